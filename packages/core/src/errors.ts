@@ -1,0 +1,51 @@
+/**
+ * Base class of every error MedFusion raises on purpose. Branch on `code`:
+ * subclasses do not survive `postMessage`, codes do.
+ */
+export class MedFusionError extends Error {
+  /** Stable machine-readable code, e.g. `LOAD_TIMEOUT`. */
+  readonly code: string;
+  /** The sample index the error is about, when there is one. */
+  readonly index?: number;
+  constructor(code: string, message: string, options?: { cause?: unknown; index?: number }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'MedFusionError';
+    this.code = code;
+    if (options?.index !== undefined) this.index = options.index;
+  }
+}
+
+/** A load did not settle within its time bound. */
+export class LoadTimeoutError extends MedFusionError {
+  /** How long the caller waited, in milliseconds. */
+  readonly timeoutMs: number;
+  constructor(index: number, timeoutMs: number) {
+    super('LOAD_TIMEOUT', `Loading sample ${index} did not finish within ${timeoutMs} ms`, {
+      index,
+    });
+    this.name = 'LoadTimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** Loading one sample failed; `cause` holds the loader's own error. */
+export class LoadError extends MedFusionError {
+  constructor(index: number, cause: unknown) {
+    super('LOAD_FAILED', `Loading sample ${index} failed: ${describe(cause)}`, { index, cause });
+    this.name = 'LoadError';
+  }
+}
+
+/** An operation on an object that was already closed. */
+export class ClosedError extends MedFusionError {
+  constructor(what: string) {
+    super('CLOSED', `${what} is closed`);
+    this.name = 'ClosedError';
+  }
+}
+
+/** A short human description of any thrown value. */
+export function describe(value: unknown): string {
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
+  return String(value);
+}

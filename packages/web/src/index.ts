@@ -1,0 +1,2 @@
+// @medfusion/web — browser adapters: workers, OPFS/IndexedDB, sources, TF.js, WebGPU.
+export { isCrossOriginIsolated } from './env.js';

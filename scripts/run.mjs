@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// The README's two commands start here: `npm run demo` and `npm test`.
+// Needs only Node 20 and npm: installs pnpm 12.4.2, the locked dependencies
+// and (for tests) finds or installs Chromium before doing the work.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { aptInstall, ensureChromium } from './chromium.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PNPM_VERSION = '12.4.2';
+const localPnpm = join(root, '.tools', 'node_modules', '.bin', 'pnpm');
+
+function pnpmVersion(bin) {
+  try {
+    return execFileSync(bin, ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return null;
+  }
+}
+
+function ensurePnpm() {
+  if (pnpmVersion('pnpm') === PNPM_VERSION) return 'pnpm';
+  if (existsSync(localPnpm) && pnpmVersion(localPnpm) === PNPM_VERSION) return localPnpm;
+  console.log(`[setup] installing pnpm ${PNPM_VERSION} with npm…`);
+  const global = spawnSync('npm', ['install', '-g', `pnpm@${PNPM_VERSION}`], { stdio: 'inherit' });
+  if (global.status === 0 && pnpmVersion('pnpm') === PNPM_VERSION) return 'pnpm';
+  // No permission for a global install: keep a private copy in .tools/.
+  const local = spawnSync(
+    'npm',
+    ['install', '--prefix', join(root, '.tools'), `pnpm@${PNPM_VERSION}`],
+    {
+      stdio: 'inherit',
+    },
+  );
+  if (local.status === 0 && pnpmVersion(localPnpm) === PNPM_VERSION) return localPnpm;
+  throw new Error(
+    `could not install pnpm ${PNPM_VERSION}; install it with: npm i -g pnpm@${PNPM_VERSION}`,
+  );
+}
+
+function run(bin, args, opts = {}) {
+  const r = spawnSync(bin, args, { stdio: 'inherit', cwd: root, ...opts });
+  return r.status ?? 1;
+}
+
+function install(pnpm) {
+  if (run(pnpm, ['install', '--frozen-lockfile']) !== 0) {
+    throw new Error('pnpm install --frozen-lockfile failed');
+  }
+}
+
+/** Each check counts as one test in the final `N passed, N failed` line. */
+function check(label, pnpm, args, tally, env) {
+  console.log(`\n[check] ${label}`);
+  const status = run(pnpm, args, env ? { env: { ...process.env, ...env } } : {});
+  if (status === 0) tally.passed++;
+  else {
+    tally.failed++;
+    tally.failures.push(label);
+  }
+}
+
+function vitest(pnpm, args, tally, env) {
+  const report = join(root, '.vitest-report.json');
+  rmSync(report, { force: true });
+  const status = run(
+    pnpm,
+    [
+      'exec',
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      ...args,
+    ],
+    { env: { ...process.env, ...env } },
+  );
+  if (!existsSync(report)) {
+    tally.failed++;
+    tally.failures.push(`vitest ${args.join(' ')} (exit ${status}, no report)`);
+    return;
+  }
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  tally.passed += r.numPassedTests;
+  tally.failed += r.numFailedTests;
+  tally.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+  // Suites that failed to load count as failures too.
+  const brokenFiles = (r.testResults ?? []).filter(
+    (f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0,
+  );
+  tally.failed += brokenFiles.length;
+  for (const f of brokenFiles) tally.failures.push(`${f.name}: ${f.message ?? 'failed to run'}`);
+  if (status !== 0 && r.numFailedTests === 0 && brokenFiles.length === 0) {
+    tally.failed++;
+    tally.failures.push(`vitest exited with ${status}`);
+  }
+}
+
+function summary(tally) {
+  if (tally.failures.length) console.log(`\nFailed: \n  ${tally.failures.join('\n  ')}`);
+  const skipped = tally.skipped ? `, ${tally.skipped} skipped` : '';
+  console.log(`\n${tally.passed} passed, ${tally.failed} failed${skipped}`);
+  process.exit(tally.failed > 0 ? 1 : 0);
+}
+
+const command = process.argv[2];
+const extra = process.argv.slice(3);
+const pnpm = ensurePnpm();
+install(pnpm);
+
+if (command === 'demo') {
+  process.exit(run(pnpm, ['--filter', '@medfusion/demo', 'run', 'start', ...extra]));
+} else if (command === 'test' || command === 'test:reliability') {
+  const chromium = ensureChromium();
+  const env = { CHROMIUM_PATH: chromium };
+  if (!existsSync('/usr/sbin/nginx') && !process.env.MEDFUSION_NO_NGINX)
+    aptInstall(['nginx-light']);
+  const tally = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  if (command === 'test') {
+    check('biome (lint + format)', pnpm, ['exec', 'biome', 'ci', '.'], tally);
+    check('typecheck (tsc --noEmit, every package)', pnpm, ['run', 'typecheck'], tally);
+    check('build (tsc → dist with .d.ts)', pnpm, ['run', 'build'], tally);
+    for (const p of ['core', 'web']) {
+      check(`publint packages/${p}`, pnpm, ['exec', 'publint', '--strict', `packages/${p}`], tally);
+    }
+    vitest(pnpm, extra, tally, env);
+  } else {
+    vitest(pnpm, ['--project', 'reliability', ...extra], tally, {
+      ...env,
+      MEDFUSION_RELIABILITY_TABLE: '1',
+    });
+  }
+  summary(tally);
+} else {
+  console.error(`usage: node scripts/run.mjs demo|test|test:reliability`);
+  process.exit(2);
+}

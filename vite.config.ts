@@ -1,0 +1,84 @@
+/// <reference types="vitest/config" />
+import { playwright } from '@vitest/browser-playwright';
+import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite';
+
+// Workspace packages resolve to their TypeScript source through this export
+// condition, so neither the tests nor the demo need a build step.
+const SOURCE = '@medfusion/source';
+
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+  '--disable-dev-shm-usage',
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-webgpu-adapter=swiftshader',
+];
+
+const browser = () => ({
+  enabled: true,
+  headless: true,
+  screenshotFailures: false,
+  provider: playwright({
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: chromiumArgs,
+    },
+  }),
+  instances: [{ browser: 'chromium' as const }],
+});
+
+export default defineConfig({
+  resolve: { conditions: [SOURCE, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
+  worker: { format: 'es' },
+  optimizeDeps: {
+    include: ['comlink', 'idb', '@tensorflow/tfjs', 'idb-keyval'],
+  },
+  test: {
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    teardownTimeout: 10_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'core', environment: 'node', include: ['tests/core/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'web', include: ['tests/web/**/*.test.ts'], browser: browser() },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'reliability',
+          environment: 'node',
+          include: ['tests/reliability/**/*.test.ts'],
+          exclude: ['tests/reliability/**/*.browser.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'reliability-web',
+          include: ['tests/reliability/**/*.browser.test.ts'],
+          browser: browser(),
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+        },
+      },
+    ],
+  },
+});
