@@ -1,0 +1,126 @@
+import { MedFusionError } from '@medfusion/core';
+
+/** Options of {@link ImageDecoder}. */
+export interface ImageDecoderOptions {
+  /**
+   * Channels in the output: 1 (luminance, 0.299 R + 0.587 G + 0.114 B) or 3 (R, G, B), interleaved.
+   * @default 1
+   */
+  channels?: 1 | 3;
+  /** Resize to this width in pixels; by default the image's own width. */
+  width?: number;
+  /** Resize to this height in pixels; by default the image's own height. */
+  height?: number;
+}
+
+/** A decoded image: normalised pixels in [0, 1], row-major, channels interleaved. */
+export interface DecodedImage {
+  /** width × height × channels values in [0, 1]. */
+  data: Float32Array;
+  /** Width in pixels. */
+  width: number;
+  /** Height in pixels. */
+  height: number;
+  /** Channels per pixel (1 or 3). */
+  channels: 1 | 3;
+}
+
+/** An image's bytes could not be decoded (not an image, or a format the browser lacks). */
+export class ImageDecodeError extends MedFusionError {
+  constructor(message: string, cause?: unknown) {
+    super('IMAGE_DECODE', message, { cause });
+    this.name = 'ImageDecodeError';
+  }
+}
+
+/**
+ * Decodes PNG/JPEG/WebP bytes with the platform (`createImageBitmap` and an
+ * `OffscreenCanvas`), in a page or in a worker, into normalised Float32Array
+ * pixels. Colours are read unconverted (`colorSpaceConversion: 'none'`) so the
+ * values are the file's. One canvas is reused per decoder.
+ *
+ * @example
+ * const decoder = new ImageDecoder({ channels: 1 });
+ * const { data, width, height } = await decoder.decode(await (await fetch(url)).blob());
+ */
+export class ImageDecoder {
+  private readonly channels: 1 | 3;
+  private readonly width: number | undefined;
+  private readonly height: number | undefined;
+  private canvas: OffscreenCanvas | undefined;
+  private ctx: OffscreenCanvasRenderingContext2D | undefined;
+
+  constructor(options: ImageDecoderOptions = {}) {
+    const { channels = 1, width, height } = options;
+    if (channels !== 1 && channels !== 3) {
+      throw new RangeError(`channels must be 1 or 3, got ${String(channels)}`);
+    }
+    for (const [name, v] of [
+      ['width', width],
+      ['height', height],
+    ] as const) {
+      if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 1)) {
+        throw new RangeError(`${name} must be a positive integer, got ${String(v)}`);
+      }
+    }
+    this.channels = channels;
+    this.width = width;
+    this.height = height;
+  }
+
+  /** Decode `bytes` (a Blob or raw bytes) into normalised pixels. */
+  async decode(bytes: Blob | ArrayBuffer | Uint8Array): Promise<DecodedImage> {
+    const blob =
+      bytes instanceof Blob ? bytes : new Blob([bytes as Uint8Array<ArrayBuffer> | ArrayBuffer]);
+    let bitmap: ImageBitmap;
+    try {
+      bitmap = await createImageBitmap(blob, {
+        colorSpaceConversion: 'none',
+        premultiplyAlpha: 'none',
+      });
+    } catch (err) {
+      throw new ImageDecodeError(`could not decode an image of ${blob.size} bytes`, err);
+    }
+    try {
+      const width = this.width ?? bitmap.width;
+      const height = this.height ?? bitmap.height;
+      const ctx = this.context(width, height);
+      ctx.clearRect(0, 0, width, height);
+      ctx.drawImage(bitmap, 0, 0, width, height);
+      const rgba = ctx.getImageData(0, 0, width, height).data;
+      const n = width * height;
+      const out = new Float32Array(n * this.channels);
+      if (this.channels === 1) {
+        for (let p = 0, q = 0; p < n; p++, q += 4) {
+          out[p] =
+            (0.299 * (rgba[q] as number) +
+              0.587 * (rgba[q + 1] as number) +
+              0.114 * (rgba[q + 2] as number)) /
+            255;
+        }
+      } else {
+        for (let p = 0, q = 0; p < n; p++, q += 4) {
+          out[p * 3] = (rgba[q] as number) / 255;
+          out[p * 3 + 1] = (rgba[q + 1] as number) / 255;
+          out[p * 3 + 2] = (rgba[q + 2] as number) / 255;
+        }
+      }
+      return { data: out, width, height, channels: this.channels };
+    } finally {
+      bitmap.close();
+    }
+  }
+
+  private context(width: number, height: number): OffscreenCanvasRenderingContext2D {
+    if (!this.canvas || !this.ctx) {
+      this.canvas = new OffscreenCanvas(width, height);
+      const ctx = this.canvas.getContext('2d', { willReadFrequently: true });
+      if (!ctx) throw new ImageDecodeError('OffscreenCanvas 2D context is not available');
+      this.ctx = ctx;
+    } else if (this.canvas.width !== width || this.canvas.height !== height) {
+      this.canvas.width = width;
+      this.canvas.height = height;
+    }
+    return this.ctx;
+  }
+}
