@@ -1,0 +1,81 @@
+// The demo's Vite config: the workspace config (source condition, ES workers)
+// plus a middleware that serves the synthetic data set as real files with an
+// added, adjustable latency, in `vite` (dev) and `vite preview` (built) alike.
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Connect, mergeConfig, type Plugin } from 'vite';
+import base from '../vite.config.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Folder served under `/data/`; MEDFUSION_DEMO_DATA overrides (the e2e test uses a small set). */
+function dataDir(): string {
+  return resolve(process.env.MEDFUSION_DEMO_DATA ?? join(here, '.data', 'synthetic'));
+}
+
+const DEFAULT_LATENCY_MS = 10;
+const MAX_LATENCY_MS = 10_000;
+const TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.csv': 'text/csv; charset=utf-8',
+  '.json': 'application/json',
+};
+
+/** Latency for one request: `?latency=` wins, then the `mf-latency` cookie, then 10 ms. */
+function latencyOf(req: IncomingMessage, url: URL): number {
+  const fromQuery = url.searchParams.get('latency');
+  const fromCookie = /(?:^|;\s*)mf-latency=(\d+(?:\.\d+)?)/.exec(req.headers.cookie ?? '')?.[1];
+  const raw = Number(fromQuery ?? fromCookie ?? DEFAULT_LATENCY_MS);
+  return Number.isFinite(raw) ? Math.min(Math.max(raw, 0), MAX_LATENCY_MS) : DEFAULT_LATENCY_MS;
+}
+
+function serveData(): Connect.NextHandleFunction {
+  return (req: IncomingMessage, res: ServerResponse, next: Connect.NextFunction) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!url.pathname.startsWith('/data/') || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      next();
+      return;
+    }
+    const root = dataDir();
+    const file = normalize(join(root, decodeURIComponent(url.pathname.slice('/data/'.length))));
+    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+      res.statusCode = 404;
+      res.end(`not found: ${url.pathname}`);
+      return;
+    }
+    const delay = latencyOf(req, url);
+    const timer = setTimeout(() => {
+      res.setHeader('Content-Type', TYPES[extname(file)] ?? 'application/octet-stream');
+      res.setHeader('Content-Length', statSync(file).size);
+      // No HTTP cache: every epoch pays the latency unless the pipeline caches.
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('X-Added-Latency-Ms', String(delay));
+      if (req.method === 'HEAD') res.end();
+      else createReadStream(file).pipe(res);
+    }, delay);
+    req.on('close', () => clearTimeout(timer));
+  };
+}
+
+/** Serves `/data/manifest.csv` and `/data/images/*.png` with added latency. */
+export function demoData(): Plugin {
+  return {
+    name: 'medfusion-demo-data',
+    configureServer(server) {
+      server.middlewares.use(serveData());
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(serveData());
+    },
+  };
+}
+
+export default mergeConfig(base, {
+  root: here,
+  plugins: [demoData()],
+  server: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1' },
+  build: { outDir: resolve(here, 'dist'), emptyOutDir: true, chunkSizeWarningLimit: 4096 },
+});
