@@ -1,30 +1,12 @@
 // @medfusion/core — platform-neutral caching, prefetching and loading.
 export type { AbortControllerLike, AbortSignalLike } from './abort.js';
 export { AbortError, createAbortController } from './abort.js';
-export { BufferPool } from './BufferPool.js';
 export type { Clock, TimerHandle } from './Clock.js';
 export { flushMicrotasks, ManualClock, systemClock } from './Clock.js';
-export type {
-  Batch,
-  BatchField,
-  CollateContext,
-  CollateFn,
-  CollateOptions,
-  Sample,
-  SampleField,
-  ShapedArray,
-  ToFloat32Options,
-} from './collate.js';
-export { CollateError, createCollate } from './collate.js';
-export { philox4x32 } from './counterRng.js';
-export type { DataLoaderOptions, LoaderState } from './DataLoader.js';
-export { DataLoader } from './DataLoader.js';
 export type { Dataset, GetOptions, Loader, PlanAware } from './Dataset.js';
 export { fromArray, fromLoader, isPlanAware } from './Dataset.js';
 export type { Executor } from './Executor.js';
 export { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from './errors.js';
-export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './LRUCache.js';
-export { LRUCache } from './LRUCache.js';
 export type { PersistentStore, StoreUsage, StoreValue } from './PersistentStore.js';
 export type { ByteRange, MergedRange, MergeRangesOptions } from './rangeMerge.js';
 export { mergeRanges } from './rangeMerge.js';
@@ -32,10 +14,6 @@ export type { RetryOptions } from './retry.js';
 export { backoffDelay, isRetryable, RetryExhaustedError, retry, sleep } from './retry.js';
 export type { ShardPlanOptions } from './shardPlan.js';
 export { counterRandom, ShardLayout, shardPlan } from './shardPlan.js';
-export { shuffledOrder } from './shuffle.js';
-export { defaultSizeOf } from './sizeOf.js';
-export type { TypedArray, TypedArrayConstructor } from './typedArrays.js';
-export { isTypedArray } from './typedArrays.js';
 export { checksum } from './checksum.js';
 export type { MemoryStoreOptions } from './MemoryStore.js';
 export { MemoryStore } from './MemoryStore.js';
