@@ -28,3 +28,6 @@ export type { SampleValue } from './sampleCodec.js';
 export { decodeSample, encodeSample, SampleCodecError } from './sampleCodec.js';
 export type { WriteBehindQueueOptions, WriteBehindStats, WriteFn } from './writeBehindQueue.js';
 export { WriteBehindQueue } from './writeBehindQueue.js';
+export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './LRUCache.js';
+export { LRUCache } from './LRUCache.js';
+export { defaultSizeOf } from './sizeOf.js';

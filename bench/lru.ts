@@ -1,0 +1,204 @@
+// `pnpm bench lru [--ops N] [--reps N]`: our LRUCache against lru-cache 11, same process.
+// Workload: 80 % get / 20 % set, Zipf(s = 1) keys over 100,000 distinct keys, capacity 10,000,
+// 1,000,000 operations per run; once with string keys, once with integer keys. The operation
+// and key sequences are precomputed (seeded) outside the timed region; repetitions alternate
+// the competitors and each gets a fresh cache; we report the median ops/s and the ratio.
+import { LRUCache } from '@medfusion/core';
+import { LRUCache as IsaacsLRU } from 'lru-cache';
+
+function argValue(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const raw = i >= 0 ? process.argv[i + 1] : undefined;
+  const n = raw === undefined ? Number.NaN : Number(raw);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+}
+
+const OPS = argValue('ops', 1_000_000);
+const REPS = argValue('reps', 7);
+const DISTINCT = 100_000;
+const CAPACITY = 10_000;
+const SET_SHARE = 0.2;
+const ZIPF_S = 1;
+const SEED = 0x5eed;
+
+/** mulberry32: small, fast, seeded. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Key ids (0..DISTINCT-1) drawn from Zipf(s) by inverse CDF; ranks shuffled onto ids. */
+function zipfSequence(n: number, rand: () => number): Int32Array {
+  const cdf = new Float64Array(DISTINCT);
+  let sum = 0;
+  for (let r = 0; r < DISTINCT; r++) {
+    sum += 1 / (r + 1) ** ZIPF_S;
+    cdf[r] = sum;
+  }
+  for (let r = 0; r < DISTINCT; r++) cdf[r] = cdf[r]! / sum;
+  const rankToId = new Int32Array(DISTINCT);
+  for (let i = 0; i < DISTINCT; i++) rankToId[i] = i;
+  for (let i = DISTINCT - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    const t = rankToId[i]!;
+    rankToId[i] = rankToId[j]!;
+    rankToId[j] = t;
+  }
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const u = rand();
+    let lo = 0;
+    let hi = DISTINCT - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cdf[mid]! < u) lo = mid + 1;
+      else hi = mid;
+    }
+    out[i] = rankToId[lo]!;
+  }
+  return out;
+}
+
+const rand = prng(SEED);
+const ids = zipfSequence(OPS, rand);
+const isSet = new Uint8Array(OPS);
+for (let i = 0; i < OPS; i++) isSet[i] = rand() < SET_SHARE ? 1 : 0;
+const names: string[] = [];
+for (let i = 0; i < DISTINCT; i++) names.push(`key:${i}`);
+const stringKeys: string[] = new Array<string>(OPS);
+for (let i = 0; i < OPS; i++) stringKeys[i] = names[ids[i]!]!;
+const intKeys: number[] = Array.from(ids);
+
+// One loop per competitor and key type keeps every call site monomorphic.
+function ourStrings(): number {
+  const c = new LRUCache<string, number>({ capacity: CAPACITY });
+  let found = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < OPS; i++) {
+    const k = stringKeys[i]!;
+    if (isSet[i] === 1) c.set(k, i);
+    else if (c.get(k) !== undefined) found++;
+  }
+  return finish(t0, found);
+}
+function theirStrings(): number {
+  const c = new IsaacsLRU<string, number>({ max: CAPACITY });
+  let found = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < OPS; i++) {
+    const k = stringKeys[i]!;
+    if (isSet[i] === 1) c.set(k, i);
+    else if (c.get(k) !== undefined) found++;
+  }
+  return finish(t0, found);
+}
+function ourInts(): number {
+  const c = new LRUCache<number, number>({ capacity: CAPACITY });
+  let found = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < OPS; i++) {
+    const k = intKeys[i]!;
+    if (isSet[i] === 1) c.set(k, i);
+    else if (c.get(k) !== undefined) found++;
+  }
+  return finish(t0, found);
+}
+function theirInts(): number {
+  const c = new IsaacsLRU<number, number>({ max: CAPACITY });
+  let found = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < OPS; i++) {
+    const k = intKeys[i]!;
+    if (isSet[i] === 1) c.set(k, i);
+    else if (c.get(k) !== undefined) found++;
+  }
+  return finish(t0, found);
+}
+
+const hitsSeen = new Map<string, number>();
+let lastFound = 0;
+function finish(t0: number, found: number): number {
+  const ms = performance.now() - t0;
+  lastFound = found;
+  return OPS / (ms / 1000);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+interface Row {
+  keys: string;
+  impl?: string;
+  opsPerSec?: number;
+  getHitRate?: number;
+  ratio?: number;
+}
+const rows: Row[] = [];
+const getCount = OPS - isSet.reduce((a, b) => a + b, 0);
+
+for (const [keys, ours, theirs] of [
+  ['string', ourStrings, theirStrings],
+  ['integer', ourInts, theirInts],
+] as const) {
+  // Warm-up (JIT) once each, then alternate which competitor goes first.
+  ours();
+  theirs();
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let r = 0; r < REPS; r++) {
+    if (r % 2 === 0) {
+      a.push(ours());
+      hitsSeen.set(`${keys}/medfusion`, lastFound);
+      b.push(theirs());
+      hitsSeen.set(`${keys}/lru-cache`, lastFound);
+    } else {
+      b.push(theirs());
+      hitsSeen.set(`${keys}/lru-cache`, lastFound);
+      a.push(ours());
+      hitsSeen.set(`${keys}/medfusion`, lastFound);
+    }
+  }
+  const oursOps = median(a);
+  const theirOps = median(b);
+  rows.push({
+    keys,
+    impl: 'medfusion',
+    opsPerSec: Math.round(oursOps),
+    getHitRate: (hitsSeen.get(`${keys}/medfusion`) ?? 0) / getCount,
+  });
+  rows.push({
+    keys,
+    impl: 'lru-cache@11',
+    opsPerSec: Math.round(theirOps),
+    getHitRate: (hitsSeen.get(`${keys}/lru-cache`) ?? 0) / getCount,
+  });
+  rows.push({ keys, ratio: Number((oursOps / theirOps).toFixed(3)) });
+}
+
+console.log(
+  `LRU: ${OPS.toLocaleString('en')} ops (80% get / 20% set), Zipf s=${ZIPF_S} over ${DISTINCT.toLocaleString('en')} keys, capacity ${CAPACITY.toLocaleString('en')}, median of ${REPS}`,
+);
+console.log(
+  `${'keys'.padEnd(8)} ${'impl'.padEnd(14)} ${'ops/s'.padStart(14)} ${'get hit rate'.padStart(13)}`,
+);
+for (const r of rows) {
+  if (r.ratio !== undefined) {
+    console.log(
+      `${r.keys.padEnd(8)} ${'ratio'.padEnd(14)} ${`${r.ratio.toFixed(2)}x`.padStart(14)}`,
+    );
+  } else {
+    console.log(
+      `${r.keys.padEnd(8)} ${(r.impl ?? '').padEnd(14)} ${(r.opsPerSec ?? 0).toLocaleString('en').padStart(14)} ${(r.getHitRate ?? 0).toFixed(3).padStart(13)}`,
+    );
+  }
+}
+console.log(JSON.stringify({ bench: 'lru', rows }));
