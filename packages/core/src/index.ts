@@ -31,3 +31,22 @@ export { WriteBehindQueue } from './writeBehindQueue.js';
 export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './LRUCache.js';
 export { LRUCache } from './LRUCache.js';
 export { defaultSizeOf } from './sizeOf.js';
+export { BufferPool } from './BufferPool.js';
+export type {
+  Batch,
+  BatchField,
+  CollateContext,
+  CollateFn,
+  CollateOptions,
+  Sample,
+  SampleField,
+  ShapedArray,
+  ToFloat32Options,
+} from './collate.js';
+export { CollateError, createCollate } from './collate.js';
+export { philox4x32 } from './counterRng.js';
+export type { DataLoaderOptions, LoaderState } from './DataLoader.js';
+export { DataLoader } from './DataLoader.js';
+export { shuffledOrder } from './shuffle.js';
+export type { TypedArray, TypedArrayConstructor } from './typedArrays.js';
+export { isTypedArray } from './typedArrays.js';
