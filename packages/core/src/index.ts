@@ -1,22 +1,19 @@
 // @medfusion/core — platform-neutral caching, prefetching and loading.
 export type { AbortControllerLike, AbortSignalLike } from './abort.js';
 export { AbortError, createAbortController } from './abort.js';
+export { BufferPool } from './BufferPool.js';
 export type { Clock, TimerHandle } from './Clock.js';
 export { flushMicrotasks, ManualClock, systemClock } from './Clock.js';
+export { checksum } from './checksum.js';
 export type { Dataset, GetOptions, Loader, PlanAware } from './Dataset.js';
 export { fromArray, fromLoader, isPlanAware } from './Dataset.js';
 export type { Executor } from './Executor.js';
 export { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from './errors.js';
-export type { PersistentStore, StoreUsage, StoreValue } from './PersistentStore.js';
-export type { ByteRange, MergedRange, MergeRangesOptions } from './rangeMerge.js';
-export { mergeRanges } from './rangeMerge.js';
-export type { RetryOptions } from './retry.js';
-export { backoffDelay, isRetryable, RetryExhaustedError, retry, sleep } from './retry.js';
-export type { ShardPlanOptions } from './shardPlan.js';
-export { counterRandom, ShardLayout, shardPlan } from './shardPlan.js';
-export { checksum } from './checksum.js';
+export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './LRUCache.js';
+export { LRUCache } from './LRUCache.js';
 export type { MemoryStoreOptions } from './MemoryStore.js';
 export { MemoryStore } from './MemoryStore.js';
+export type { PersistentStore, StoreUsage, StoreValue } from './PersistentStore.js';
 export type {
   DatasetFingerprint,
   DiskTierStats,
@@ -24,15 +21,18 @@ export type {
   SampleCodec,
 } from './PersistentTierDataset.js';
 export { PersistentTierDataset, resolveFingerprint } from './PersistentTierDataset.js';
+export type { ByteRange, MergedRange, MergeRangesOptions } from './rangeMerge.js';
+export { mergeRanges } from './rangeMerge.js';
+export type { RetryOptions } from './retry.js';
+export { backoffDelay, isRetryable, RetryExhaustedError, retry, sleep } from './retry.js';
 export type { SampleValue } from './sampleCodec.js';
 export { decodeSample, encodeSample, SampleCodecError } from './sampleCodec.js';
+export type { ShardPlanOptions } from './shardPlan.js';
+export { counterRandom, ShardLayout, shardPlan } from './shardPlan.js';
+export { defaultSizeOf } from './sizeOf.js';
 export type { WriteBehindQueueOptions, WriteBehindStats, WriteFn } from './writeBehindQueue.js';
 export { WriteBehindQueue } from './writeBehindQueue.js';
-export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './LRUCache.js';
-export { LRUCache } from './LRUCache.js';
-export { defaultSizeOf } from './sizeOf.js';
-export { BufferPool } from './BufferPool.js';
-export type {
+
   Batch,
   BatchField,
   CollateContext,
@@ -43,6 +43,7 @@ export type {
   ShapedArray,
   ToFloat32Options,
 } from './collate.js';
+
 export { CollateError, createCollate } from './collate.js';
 export { philox4x32 } from './counterRng.js';
 export type { DataLoaderOptions, LoaderState } from './DataLoader.js';
