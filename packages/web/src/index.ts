@@ -2,6 +2,18 @@
 
 export type { CsvImageDatasetOptions, CsvImageSample } from './CsvImageDataset.js';
 export { CsvFormatError, CsvImageDataset } from './CsvImageDataset.js';
+export type {
+  WorkerCrashEvent,
+  WorkerExecutor,
+  WorkerExecutorOptions,
+  WorkerExecutorStats,
+  WorkerLiveness,
+} from './createWorkerExecutor.js';
+export { createWorkerExecutor } from './createWorkerExecutor.js';
 export type { DecodedImage, ImageDecoderOptions } from './decodeImage.js';
 export { ImageDecodeError, ImageDecoder } from './decodeImage.js';
 export { isCrossOriginIsolated } from './env.js';
+export type { ExposeLoaderOptions, WorkerLoader } from './exposeLoader.js';
+export { exposeLoader } from './exposeLoader.js';
+export { collectTransferables } from './transferables.js';
+export { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';

@@ -1,0 +1,100 @@
+import * as Comlink from 'comlink';
+import { collectTransferables } from './transferables.js';
+import {
+  type LoadReply,
+  PROTOCOL_VERSION,
+  serializeError,
+  type WorkerApi,
+} from './workerProtocol.js';
+
+/** The function a worker runs per sample: `signal` aborts when the page gives up on the call. */
+export type WorkerLoader<T> = (index: number, signal: AbortSignal) => T | Promise<T>;
+
+/** Options of {@link exposeLoader}. */
+export interface ExposeLoaderOptions {
+  /**
+   * Move every `ArrayBuffer` of a returned sample to the page (zero-copy; the
+   * worker's buffers are detached afterwards). Turn off only when the worker
+   * keeps and reuses the buffers it returns (e.g. its own cache), which then
+   * get copied.
+   * @default true
+   */
+  transfer?: boolean;
+  /**
+   * Where to listen; the worker's global scope unless told otherwise.
+   * @default self
+   */
+  endpoint?: Comlink.Endpoint;
+}
+
+/**
+ * Serve `loader` to a {@link createWorkerExecutor} pool. Call it once, at the
+ * top level of a module worker. Each call gets its own `AbortSignal`, aborted
+ * when the page aborts or times the call out; errors the loader throws reach the
+ * page with their name, message, stack and `code`.
+ *
+ * @example
+ * // my-loader.worker.ts
+ * import { exposeLoader } from '@medfusion/web';
+ * exposeLoader(async (index, signal) => {
+ *   const res = await fetch(`/images/${index}.png`, { signal });
+ *   const bitmap = await createImageBitmap(await res.blob());
+ *   const ctx = new OffscreenCanvas(64, 64).getContext('2d')!;
+ *   ctx.drawImage(bitmap, 0, 0);
+ *   const { data } = ctx.getImageData(0, 0, 64, 64);
+ *   return { image: Float32Array.from(data, (v) => v / 255), index };
+ * });
+ */
+export function exposeLoader<T>(loader: WorkerLoader<T>, options: ExposeLoaderOptions = {}): void {
+  if (typeof loader !== 'function') {
+    throw new TypeError(`loader must be a function, got ${String(loader)}`);
+  }
+  const transfer = options.transfer ?? true;
+  if (typeof transfer !== 'boolean') {
+    throw new TypeError(`transfer must be a boolean, got ${String(transfer)}`);
+  }
+  const endpoint = options.endpoint ?? (globalThis as unknown as Comlink.Endpoint);
+  const controllers = new Map<number, AbortController>();
+
+  const api: WorkerApi = {
+    async init(lockName) {
+      if (lockName !== null) await holdLockForever(lockName);
+      return PROTOCOL_VERSION;
+    },
+    async load(callId, index) {
+      const controller = new AbortController();
+      controllers.set(callId, controller);
+      let reply: LoadReply<unknown>;
+      try {
+        const value = await loader(index, controller.signal);
+        reply = { ok: true, value };
+      } catch (error) {
+        reply = { ok: false, error: serializeError(error) };
+      } finally {
+        controllers.delete(callId);
+      }
+      return transfer && reply.ok
+        ? Comlink.transfer(reply, collectTransferables(reply.value))
+        : reply;
+    },
+    abort(callId) {
+      const controller = controllers.get(callId);
+      controllers.delete(callId);
+      controller?.abort(new DOMException(`call ${callId} aborted by the page`, 'AbortError'));
+    },
+    ping: () => PROTOCOL_VERSION,
+  };
+  Comlink.expose(api, endpoint);
+}
+
+/** Take the Web Lock `name` and never give it back: it frees when this worker dies. */
+function holdLockForever(name: string): Promise<void> {
+  return new Promise<void>((granted, failed) => {
+    navigator.locks
+      .request(name, () => {
+        granted();
+        return new Promise<never>(() => {});
+      })
+      .catch(failed);
+  });
+}

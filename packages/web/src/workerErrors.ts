@@ -1,0 +1,36 @@
+import { MedFusionError } from '@medfusion/core';
+import type { SerializedError } from './workerProtocol.js';
+
+/**
+ * A worker died (closed itself, threw at top level, failed to start, or stopped
+ * answering) while loading sample `index`, and the one retry on a fresh worker
+ * died too — or the pool could not start workers at all. Code `WORKER_CRASHED`.
+ */
+export class WorkerCrashedError extends MedFusionError {
+  /** Why the last worker that held this call was declared dead. */
+  readonly reason: string;
+  constructor(index: number, reason: string) {
+    super('WORKER_CRASHED', `Loading sample ${index} failed: worker crashed (${reason})`, {
+      index,
+    });
+    this.name = 'WorkerCrashedError';
+    this.reason = reason;
+  }
+}
+
+/**
+ * The user's loader threw inside a worker. Subclasses do not survive
+ * `postMessage`, so this error carries what does: the original `name`,
+ * `message` and `stack` (from the worker), the loader's own `code` when it set
+ * one (else `LOAD_FAILED`), and the sample `index`. Branch on `code`.
+ */
+export class WorkerLoadError extends MedFusionError {
+  /** The stack captured in the worker (also used as this error's `stack`). */
+  readonly remoteStack: string | undefined;
+  constructor(index: number, remote: SerializedError) {
+    super(remote.code ?? 'LOAD_FAILED', remote.message, { index });
+    this.name = remote.name;
+    this.remoteStack = remote.stack;
+    this.stack = `${remote.stack ?? `${remote.name}: ${remote.message}`}\n    (loading sample ${index} in a Web Worker)`;
+  }
+}
