@@ -17,3 +17,27 @@ export type { ExposeLoaderOptions, WorkerLoader } from './exposeLoader.js';
 export { exposeLoader } from './exposeLoader.js';
 export { collectTransferables } from './transferables.js';
 export { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
+export type { GpuTensorOptions, TensorDtype } from './batchToTensors.js';
+export {
+  batchToTensors,
+  defaultDtype,
+  fieldToTensor,
+  gpuBatchToTensors,
+} from './batchToTensors.js';
+export type {
+  BatchMapping,
+  BatchSource,
+  TensorsSpec,
+  TfDataset,
+  TfDatasetOptions,
+  TfElement,
+} from './toTfDataset.js';
+export { toTfDataset } from './toTfDataset.js';
+export type {
+  GpuBatch,
+  GpuBatchField,
+  GpuDtype,
+  UploadBatchOptions,
+  UploadRingOptions,
+} from './uploadBatch.js';
+export { UploadRing, uploadBatch } from './uploadBatch.js';
