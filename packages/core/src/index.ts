@@ -44,6 +44,8 @@ export { WriteBehindQueue } from './writeBehindQueue.js';
   ToFloat32Options,
 } from './collate.js';
 
+export type { CachedDatasetOptions, CacheStats } from './CachedDataset.js';
+export { CachedDataset } from './CachedDataset.js';
 export { CollateError, createCollate } from './collate.js';
 export { philox4x32 } from './counterRng.js';
 export type { DataLoaderOptions, LoaderState } from './DataLoader.js';
