@@ -2,9 +2,26 @@
 export type { AbortControllerLike, AbortSignalLike } from './abort.js';
 export { AbortError, createAbortController } from './abort.js';
 export { BufferPool } from './BufferPool.js';
+export type { CachedDatasetOptions, CacheStats } from './CachedDataset.js';
+export { CachedDataset } from './CachedDataset.js';
 export type { Clock, TimerHandle } from './Clock.js';
 export { flushMicrotasks, ManualClock, systemClock } from './Clock.js';
 export { checksum } from './checksum.js';
+export type {
+  Batch,
+  BatchField,
+  CollateContext,
+  CollateFn,
+  CollateOptions,
+  Sample,
+  SampleField,
+  ShapedArray,
+  ToFloat32Options,
+} from './collate.js';
+export { CollateError, createCollate } from './collate.js';
+export { philox4x32 } from './counterRng.js';
+export type { DataLoaderOptions, LoaderState } from './DataLoader.js';
+export { DataLoader } from './DataLoader.js';
 export type { Dataset, GetOptions, Loader, PlanAware } from './Dataset.js';
 export { fromArray, fromLoader, isPlanAware } from './Dataset.js';
 export type { Executor } from './Executor.js';
@@ -29,27 +46,9 @@ export type { SampleValue } from './sampleCodec.js';
 export { decodeSample, encodeSample, SampleCodecError } from './sampleCodec.js';
 export type { ShardPlanOptions } from './shardPlan.js';
 export { counterRandom, ShardLayout, shardPlan } from './shardPlan.js';
-export { defaultSizeOf } from './sizeOf.js';
-export type { WriteBehindQueueOptions, WriteBehindStats, WriteFn } from './writeBehindQueue.js';
-export { WriteBehindQueue } from './writeBehindQueue.js';
-
-  Batch,
-  BatchField,
-  CollateContext,
-  CollateFn,
-  CollateOptions,
-  Sample,
-  SampleField,
-  ShapedArray,
-  ToFloat32Options,
-} from './collate.js';
-
-export type { CachedDatasetOptions, CacheStats } from './CachedDataset.js';
-export { CachedDataset } from './CachedDataset.js';
-export { CollateError, createCollate } from './collate.js';
-export { philox4x32 } from './counterRng.js';
-export type { DataLoaderOptions, LoaderState } from './DataLoader.js';
-export { DataLoader } from './DataLoader.js';
 export { shuffledOrder } from './shuffle.js';
+export { defaultSizeOf } from './sizeOf.js';
 export type { TypedArray, TypedArrayConstructor } from './typedArrays.js';
 export { isTypedArray } from './typedArrays.js';
+export type { WriteBehindQueueOptions, WriteBehindStats, WriteFn } from './writeBehindQueue.js';
+export { WriteBehindQueue } from './writeBehindQueue.js';
