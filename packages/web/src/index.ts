@@ -41,3 +41,8 @@ export type {
   UploadRingOptions,
 } from './uploadBatch.js';
 export { UploadRing, uploadBatch } from './uploadBatch.js';
+export type { OpfsStoreOptions, OpfsStoreUsage } from './OpfsStore.js';
+export { OpfsStore } from './OpfsStore.js';
+export type { StoreErrorCode } from './storeErrors.js';
+export { isQuotaError, StoreError } from './storeErrors.js';
+export { withWebLock } from './webLocks.js';

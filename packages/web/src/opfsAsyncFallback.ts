@@ -1,0 +1,85 @@
+import { type FileBackend, isNotFound, listFiles, type ShardFile } from './opfsFiles.js';
+
+interface WritableLike {
+  write(
+    cmd: { type: 'write'; position: number; data: Uint8Array } | { type: 'truncate'; size: number },
+  ): Promise<void>;
+  close(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+class AsyncShardFile implements ShardFile {
+  constructor(private readonly handle: FileSystemFileHandle) {}
+
+  async size(): Promise<number> {
+    return (await this.handle.getFile()).size;
+  }
+
+  async read(at: number, length: number): Promise<Uint8Array> {
+    const file = await this.handle.getFile();
+    return new Uint8Array(await file.slice(at, at + length).arrayBuffer());
+  }
+
+  private async edit(cmd: Parameters<WritableLike['write']>[0]): Promise<void> {
+    const w = (await (
+      this.handle as unknown as {
+        createWritable(o: { keepExistingData: boolean }): Promise<WritableLike>;
+      }
+    ).createWritable({ keepExistingData: true })) as WritableLike;
+    try {
+      await w.write(cmd);
+    } catch (err) {
+      await w.abort().catch(() => {});
+      throw err;
+    }
+    // close() commits the swap file atomically: a crash leaves the old bytes.
+    await w.close();
+  }
+
+  write(at: number, data: Uint8Array): Promise<void> {
+    return this.edit({ type: 'write', position: at, data });
+  }
+
+  truncate(size: number): Promise<void> {
+    return this.edit({ type: 'truncate', size });
+  }
+
+  async flush(): Promise<void> {}
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * The OPFS backend for browsers without `createSyncAccessHandle`: reads
+ * through `getFile()`, writes through `createWritable()` (each write commits
+ * atomically on close). Slower than sync handles, same on-disk format.
+ */
+export function asyncBackend(dir: FileSystemDirectoryHandle): FileBackend {
+  return {
+    kind: 'async',
+    async open(name, create) {
+      try {
+        return new AsyncShardFile(await dir.getFileHandle(name, { create }));
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      }
+    },
+    async remove(name) {
+      try {
+        await dir.removeEntry(name);
+        return true;
+      } catch (err) {
+        return isNotFound(err);
+      }
+    },
+    list: () => listFiles(dir),
+  };
+}
+
+/** True when this context offers sync access handles (dedicated workers in modern browsers). */
+export function hasSyncAccessHandles(): boolean {
+  const proto = (globalThis as { FileSystemFileHandle?: { prototype: object } })
+    .FileSystemFileHandle?.prototype;
+  return !!proto && 'createSyncAccessHandle' in proto;
+}

@@ -1,0 +1,53 @@
+/**
+ * The file operations the OPFS shard engine needs, implemented over sync
+ * access handles (in a dedicated worker, see opfs.worker.ts) or over the
+ * async File System API (opfsAsyncFallback.ts). Internal.
+ */
+export interface ShardFile {
+  /** Current size in bytes. */
+  size(): Promise<number>;
+  /** Up to `length` bytes from `at` (fewer at the end of the file). */
+  read(at: number, length: number): Promise<Uint8Array>;
+  /** Write `data` at `at`, extending the file as needed. */
+  write(at: number, data: Uint8Array): Promise<void>;
+  /** Cut the file to `size` bytes. */
+  truncate(size: number): Promise<void>;
+  /** Make written bytes durable. */
+  flush(): Promise<void>;
+  /** Release the handle. */
+  close(): Promise<void>;
+}
+
+/** A directory of {@link ShardFile}s. */
+export interface FileBackend {
+  /** `'sync'` (sync access handles) or `'async'` (createWritable / getFile). */
+  readonly kind: 'sync' | 'async';
+  /** Open `name`, creating it when `create`; undefined when absent. */
+  open(name: string, create: boolean): Promise<ShardFile | undefined>;
+  /** Delete `name`; false when it could not be removed (e.g. open elsewhere). */
+  remove(name: string): Promise<boolean>;
+  /** Names of the files in the directory. */
+  list(): Promise<string[]>;
+}
+
+/** Resolve (creating) a nested OPFS directory like `'medfusion/xray'`. */
+export async function openDirectory(path: string): Promise<FileSystemDirectoryHandle> {
+  let dir = await navigator.storage.getDirectory();
+  for (const part of path.split('/')) {
+    if (part) dir = await dir.getDirectoryHandle(part, { create: true });
+  }
+  return dir;
+}
+
+/** Names of the files directly in `dir`. */
+export async function listFiles(dir: FileSystemDirectoryHandle): Promise<string[]> {
+  const names: string[] = [];
+  const iter = (dir as unknown as { keys(): AsyncIterable<string> }).keys();
+  for await (const name of iter) names.push(name);
+  return names;
+}
+
+/** True when the error means "no such file". */
+export function isNotFound(err: unknown): boolean {
+  return (err as { name?: unknown } | null)?.name === 'NotFoundError';
+}

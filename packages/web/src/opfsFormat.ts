@@ -1,0 +1,212 @@
+import { checksum } from '@medfusion/core';
+
+/**
+ * On-disk layout of {@link OpfsStore} (internal).
+ *
+ * Shard file `shard-<id>.bin`: records appended back to back, each
+ * `[magic u32 | flags u16 | keyLen u16 | dataLen u32 | dataSum u32 | headSum u32 | 0 u32 | key | data]`
+ * (little-endian; `headSum` covers the first 16 bytes and the key, `dataSum`
+ * the data; flags 1 = tombstone). A record is valid only when both sums match,
+ * so a torn write is never read back.
+ *
+ * Index snapshots `index-a.bin` / `index-b.bin` (written alternately):
+ * `[magic u32 | byteLength u32 | sum u32 | JSON]`; the valid one with the
+ * highest generation wins. `head.bin` holds a write sequence number that
+ * every write batch bumps, so other stores on the same directory notice.
+ */
+
+/** Size of a record header in bytes. */
+export const RECORD_HEADER = 24;
+const RECORD_MAGIC = 0x3152464d; // "MFR1"
+const SNAPSHOT_MAGIC = 0x3149464d; // "MFI1"
+const HEAD_MAGIC = 0x3148464d; // "MFH1"
+
+/** Record flag: the key was deleted. */
+export const FLAG_TOMBSTONE = 1;
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+/** UTF-8 bytes of a key. */
+export function keyBytes(key: string): Uint8Array {
+  return enc.encode(key);
+}
+
+/** Where one entry lives. */
+export interface EntryLocation {
+  /** Shard id. */
+  shard: number;
+  /** Byte offset of the record in the shard. */
+  offset: number;
+  /** UTF-8 length of the key. */
+  keyLen: number;
+  /** Length of the value. */
+  len: number;
+  /** Checksum of the value. */
+  sum: number;
+}
+
+/** Total size of a record. */
+export function recordSize(keyLen: number, dataLen: number): number {
+  return RECORD_HEADER + keyLen + dataLen;
+}
+
+/** Write one record (header, key, data) into `out` at `at`; returns the data checksum. */
+export function writeRecord(
+  out: Uint8Array,
+  at: number,
+  key: Uint8Array,
+  data: Uint8Array | undefined,
+  flags: number,
+): number {
+  const dv = new DataView(out.buffer, out.byteOffset + at, RECORD_HEADER);
+  const len = data?.byteLength ?? 0;
+  const dataSum = data ? checksum(data) : 0;
+  dv.setUint32(0, RECORD_MAGIC, true);
+  dv.setUint16(4, flags, true);
+  dv.setUint16(6, key.length, true);
+  dv.setUint32(8, len, true);
+  dv.setUint32(12, dataSum, true);
+  out.set(key, at + RECORD_HEADER);
+  dv.setUint32(16, headSum(out.subarray(at, at + 16), key), true);
+  dv.setUint32(20, 0, true);
+  if (data) out.set(data, at + RECORD_HEADER + key.length);
+  return dataSum;
+}
+
+function headSum(first16: Uint8Array, key: Uint8Array): number {
+  const tmp = new Uint8Array(16 + key.length);
+  tmp.set(first16, 0);
+  tmp.set(key, 16);
+  return checksum(tmp);
+}
+
+/** A record header as parsed by {@link parseHeader}. */
+export interface RecordHeader {
+  /** Flags (tombstone). */
+  flags: number;
+  /** Key length. */
+  keyLen: number;
+  /** Data length. */
+  dataLen: number;
+  /** Data checksum. */
+  dataSum: number;
+  /** Header checksum. */
+  headSum: number;
+}
+
+/** Parse the 24-byte header at the start of `bytes`, or undefined when the magic is wrong. */
+export function parseHeader(bytes: Uint8Array): RecordHeader | undefined {
+  if (bytes.length < RECORD_HEADER) return undefined;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, RECORD_HEADER);
+  if (dv.getUint32(0, true) !== RECORD_MAGIC) return undefined;
+  return {
+    flags: dv.getUint16(4, true),
+    keyLen: dv.getUint16(6, true),
+    dataLen: dv.getUint32(8, true),
+    dataSum: dv.getUint32(12, true),
+    headSum: dv.getUint32(16, true),
+  };
+}
+
+/**
+ * Check a whole record read from disk; returns its key and data (views into
+ * `bytes`) when the magic, both checksums and the lengths agree.
+ */
+export function verifyRecord(
+  bytes: Uint8Array,
+): { header: RecordHeader; key: string; data: Uint8Array } | undefined {
+  const header = parseHeader(bytes);
+  if (!header) return undefined;
+  const size = recordSize(header.keyLen, header.dataLen);
+  if (bytes.length < size) return undefined;
+  const key = bytes.subarray(RECORD_HEADER, RECORD_HEADER + header.keyLen);
+  if (headSum(bytes.subarray(0, 16), key) !== header.headSum) return undefined;
+  const data = bytes.subarray(RECORD_HEADER + header.keyLen, size);
+  if (checksum(data) !== header.dataSum) return undefined;
+  return { header, key: dec.decode(key), data };
+}
+
+/** Persisted index state. */
+export interface SnapshotData {
+  /** Generation; the higher valid one wins. */
+  gen: number;
+  /** Next shard id to use. */
+  next: number;
+  /** LRU clock. */
+  tick: number;
+  /** `[id, end, lastUsed]` per shard: the snapshot covers bytes [0, end). */
+  shards: [number, number, number][];
+  /** `[key, shard, offset, keyLen, len, sum]` per entry. */
+  entries: [string, number, number, number, number, number][];
+}
+
+/** Serialize a snapshot with its header and checksum. */
+export function encodeSnapshot(s: SnapshotData): Uint8Array {
+  const json = enc.encode(JSON.stringify(s));
+  const out = new Uint8Array(12 + json.length);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, SNAPSHOT_MAGIC, true);
+  dv.setUint32(4, json.length, true);
+  dv.setUint32(8, checksum(json), true);
+  out.set(json, 12);
+  return out;
+}
+
+/** Parse a snapshot file; undefined when torn, corrupt or foreign. */
+export function decodeSnapshot(bytes: Uint8Array): SnapshotData | undefined {
+  if (bytes.length < 12) return undefined;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (dv.getUint32(0, true) !== SNAPSHOT_MAGIC) return undefined;
+  const len = dv.getUint32(4, true);
+  if (bytes.length < 12 + len) return undefined;
+  const json = bytes.subarray(12, 12 + len);
+  if (checksum(json) !== dv.getUint32(8, true)) return undefined;
+  try {
+    const s = JSON.parse(dec.decode(json)) as SnapshotData;
+    if (typeof s.gen !== 'number' || !Array.isArray(s.shards) || !Array.isArray(s.entries))
+      return undefined;
+    return s;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Contents of `head.bin`. */
+export interface HeadData {
+  /** Bumped by every write batch. */
+  seq: number;
+  /** Next shard id to use. */
+  next: number;
+}
+
+/** Serialize `head.bin`. */
+export function encodeHead(h: HeadData): Uint8Array {
+  const out = new Uint8Array(16);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, HEAD_MAGIC, true);
+  dv.setUint32(4, h.seq >>> 0, true);
+  dv.setUint32(8, h.next >>> 0, true);
+  dv.setUint32(12, checksum(out.subarray(0, 12)), true);
+  return out;
+}
+
+/** Parse `head.bin`; a missing or torn head reads as seq 0. */
+export function decodeHead(bytes: Uint8Array): HeadData {
+  if (bytes.length < 16) return { seq: 0, next: 1 };
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, 16);
+  if (dv.getUint32(0, true) !== HEAD_MAGIC) return { seq: 0, next: 1 };
+  if (checksum(bytes.subarray(0, 12)) !== dv.getUint32(12, true)) return { seq: 0, next: 1 };
+  return { seq: dv.getUint32(4, true), next: dv.getUint32(8, true) };
+}
+
+/** File name of shard `id`. */
+export function shardName(id: number): string {
+  return `shard-${String(id).padStart(8, '0')}.bin`;
+}
+
+/** Shard id of a file name, or undefined for other files. */
+export function shardIdOf(name: string): number | undefined {
+  const m = /^shard-(\d{8})\.bin$/.exec(name);
+  return m ? Number(m[1]) : undefined;
+}

@@ -1,0 +1,114 @@
+import { asyncBackend } from './opfsAsyncFallback.js';
+import { type FileBackend, openDirectory } from './opfsFiles.js';
+import { OpfsShardEngine } from './opfsShardEngine.js';
+import { type SerializedError, StoreError, serializeError } from './storeErrors.js';
+import { withWebLock } from './webLocks.js';
+
+/** What OpfsStore sends to open the engine. Internal. */
+export interface OpfsOpenArgs {
+  dir: string;
+  maxBytes: number;
+  shardBytes: number;
+  quotaBytes?: number;
+  snapshotDelayMs: number;
+  backend: 'auto' | 'sync' | 'async';
+}
+
+/** A request to the engine host. Internal. */
+export type OpfsRequest =
+  | { id: number; op: 'open'; args: OpfsOpenArgs }
+  | { id: number; op: 'get' | 'has' | 'delete'; key: string }
+  | { id: number; op: 'write'; items: { key: string; value: Uint8Array | undefined }[] }
+  | { id: number; op: 'keys' | 'clear' | 'usage' | 'close' | 'persistIndex' };
+
+/** The host's answer. Internal. */
+export type OpfsResponse =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: SerializedError };
+
+/** Builds a file backend for a directory; `preferSync` chooses sync handles when offered. */
+export type BackendFactory = (
+  dir: FileSystemDirectoryHandle,
+  kind: 'auto' | 'sync' | 'async',
+) => FileBackend;
+
+/**
+ * Serves {@link OpfsRequest}s with one shard engine, in the OPFS worker or,
+ * where workers are missing, on the calling thread. Internal.
+ */
+export function createOpfsHost(makeBackend: BackendFactory = (d) => asyncBackend(d)) {
+  let engine: OpfsShardEngine | undefined;
+  const transfer: Transferable[] = [];
+
+  async function run(req: OpfsRequest): Promise<unknown> {
+    if (req.op === 'open') {
+      const a = req.args;
+      const dir = await openDirectory(a.dir);
+      const lockName = `medfusion-opfs:${a.dir}`;
+      const e = new OpfsShardEngine(
+        makeBackend(dir, a.backend),
+        {
+          maxBytes: a.maxBytes,
+          shardBytes: a.shardBytes,
+          snapshotDelayMs: a.snapshotDelayMs,
+          ...(a.quotaBytes === undefined ? {} : { quotaBytes: a.quotaBytes }),
+        },
+        (fn) => withWebLock(lockName, fn),
+      );
+      await e.open();
+      engine = e;
+      return e.usage().then((u) => u.backend);
+    }
+    if (!engine) throw new StoreError('STORE_FAILED', 'the OPFS store is not open');
+    switch (req.op) {
+      case 'get': {
+        const data = await engine.get(req.key);
+        if (data && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength) {
+          transfer.push(data.buffer);
+        } else if (data) {
+          transfer.push(data.buffer);
+        }
+        return data;
+      }
+      case 'has':
+        return engine.has(req.key);
+      case 'delete': {
+        const had = await engine.has(req.key);
+        const [err] = await engine.writeBatch([{ key: req.key, value: undefined }]);
+        if (err) throw err;
+        return had;
+      }
+      case 'write':
+        return (await engine.writeBatch(req.items)).map((e) =>
+          e === undefined ? null : serializeError(e),
+        );
+      case 'keys':
+        return engine.keys();
+      case 'clear':
+        return engine.clear();
+      case 'usage':
+        return engine.usage();
+      case 'persistIndex':
+        return engine.persistIndex();
+      case 'close': {
+        const e = engine;
+        engine = undefined;
+        return e.close();
+      }
+    }
+  }
+
+  return {
+    /** Handle one request; `transfer` lists buffers the reply may move. */
+    async handle(req: OpfsRequest): Promise<{ res: OpfsResponse; transfer: Transferable[] }> {
+      transfer.length = 0;
+      try {
+        const value = await run(req);
+        return { res: { id: req.id, ok: true, value }, transfer: transfer.splice(0) };
+      } catch (err) {
+        transfer.length = 0;
+        return { res: { id: req.id, ok: false, error: serializeError(err) }, transfer: [] };
+      }
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { OpfsStore } from '@medfusion/web';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const dirs: string[] = [];
+function dirName(tag: string): string {
+  const d = `test-opfs-persist-${tag}-${Math.random().toString(36).slice(2)}`;
+  dirs.push(d);
+  return d;
+}
+afterEach(async () => {
+  const root = await navigator.storage.getDirectory();
+  for (const d of dirs.splice(0)) await root.removeEntry(d, { recursive: true }).catch(() => {});
+});
+
+function bytes(n: number, seed: number): Uint8Array {
+  const b = new Uint8Array(n);
+  for (let i = 0; i < n; i++) b[i] = (i * 31 + seed * 7) & 0xff;
+  return b;
+}
+
+describe('OpfsStore persistence', () => {
+  it('finds every entry again from a new store (new worker) on the same dir', async () => {
+    const dir = dirName('reopen');
+    const a = new OpfsStore({ dir, maxBytes: 4 * 2 ** 20 });
+    await Promise.all(Array.from({ length: 50 }, (_, i) => a.put(`k${i}`, bytes(1000 + i, i))));
+    await a.put('k7', bytes(10, 99)); // overwrite
+    expect(await a.delete('k3')).toBe(true);
+    expect((await a.usage()).backend).toBe('sync');
+    await a.close();
+
+    const b = new OpfsStore({ dir, maxBytes: 4 * 2 ** 20 });
+    expect((await b.keys()).length).toBe(49);
+    for (let i = 0; i < 50; i++) {
+      const got = await b.get(`k${i}`);
+      if (i === 3) expect(got).toBeUndefined();
+      else expect(got).toEqual(i === 7 ? bytes(10, 99) : bytes(1000 + i, i));
+    }
+    const u = await b.usage();
+    expect(u.entries).toBe(49);
+    expect(u.shards).toBeGreaterThanOrEqual(1);
+    await b.close();
+  });
+
+  it('recovers entries written after the last index snapshot from the shard tail', async () => {
+    const dir = dirName('tail');
+    const a = new OpfsStore({ dir, snapshotDelayMs: 60_000 });
+    await a.put('early', bytes(100, 1));
+    await a.persistIndex();
+    await a.put('late', bytes(200, 2)); // flushed, but not in the snapshot
+    a.terminate(); // no close, no snapshot
+    const b = new OpfsStore({ dir });
+    expect(await b.get('early')).toEqual(bytes(100, 1));
+    expect(await b.get('late')).toEqual(bytes(200, 2));
+    await b.close();
+  });
+
+  it('works with the async File System API fallback, in a worker and on the page', async () => {
+    const dir = dirName('async');
+    const a = new OpfsStore({ dir, backend: 'async' });
+    await a.put('x', bytes(5000, 3));
+    expect((await a.usage()).backend).toBe('async');
+    await a.close();
+    const b = new OpfsStore({ dir, worker: false });
+    expect((await b.usage()).backend).toBe('async');
+    expect(await b.get('x')).toEqual(bytes(5000, 3));
+    await b.put('y', bytes(10, 4));
+    await b.close();
+    const c = new OpfsStore({ dir });
+    expect(await c.get('y')).toEqual(bytes(10, 4));
+    expect(await c.get('x')).toEqual(bytes(5000, 3));
+    await c.close();
+  });
+
+  it('asks for persistent storage when persist is true and reports the answer', async () => {
+    const store = new OpfsStore({ dir: dirName('persist'), persist: true });
+    await store.open();
+    expect(typeof store.persisted).toBe('boolean');
+    expect((await store.usage()).persisted).toBe(store.persisted);
+    await store.close();
+  });
+});
