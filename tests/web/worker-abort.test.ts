@@ -1,6 +1,9 @@
 import { createWorkerExecutor } from '@medfusion/web';
 import { afterEach, describe, expect, it } from 'vitest';
 
+/** Worker start-up can take a while on a busy machine. */
+const WAIT = { timeout: 20_000 };
+
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -20,14 +23,14 @@ describe('abort signals cross to the worker', () => {
       const controller = new AbortController();
       const call = executor.run(11, controller.signal);
       const other = executor.run(12);
-      await expect.poll(() => executor.stats().inFlight).toBe(2);
+      await expect.poll(() => executor.stats().inFlight, WAIT).toBe(2);
       const reason = new DOMException('user scrolled away', 'AbortError');
       controller.abort(reason);
       // rejects promptly, with the caller's own reason, without waiting for the worker
       await expect(call).rejects.toBe(reason);
       expect(executor.stats().inFlight).toBe(1);
       // the worker saw its signal for call 11 abort; call 12 is untouched
-      await expect.poll(() => seen).toEqual([{ aborted: 11, reason: 'AbortError' }]);
+      await expect.poll(() => seen, WAIT).toEqual([{ aborted: 11, reason: 'AbortError' }]);
       expect(executor.stats().inFlight).toBe(1);
       other.catch(() => {});
     } finally {
@@ -46,7 +49,7 @@ describe('abort signals cross to the worker', () => {
     first.catch(() => {});
     const controller = new AbortController();
     const queued = executor.run(2, controller.signal);
-    await expect.poll(() => executor.stats().inFlight).toBe(1);
+    await expect.poll(() => executor.stats().inFlight, WAIT).toBe(1);
     expect(executor.stats().queued).toBe(1);
     controller.abort();
     await expect(queued).rejects.toMatchObject({ name: 'AbortError' });

@@ -2,6 +2,9 @@ import { ClosedError } from '@medfusion/core';
 import { createWorkerExecutor } from '@medfusion/web';
 import { describe, expect, it } from 'vitest';
 
+/** Worker start-up can take a while on a busy machine. */
+const WAIT = { timeout: 20_000 };
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('close()', () => {
@@ -17,11 +20,11 @@ describe('close()', () => {
         concurrency: 1,
       });
       // both workers announce themselves while they live
-      await expect.poll(() => heard.size).toBe(2);
+      await expect.poll(() => heard.size, WAIT).toBe(2);
       expect(executor.stats().liveWorkers).toBe(2);
       // index 0 never settles: one in flight per worker, the rest queued
       const pending = [0, 0, 0, 0].map((i) => executor.run(i));
-      await expect.poll(() => executor.stats().inFlight).toBe(2);
+      await expect.poll(() => executor.stats().inFlight, WAIT).toBe(2);
       expect(executor.stats().queued).toBe(2);
 
       await executor.close();

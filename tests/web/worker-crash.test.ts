@@ -7,6 +7,9 @@ import {
 } from '@medfusion/web';
 import { afterEach, describe, expect, it } from 'vitest';
 
+/** Worker start-up can take a while on a busy machine. */
+const WAIT = { timeout: 20_000 };
+
 interface Pixels {
   index: number;
   pixels: Uint8Array;
@@ -89,7 +92,7 @@ describe('crash recovery', () => {
     const ok = await executor.run(2);
     expect(ok.index).toBe(2);
     expect(executor.stats().crashes).toBe(2);
-    await expect.poll(() => executor.stats().liveWorkers).toBe(2);
+    await expect.poll(() => executor.stats().liveWorkers, WAIT).toBe(2);
   });
 
   it('a worker that throws at top level is replaced; after maxStartFailures calls fail cleanly', async () => {

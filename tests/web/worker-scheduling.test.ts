@@ -1,6 +1,9 @@
 import { createWorkerExecutor } from '@medfusion/web';
 import { afterEach, describe, expect, it } from 'vitest';
 
+/** Worker start-up can take a while on a busy machine. */
+const WAIT = { timeout: 20_000 };
+
 interface Echo {
   index: number;
   workerId: string;
@@ -34,7 +37,7 @@ describe('dispatch', () => {
     });
     closers.push(() => executor.close());
     // wait until both workers have started
-    await expect.poll(() => executor.stats().readyWorkers).toBe(2);
+    await expect.poll(() => executor.stats().readyWorkers, WAIT).toBe(2);
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => executor.run(i)));
     const perWorker = new Map<string, number[]>();
     for (const r of results)
@@ -55,11 +58,11 @@ describe('dispatch', () => {
     closers.push(() => executor.close());
     const controllers = Array.from({ length: 10 }, () => new AbortController());
     const calls = controllers.map((c, i) => executor.run(i, c.signal).catch(() => i));
-    await expect.poll(() => executor.stats().inFlight).toBe(3);
+    await expect.poll(() => executor.stats().inFlight, WAIT).toBe(3);
     expect(executor.stats().queued).toBe(7);
     // finishing one in-flight call lets exactly one queued call in
     controllers[0]?.abort();
-    await expect.poll(() => executor.stats().queued).toBe(6);
+    await expect.poll(() => executor.stats().queued, WAIT).toBe(6);
     expect(executor.stats().inFlight).toBe(3);
     for (const c of controllers) c.abort();
     expect(await Promise.all(calls)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);

@@ -2,6 +2,9 @@ import { LoadTimeoutError, ManualClock } from '@medfusion/core';
 import { createWorkerExecutor } from '@medfusion/web';
 import { afterEach, describe, expect, it } from 'vitest';
 
+/** Worker start-up can take a while on a busy machine. */
+const WAIT = { timeout: 20_000 };
+
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -32,7 +35,7 @@ describe('hang protection', () => {
         outcome = error;
       },
     );
-    await expect.poll(() => executor.stats().inFlight).toBe(1);
+    await expect.poll(() => executor.stats().inFlight, WAIT).toBe(1);
     await clock.advance(4999);
     await realTick();
     expect(outcome).toBe('pending');
@@ -60,7 +63,7 @@ describe('hang protection', () => {
     });
     closers.push(() => executor.close());
     const wedged = executor.run(999).catch((e: unknown) => e);
-    await expect.poll(() => executor.stats().inFlight).toBe(1);
+    await expect.poll(() => executor.stats().inFlight, WAIT).toBe(1);
     await realTick();
     await clock.advance(5000);
     expect(await wedged).toMatchObject({ code: 'LOAD_TIMEOUT', index: 999 });
@@ -76,7 +79,7 @@ describe('hang protection', () => {
     const executor = createWorkerExecutor<{ index: number }>({
       worker: hangWorker,
       numWorkers: 2,
-      callTimeoutMs: 300,
+      callTimeoutMs: 1000,
     });
     closers.push(() => executor.close());
     const settled = await Promise.allSettled(

@@ -1,111 +1,19 @@
 import {
   AbortError,
   type AbortSignalLike,
-  type Clock,
   ClosedError,
   type Executor,
   LoadTimeoutError,
-  systemClock,
   type TimerHandle,
 } from '@medfusion/core';
 import * as Comlink from 'comlink';
 import { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
+import {
+  resolveWorkerExecutorOptions,
+  type WorkerExecutorOptions,
+  type WorkerExecutorStats,
+} from './workerExecutorOptions.js';
 import { type LoadReply, serializeError, type WorkerApi } from './workerProtocol.js';
-
-/** How the pool learns that a worker died. */
-export type WorkerLiveness = 'auto' | 'lock' | 'heartbeat';
-
-/** Options of {@link createWorkerExecutor}. */
-export interface WorkerExecutorOptions {
-  /**
-   * Makes one worker that runs {@link exposeLoader}. A factory, not a URL, so
-   * your bundler sees the `new Worker(new URL(...), ...)` pattern and bundles it.
-   * @example () => new Worker(new URL('./my-loader.worker.ts', import.meta.url), { type: 'module' })
-   */
-  worker: () => Worker;
-  /**
-   * Workers kept alive; a dead one is replaced at once.
-   * @default 2
-   */
-  numWorkers?: number;
-  /**
-   * Bound on one call inside a worker, from its dispatch (re-armed for the one
-   * retry after a crash); past it the call rejects with `LoadTimeoutError`, its
-   * worker-side signal aborts and the worker is pinged (replaced if silent).
-   * Waiting in the queue is bounded by the calls ahead and by `startTimeoutMs`.
-   * @default 30000
-   */
-  callTimeoutMs?: number;
-  /**
-   * Bound on a worker's start (module load + handshake); a worker that misses it
-   * is terminated and replaced.
-   * @default 10000
-   */
-  startTimeoutMs?: number;
-  /**
-   * Calls in flight on one worker; further calls wait in one FIFO queue.
-   * @default 16
-   */
-  concurrency?: number;
-  /**
-   * How a dead worker is noticed. `lock`: each worker holds a Web Lock for its
-   * whole life, freed the moment it dies (even by a silent `self.close()`).
-   * `heartbeat`: busy workers are pinged every `heartbeatMs`. `auto`: `lock`
-   * when `navigator.locks` exists, else `heartbeat`. Either way a worker that
-   * stays silent after one of its calls timed out is pinged and replaced.
-   * @default 'auto'
-   */
-  liveness?: WorkerLiveness;
-  /**
-   * Ping period (heartbeat liveness) and the time a ping may take before its
-   * worker is declared dead.
-   * @default 1000
-   */
-  heartbeatMs?: number;
-  /**
-   * Workers that die before finishing their start, in a row, after which the
-   * pool gives up: queued and later calls reject with `WorkerCrashedError`.
-   * @default 3
-   */
-  maxStartFailures?: number;
-  /** Told about every worker the pool declares dead (for logging). */
-  onCrash?: (event: WorkerCrashEvent) => void;
-  /**
-   * Time source for every timeout.
-   * @default systemClock
-   */
-  clock?: Clock;
-}
-
-/** What {@link WorkerExecutorOptions.onCrash} receives. */
-export interface WorkerCrashEvent {
-  /** Sequence number of the dead worker within this pool (0, 1, ...). */
-  workerId: number;
-  /** Why it was declared dead. */
-  reason: string;
-  /** Indices it was loading (retried once on a fresh worker, or failed). */
-  indices: number[];
-}
-
-/** Counters of a {@link WorkerExecutor}. */
-export interface WorkerExecutorStats {
-  /** Workers started and not (yet) dead. */
-  liveWorkers: number;
-  /** Live workers that finished their start and take calls. */
-  readyWorkers: number;
-  /** Calls currently inside a worker. */
-  inFlight: number;
-  /** Calls waiting for a worker. */
-  queued: number;
-  /** Calls resolved with a sample. */
-  completed: number;
-  /** Workers declared dead (crashed, failed to start, unresponsive). */
-  crashes: number;
-  /** Calls sent again to a fresh worker after theirs died. */
-  retries: number;
-  /** Calls that hit `callTimeoutMs`. */
-  timeouts: number;
-}
 
 /** A pool of Web Workers running a loader; an `Executor` for `PrefetchDataset`. */
 export interface WorkerExecutor<T> extends Executor<T> {
@@ -162,32 +70,18 @@ let poolSeq = 0;
  * const prefetched = new PrefetchDataset(dataset, { prefetchSize: 10, executor });
  */
 export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerExecutor<T> {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${String(options)}`);
-  }
-  const factory = options.worker;
-  if (typeof factory !== 'function') {
-    throw new TypeError(`worker must be a function returning a Worker, got ${String(factory)}`);
-  }
-  const numWorkers = intOption('numWorkers', options.numWorkers, 2);
-  const callTimeoutMs = msOption('callTimeoutMs', options.callTimeoutMs, 30_000);
-  const startTimeoutMs = msOption('startTimeoutMs', options.startTimeoutMs, 10_000);
-  const concurrency = intOption('concurrency', options.concurrency, 16);
-  const heartbeatMs = msOption('heartbeatMs', options.heartbeatMs, 1000);
-  const maxStartFailures = intOption('maxStartFailures', options.maxStartFailures, 3);
-  const liveness = options.liveness ?? 'auto';
-  if (liveness !== 'auto' && liveness !== 'lock' && liveness !== 'heartbeat') {
-    throw new RangeError(
-      `liveness must be one of 'auto', 'lock', 'heartbeat', got ${String(liveness)}`,
-    );
-  }
-  const hasLocks = typeof navigator !== 'undefined' && navigator.locks !== undefined;
-  if (liveness === 'lock' && !hasLocks) {
-    throw new RangeError("liveness 'lock' needs navigator.locks (a secure context)");
-  }
-  const useLocks = liveness === 'lock' || (liveness === 'auto' && hasLocks);
-  const clock = options.clock ?? systemClock;
-  const onCrash = options.onCrash;
+  const {
+    worker: factory,
+    numWorkers,
+    callTimeoutMs,
+    startTimeoutMs,
+    concurrency,
+    heartbeatMs,
+    maxStartFailures,
+    useLocks,
+    onCrash,
+    clock,
+  } = resolveWorkerExecutorOptions(options);
   const pool = ++poolSeq;
   const lockPrefix = `medfusion-worker-${pool}-${Math.random().toString(36).slice(2)}`;
 
@@ -231,6 +125,10 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
       worker = factory();
     } catch (error) {
       startFailed(`the worker factory threw: ${describe(error)}`, reserved);
+      return;
+    }
+    if (!isWorkerLike(worker)) {
+      startFailed(`the worker factory returned ${String(worker)}, not a Worker`, reserved);
       return;
     }
     const lockName = useLocks ? `${lockPrefix}-${slotSeq}` : null;
@@ -480,22 +378,13 @@ function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-function intOption(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number')
-    throw new TypeError(`${name} must be a positive integer, got ${String(value)}`);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
-
-function msOption(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number')
-    throw new TypeError(`${name} must be a finite positive number, got ${String(value)}`);
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`${name} must be a finite positive number, got ${String(value)}`);
-  }
-  return value;
+function isWorkerLike(value: unknown): value is Worker {
+  const w = value as Partial<Worker> | null;
+  return (
+    typeof w === 'object' &&
+    w !== null &&
+    typeof w.postMessage === 'function' &&
+    typeof w.terminate === 'function' &&
+    typeof w.addEventListener === 'function'
+  );
 }

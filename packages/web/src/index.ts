@@ -1,22 +1,5 @@
 // @medfusion/web — browser adapters: workers, OPFS/IndexedDB, sources, TF.js, WebGPU.
 
-export type { CsvImageDatasetOptions, CsvImageSample } from './CsvImageDataset.js';
-export { CsvFormatError, CsvImageDataset } from './CsvImageDataset.js';
-export type {
-  WorkerCrashEvent,
-  WorkerExecutor,
-  WorkerExecutorOptions,
-  WorkerExecutorStats,
-  WorkerLiveness,
-} from './createWorkerExecutor.js';
-export { createWorkerExecutor } from './createWorkerExecutor.js';
-export type { DecodedImage, ImageDecoderOptions } from './decodeImage.js';
-export { ImageDecodeError, ImageDecoder } from './decodeImage.js';
-export { isCrossOriginIsolated } from './env.js';
-export type { ExposeLoaderOptions, WorkerLoader } from './exposeLoader.js';
-export { exposeLoader } from './exposeLoader.js';
-export { collectTransferables } from './transferables.js';
-export { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
 export type { GpuTensorOptions, TensorDtype } from './batchToTensors.js';
 export {
   batchToTensors,
@@ -24,6 +7,40 @@ export {
   fieldToTensor,
   gpuBatchToTensors,
 } from './batchToTensors.js';
+export type { CsvImageDatasetOptions, CsvImageSample } from './CsvImageDataset.js';
+export { CsvFormatError, CsvImageDataset } from './CsvImageDataset.js';
+export type { WorkerExecutor } from './createWorkerExecutor.js';
+export { createWorkerExecutor } from './createWorkerExecutor.js';
+export type { DecodedImage, ImageDecoderOptions } from './decodeImage.js';
+export { ImageDecodeError, ImageDecoder } from './decodeImage.js';
+export { isCrossOriginIsolated } from './env.js';
+export type { ExposeLoaderOptions, WorkerLoader } from './exposeLoader.js';
+export { exposeLoader } from './exposeLoader.js';
+export { defaultOriginLimiter, OriginLimiter } from './OriginLimiter.js';
+export type {
+  ParquetColumns,
+  ParquetSample,
+  ParquetSourceOptions,
+  ParquetStats,
+} from './ParquetSource.js';
+export { ParquetSource } from './ParquetSource.js';
+export type { RangeReaderOptions, ReadOptions } from './RangeReader.js';
+export { RangeReader } from './RangeReader.js';
+export {
+  ChecksumMismatchError,
+  ObjectChangedError,
+  RemoteReadError,
+  SourceFormatError,
+} from './RemoteError.js';
+export { sha256Hex } from './sha256.js';
+export type { TarIndexFile, TarMember, TarSampleEntry } from './tarIndex.js';
+export {
+  decodeTarIndex,
+  encodeTarIndex,
+  groupSamples,
+  indexTarStream,
+  splitSampleName,
+} from './tarIndex.js';
 export type {
   BatchMapping,
   BatchSource,
@@ -33,6 +50,7 @@ export type {
   TfElement,
 } from './toTfDataset.js';
 export { toTfDataset } from './toTfDataset.js';
+export { collectTransferables } from './transferables.js';
 export type {
   GpuBatch,
   GpuBatchField,
@@ -41,6 +59,22 @@ export type {
   UploadRingOptions,
 } from './uploadBatch.js';
 export { UploadRing, uploadBatch } from './uploadBatch.js';
+export type {
+  SampleRange,
+  ShardManifest,
+  ShardManifestEntry,
+  WebDatasetSample,
+  WebDatasetSourceOptions,
+  WebDatasetStats,
+} from './WebDatasetSource.js';
+export { WebDatasetSource } from './WebDatasetSource.js';
+export { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
+export type {
+  WorkerCrashEvent,
+  WorkerExecutorOptions,
+  WorkerExecutorStats,
+  WorkerLiveness,
+} from './workerExecutorOptions.js';
 export type { OpfsStoreOptions, OpfsStoreUsage } from './OpfsStore.js';
 export { OpfsStore } from './OpfsStore.js';
 export type { StoreErrorCode } from './storeErrors.js';

@@ -1,0 +1,169 @@
+import { type Clock, systemClock } from '@medfusion/core';
+
+/** How the pool learns that a worker died. */
+export type WorkerLiveness = 'auto' | 'lock' | 'heartbeat';
+
+/** Options of {@link createWorkerExecutor}. */
+export interface WorkerExecutorOptions {
+  /**
+   * Makes one worker that runs {@link exposeLoader}. A factory, not a URL, so
+   * your bundler sees the `new Worker(new URL(...), ...)` pattern and bundles it.
+   * @example () => new Worker(new URL('./my-loader.worker.ts', import.meta.url), { type: 'module' })
+   */
+  worker: () => Worker;
+  /**
+   * Workers kept alive; a dead one is replaced at once.
+   * @default 2
+   */
+  numWorkers?: number;
+  /**
+   * Bound on one call inside a worker, from its dispatch (re-armed for the one
+   * retry after a crash); past it the call rejects with `LoadTimeoutError`, its
+   * worker-side signal aborts and the worker is pinged (replaced if silent).
+   * Waiting in the queue is bounded by the calls ahead and by `startTimeoutMs`.
+   * @default 30000
+   */
+  callTimeoutMs?: number;
+  /**
+   * Bound on a worker's start (module load + handshake); a worker that misses it
+   * is terminated and replaced.
+   * @default 10000
+   */
+  startTimeoutMs?: number;
+  /**
+   * Calls in flight on one worker; further calls wait in one FIFO queue.
+   * @default 16
+   */
+  concurrency?: number;
+  /**
+   * How a dead worker is noticed. `lock`: each worker holds a Web Lock for its
+   * whole life, freed the moment it dies (even by a silent `self.close()`).
+   * `heartbeat`: busy workers are pinged every `heartbeatMs`. `auto`: `lock`
+   * when `navigator.locks` exists, else `heartbeat`. Either way a worker that
+   * stays silent after one of its calls timed out is pinged and replaced.
+   * @default 'auto'
+   */
+  liveness?: WorkerLiveness;
+  /**
+   * Ping period (heartbeat liveness) and the time a ping may take before its
+   * worker is declared dead.
+   * @default 1000
+   */
+  heartbeatMs?: number;
+  /**
+   * Workers that die before finishing their start, in a row, after which the
+   * pool gives up: queued and later calls reject with `WorkerCrashedError`.
+   * @default 3
+   */
+  maxStartFailures?: number;
+  /** Told about every worker the pool declares dead (for logging). */
+  onCrash?: (event: WorkerCrashEvent) => void;
+  /**
+   * Time source for every timeout.
+   * @default systemClock
+   */
+  clock?: Clock;
+}
+
+/** What {@link WorkerExecutorOptions.onCrash} receives. */
+export interface WorkerCrashEvent {
+  /** Sequence number of the dead worker within this pool (0, 1, ...). */
+  workerId: number;
+  /** Why it was declared dead. */
+  reason: string;
+  /** Indices it was loading (retried once on a fresh worker, or failed). */
+  indices: number[];
+}
+
+/** Counters of a {@link WorkerExecutor}. */
+export interface WorkerExecutorStats {
+  /** Workers started and not (yet) dead. */
+  liveWorkers: number;
+  /** Live workers that finished their start and take calls. */
+  readyWorkers: number;
+  /** Calls currently inside a worker. */
+  inFlight: number;
+  /** Calls waiting for a worker. */
+  queued: number;
+  /** Calls resolved with a sample. */
+  completed: number;
+  /** Workers declared dead (crashed, failed to start, unresponsive). */
+  crashes: number;
+  /** Calls sent again to a fresh worker after theirs died. */
+  retries: number;
+  /** Calls that hit `callTimeoutMs`. */
+  timeouts: number;
+}
+
+/** {@link WorkerExecutorOptions} checked and with defaults filled in. */
+export interface ResolvedWorkerExecutorOptions {
+  worker: () => Worker;
+  numWorkers: number;
+  callTimeoutMs: number;
+  startTimeoutMs: number;
+  concurrency: number;
+  heartbeatMs: number;
+  maxStartFailures: number;
+  /** True for Web-Lock liveness, false for heartbeat. */
+  useLocks: boolean;
+  onCrash: ((event: WorkerCrashEvent) => void) | undefined;
+  clock: Clock;
+}
+
+/** Check `options` (TypeError/RangeError naming the option and value) and fill defaults. */
+export function resolveWorkerExecutorOptions(
+  options: WorkerExecutorOptions,
+): ResolvedWorkerExecutorOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`options must be an object, got ${String(options)}`);
+  }
+  const worker = options.worker;
+  if (typeof worker !== 'function') {
+    throw new TypeError(`worker must be a function returning a Worker, got ${String(worker)}`);
+  }
+  const liveness = options.liveness ?? 'auto';
+  if (liveness !== 'auto' && liveness !== 'lock' && liveness !== 'heartbeat') {
+    throw new RangeError(
+      `liveness must be one of 'auto', 'lock', 'heartbeat', got ${String(liveness)}`,
+    );
+  }
+  const hasLocks = typeof navigator !== 'undefined' && navigator.locks !== undefined;
+  if (liveness === 'lock' && !hasLocks) {
+    throw new RangeError("liveness 'lock' needs navigator.locks (a secure context)");
+  }
+  if (options.onCrash !== undefined && typeof options.onCrash !== 'function') {
+    throw new TypeError(`onCrash must be a function, got ${String(options.onCrash)}`);
+  }
+  return {
+    worker,
+    numWorkers: intOption('numWorkers', options.numWorkers, 2),
+    callTimeoutMs: msOption('callTimeoutMs', options.callTimeoutMs, 30_000),
+    startTimeoutMs: msOption('startTimeoutMs', options.startTimeoutMs, 10_000),
+    concurrency: intOption('concurrency', options.concurrency, 16),
+    heartbeatMs: msOption('heartbeatMs', options.heartbeatMs, 1000),
+    maxStartFailures: intOption('maxStartFailures', options.maxStartFailures, 3),
+    useLocks: liveness === 'lock' || (liveness === 'auto' && hasLocks),
+    onCrash: options.onCrash,
+    clock: options.clock ?? systemClock,
+  };
+}
+
+function intOption(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number')
+    throw new TypeError(`${name} must be a positive integer, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function msOption(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number')
+    throw new TypeError(`${name} must be a finite positive number, got ${String(value)}`);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${name} must be a finite positive number, got ${String(value)}`);
+  }
+  return value;
+}
