@@ -37,7 +37,14 @@ export default defineConfig({
   ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
   worker: { format: 'es' },
   optimizeDeps: {
-    include: ['comlink', 'idb', '@tensorflow/tfjs', 'idb-keyval'],
+    include: [
+      'comlink',
+      'idb',
+      '@tensorflow/tfjs',
+      '@tensorflow/tfjs-core',
+      '@tensorflow/tfjs-backend-webgpu',
+      'idb-keyval',
+    ],
   },
   test: {
     testTimeout: 60_000,
@@ -50,7 +57,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'web', include: ['tests/web/**/*.test.ts'], browser: browser() },
+        test: {
+          name: 'web',
+          include: ['tests/web/**/*.test.ts'],
+          browser: browser(),
+          // Node-side servers (nginx, faulty range servers) whose URLs tests `inject`.
+          globalSetup: ['tests/setup/servers.ts'],
+        },
       },
       {
         extends: true,

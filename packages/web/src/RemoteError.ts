@@ -1,0 +1,68 @@
+import { MedFusionError } from '@medfusion/core';
+
+/**
+ * A remote read failed. `code` says how: `HTTP_ERROR` (a status the request
+ * cannot succeed with, or a 5xx), `NETWORK_ERROR` (no response), `SHORT_READ`
+ * (fewer bytes than asked), `BAD_RESPONSE` (a response that does not match the
+ * request). `retryable` marks the transient ones (5xx, 408, 429, network, short read).
+ */
+export class RemoteReadError extends MedFusionError {
+  /** The URL that was read. */
+  readonly url: string;
+  /** HTTP status, when there was a response. */
+  readonly status?: number;
+  /** Whether another attempt may succeed. */
+  readonly retryable: boolean;
+  constructor(
+    code: 'HTTP_ERROR' | 'NETWORK_ERROR' | 'SHORT_READ' | 'BAD_RESPONSE',
+    url: string,
+    message: string,
+    options: { status?: number; retryable: boolean; cause?: unknown },
+  ) {
+    super(code, `${message} (${url})`, { cause: options.cause });
+    this.name = 'RemoteReadError';
+    this.url = url;
+    if (options.status !== undefined) this.status = options.status;
+    this.retryable = options.retryable;
+  }
+}
+
+/**
+ * The object changed while we were reading it (its ETag or size is not the one
+ * the reads began with, or the server answered 412 to If-Match). Code
+ * `OBJECT_CHANGED`. Never retried: bytes of two versions are never mixed.
+ */
+export class ObjectChangedError extends MedFusionError {
+  /** The URL of the object. */
+  readonly url: string;
+  /** The ETag the reads were pinned to. */
+  readonly expectedEtag: string | undefined;
+  /** The ETag the server reports now, when it sent one. */
+  readonly actualEtag: string | undefined;
+  constructor(url: string, expected: string | undefined, actual: string | undefined, detail = '') {
+    super(
+      'OBJECT_CHANGED',
+      `${url} changed during reading: expected ETag ${expected ?? '(none)'}, got ${actual ?? '(none)'}${detail ? `; ${detail}` : ''}`,
+    );
+    this.name = 'ObjectChangedError';
+    this.url = url;
+    this.expectedEtag = expected;
+    this.actualEtag = actual;
+  }
+}
+
+/** A shard's bytes do not hash to the sha256 its manifest gives. Code `CHECKSUM_MISMATCH`. */
+export class ChecksumMismatchError extends MedFusionError {
+  constructor(url: string, expected: string, actual: string) {
+    super('CHECKSUM_MISMATCH', `sha256 of ${url} is ${actual}, manifest says ${expected}`);
+    this.name = 'ChecksumMismatchError';
+  }
+}
+
+/** A shard or table is not what the source expects (bad tar, bad index, bad manifest). Code `BAD_FORMAT`. */
+export class SourceFormatError extends MedFusionError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('BAD_FORMAT', message, options);
+    this.name = 'SourceFormatError';
+  }
+}

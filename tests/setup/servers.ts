@@ -1,0 +1,47 @@
+/**
+ * Vitest global setup (Node) for the browser tests: builds fixtures with
+ * third-party tools into a temp dir, starts nginx and the Node range servers
+ * on 127.0.0.1, and `provide`s their URLs (read them with `inject`).
+ * Other suites can extend this file: add a server, provide its URL, and stop
+ * it in the returned teardown.
+ */
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { buildFixtures } from '../fixtures-shards/buildFixtures.js';
+import type { ShardServers } from '../fixtures-shards/fixtures.js';
+import { startNginx } from '../fixtures-shards/nginx.js';
+import { startRangeServer } from '../fixtures-shards/rangeServer.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** URLs of the shard fixture servers (see tests/fixtures-shards/fixtures.ts). */
+    shardServers: ShardServers;
+  }
+}
+
+function openUp(path: string): void {
+  // nginx workers may run as another user: make the tree world-readable.
+  chmodSync(path, statSync(path).isDirectory() ? 0o755 : 0o644);
+  if (statSync(path).isDirectory()) for (const f of readdirSync(path)) openUp(join(path, f));
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const tmp = mkdtempSync(join(tmpdir(), 'medfusion-shards-'));
+  const root = join(tmp, 'www');
+  await buildFixtures(root);
+  openUp(tmp);
+  const nginx = await startNginx(root, join(tmp, 'nginx'));
+  const node = await startRangeServer({ root, failRate: 0.2, seed: 42 });
+  project.provide('shardServers', {
+    nginx: nginx.url,
+    flaky: `${node.url}/flaky/`,
+    changing: `${node.url}/changing/`,
+    stats: `${node.url}/stats/`,
+  });
+  return async () => {
+    await Promise.all([nginx.stop(), node.close()]);
+    rmSync(tmp, { recursive: true, force: true });
+  };
+}
