@@ -57,13 +57,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: {
-          name: 'web',
-          include: ['tests/web/**/*.test.ts'],
-          browser: browser(),
-          // Node-side servers (nginx, faulty range servers) whose URLs tests `inject`.
-          globalSetup: ['tests/setup/servers.ts'],
-        },
+        test: { name: 'web', include: ['tests/web/**/*.test.ts'], browser: browser() },
       },
       {
         extends: true,

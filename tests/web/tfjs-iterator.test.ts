@@ -11,7 +11,16 @@ const samples = Array.from({ length: 10 }, (_, i) => ({
 function counting() {
   const reads: number[] = [];
   const base = fromArray(samples);
-  return { reads, ds: { length: base.length, get: (i: number) => (reads.push(i), base.get(i)) } };
+  return {
+    reads,
+    ds: {
+      length: base.length,
+      get: (i: number) => {
+        reads.push(i);
+        return base.get(i);
+      },
+    },
+  };
 }
 
 describe('toTfDataset iterator', () => {

@@ -1,0 +1,129 @@
+import { DataLoader, fromArray } from '@medfusion/core';
+import { type GpuBatch, gpuBatchToTensors, UploadRing, uploadBatch } from '@medfusion/web';
+import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-webgpu';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+async function readBack(
+  device: GPUDevice,
+  buffer: GPUBuffer,
+  byteLength: number,
+): Promise<Uint8Array> {
+  const size = Math.ceil(byteLength / 4) * 4;
+  const staging = device.createBuffer({
+    size,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
+  const enc = device.createCommandEncoder();
+  enc.copyBufferToBuffer(buffer, 0, staging, 0, size);
+  device.queue.submit([enc.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const bytes = new Uint8Array(staging.getMappedRange().slice(0, byteLength));
+  staging.unmap();
+  staging.destroy();
+  return bytes;
+}
+
+const bytesOf = (a: ArrayBufferView) =>
+  new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength));
+
+const samples = Array.from({ length: 8 }, (_, i) => ({
+  image: Uint8Array.from({ length: 7 }, (_, j) => (i * 7 + j) % 251), // odd byte count: tail padding path
+  tabular: Float32Array.of(i, -i, i / 4),
+  label: i % 3,
+}));
+
+describe('uploadBatch on WebGPU (SwiftShader)', () => {
+  let device: GPUDevice;
+
+  beforeAll(async () => {
+    expect(navigator.gpu, 'navigator.gpu missing: WebGPU flags not applied').toBeDefined();
+    const adapter = await navigator.gpu.requestAdapter();
+    expect(adapter, 'requestAdapter() returned null').not.toBeNull();
+    device = await adapter!.requestDevice();
+  });
+
+  afterAll(() => device?.destroy());
+
+  it('round-trips every field of a batch through GPUBuffers with the right usage', async () => {
+    const loader = new DataLoader(fromArray(samples), { batchSize: 4 });
+    const ring = new UploadRing(device, { slots: 2 });
+    for await (const batch of loader) {
+      const gpu = await uploadBatch(device, batch, { ring });
+      expect(Object.keys(gpu).sort()).toEqual(['image', 'label', 'tabular']);
+      for (const key of Object.keys(batch)) {
+        const f = gpu[key]!;
+        expect(f.shape).toEqual(batch[key]!.shape);
+        expect(f.byteLength).toBe(batch[key]!.data.byteLength);
+        expect(
+          f.buffer.usage &
+            (GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST),
+        ).toBe(GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
+        expect(await readBack(device, f.buffer, f.byteLength)).toEqual(bytesOf(batch[key]!.data));
+      }
+      expect(gpu.image!.dtype).toBe('uint8');
+      expect(gpu.label!.dtype).toBe('int32');
+    }
+    ring.destroy();
+  });
+
+  it('reuses ring slots only after slots uploads, and earlier batches stay intact until then', async () => {
+    const ring = new UploadRing(device, { slots: 3 });
+    const loader = new DataLoader(fromArray(samples), { batchSize: 2, poolSize: 0 });
+    const gpus: GpuBatch[] = [];
+    const expected: Uint8Array[] = [];
+    for await (const batch of loader) {
+      gpus.push(await ring.upload(batch));
+      expected.push(bytesOf(batch.tabular!.data));
+      const n = gpus.length;
+      // the last `slots` uploads are all still readable
+      for (let k = Math.max(0, n - 3); k < n; k++) {
+        expect(
+          await readBack(device, gpus[k]!.tabular!.buffer, gpus[k]!.tabular!.byteLength),
+        ).toEqual(expected[k]);
+      }
+    }
+    expect(gpus).toHaveLength(4);
+    expect(gpus[3]!.tabular!.buffer).toBe(gpus[0]!.tabular!.buffer);
+    expect(new Set(gpus.slice(0, 3).map((g) => g.tabular!.buffer)).size).toBe(3);
+    ring.destroy();
+    expect(() => new UploadRing(device, { slots: 1 })).toThrow(
+      /slots must be an integer ≥ 2, got 1/,
+    );
+  });
+});
+
+describe('tensors from uploaded buffers on the TF.js WebGPU backend', () => {
+  beforeAll(async () => {
+    expect(await tf.setBackend('webgpu')).toBe(true);
+    await tf.ready();
+  });
+
+  it('tf.tensor({ buffer }) sees the uploaded values, copied or zero-copy', async () => {
+    const device = (tf.backend() as unknown as { device: GPUDevice }).device;
+    const loader = new DataLoader(fromArray(samples), {
+      batchSize: 8,
+      toFloat32: { scale: 1 / 255 },
+    });
+    for await (const batch of loader) {
+      const gpu = await uploadBatch(device, batch);
+      const before = tf.memory().numTensors;
+      const copied = gpuBatchToTensors(gpu);
+      expect(copied.image!.shape).toEqual([8, 7]);
+      const img = await copied.image!.data();
+      const want = batch.image!.data;
+      for (let i = 0; i < want.length; i++) expect(img[i]).toBeCloseTo(want[i]!, 6);
+      expect(Array.from(await copied.label!.data())).toEqual(Array.from(batch.label!.data));
+      const zero = gpuBatchToTensors({ tabular: gpu.tabular! }, { zeroCopy: true });
+      const sum = tf.sum(zero.tabular!);
+      const expectSum = Array.from(batch.tabular!.data).reduce((a, b) => a + b, 0);
+      expect((await sum.data())[0]).toBeCloseTo(expectSum, 4);
+      tf.dispose([sum, ...Object.values(copied), ...Object.values(zero)]);
+      expect(tf.memory().numTensors).toBe(before);
+    }
+    const raw = await uploadBatch(device, {
+      px: { data: Uint8Array.of(1, 2, 3, 4), shape: [1, 4] },
+    });
+    expect(() => gpuBatchToTensors(raw)).toThrow(/field "px" is uint8/);
+  });
+});
