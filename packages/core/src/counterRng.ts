@@ -11,16 +11,14 @@ const M1 = 0xcd9e8d57;
 const W0 = 0x9e3779b9;
 const W1 = 0xbb67ae85;
 
-/** High 32 bits of the 64-bit product of two uint32 values (exact). */
+/**
+ * High 32 bits of the 64-bit product of two uint32 values, exactly: `b` is
+ * split in 16-bit halves so every partial product stays below 2^53, and
+ * divisions by powers of two are exact in floating point.
+ */
 function mulhi(a: number, b: number): number {
-  const al = a & 0xffff;
-  const ah = a >>> 16;
-  const bl = b & 0xffff;
-  const bh = b >>> 16;
-  const lh = al * bh;
-  const hl = ah * bl;
-  const mid = ((al * bl) >>> 16) + (lh & 0xffff) + (hl & 0xffff);
-  return (ah * bh + (lh >>> 16) + (hl >>> 16) + (mid >>> 16)) >>> 0;
+  const lo = Math.floor((a * (b & 0xffff)) / 65536);
+  return Math.floor((a * (b >>> 16) + lo) / 65536) >>> 0;
 }
 
 /**

@@ -7,8 +7,8 @@ const TWO_NEG_53 = 2 ** -53;
 
 /**
  * The order of one epoch: a Fisher–Yates shuffle of `0..n-1` whose swap at
- * step `i` is drawn from Philox4x32-10 with counter `(i, epoch, 0, 0)` and
- * key `seed`. The result depends only on `(n, seed, epoch)`: it is the same on
+ * step `i` is drawn from Philox4x32-10 with counter `(⌊i/2⌋, epoch, 0, 0)` and
+ * key `seed` (words 0–1 for even `i`, 2–3 for odd `i`, 53 bits each). The result depends only on `(n, seed, epoch)`: it is the same on
  * every machine, in every worker, and can be recomputed after a restart.
  *
  * @param n number of samples (at most 2^32 − 1)
@@ -38,10 +38,16 @@ export function shuffledOrder(
   const e0 = epoch >>> 0;
   const e1 = Math.floor(epoch / TWO_32) >>> 0;
   const words = new Uint32Array(4);
+  let block = -1;
   for (let i = n - 1; i > 0; i--) {
-    philox4x32(i, e0, e1, 0, k0, k1, words);
+    const b = i >>> 1;
+    if (b !== block) {
+      philox4x32(b, e0, e1, 0, k0, k1, words);
+      block = b;
+    }
+    const w = (i & 1) << 1;
     // 53 uniform bits → [0, 1), scaled to [0, i]; the clamp guards rounding.
-    const u = ((words[0]! >>> 5) * TWO_26 + (words[1]! >>> 6)) * TWO_NEG_53;
+    const u = ((words[w]! >>> 5) * TWO_26 + (words[w + 1]! >>> 6)) * TWO_NEG_53;
     const j = Math.min(i, Math.floor(u * (i + 1)));
     const t = order[i]!;
     order[i] = order[j]!;
