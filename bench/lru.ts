@@ -2,9 +2,9 @@
 // Workload: 80 % get / 20 % set, Zipf(s = 1) keys over 100,000 distinct keys, capacity 10,000,
 // 1,000,000 operations per run; once with string keys, once with integer keys. The operation
 // and key sequences are precomputed (seeded) outside the timed region; repetitions alternate
-// the competitors and each gets a fresh cache; we report the median ops/s of each and, as the
-// ratio, the median of the per-repetition ratios (each pair ran back to back, which cancels most
-// of the drift caused by other processes on a shared machine).
+// the competitors and each gets a fresh cache. We report the median ops/s of each (wall time and
+// this process's CPU time) and, as the ratio, the median over back-to-back pairs of the CPU-time
+// throughput ratio: on a shared, loaded machine wall time mostly measures the neighbours.
 import { LRUCache } from '@medfusion/core';
 import { LRUCache as IsaacsLRU } from 'lru-cache';
 
@@ -81,6 +81,7 @@ const intKeys: number[] = Array.from(ids);
 function ourStrings(): number {
   const c = new LRUCache<string, number>({ capacity: CAPACITY });
   let found = 0;
+  cpuStart = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < OPS; i++) {
     const k = stringKeys[i]!;
@@ -92,6 +93,7 @@ function ourStrings(): number {
 function theirStrings(): number {
   const c = new IsaacsLRU<string, number>({ max: CAPACITY });
   let found = 0;
+  cpuStart = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < OPS; i++) {
     const k = stringKeys[i]!;
@@ -103,6 +105,7 @@ function theirStrings(): number {
 function ourInts(): number {
   const c = new LRUCache<number, number>({ capacity: CAPACITY });
   let found = 0;
+  cpuStart = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < OPS; i++) {
     const k = intKeys[i]!;
@@ -114,6 +117,7 @@ function ourInts(): number {
 function theirInts(): number {
   const c = new IsaacsLRU<number, number>({ max: CAPACITY });
   let found = 0;
+  cpuStart = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < OPS; i++) {
     const k = intKeys[i]!;
@@ -123,11 +127,14 @@ function theirInts(): number {
   return finish(t0, found);
 }
 
-const hitsSeen = new Map<string, number>();
 let lastFound = 0;
+let lastCpuOps = 0;
+let cpuStart = process.cpuUsage();
 function finish(t0: number, found: number): number {
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpuStart);
   lastFound = found;
+  lastCpuOps = OPS / ((cpu.user + cpu.system) / 1e6);
   return OPS / (ms / 1000);
 }
 
@@ -140,12 +147,28 @@ function median(xs: number[]): number {
 interface Row {
   keys: string;
   impl?: string;
+  /** Median ops per second of wall time. */
   opsPerSec?: number;
+  /** Median ops per second of this process's CPU time (insensitive to other processes). */
+  opsPerCpuSec?: number;
   getHitRate?: number;
+  /** Median of the per-pair ratios of CPU-time throughput, medfusion / lru-cache. */
   ratio?: number;
+  /** The same from wall time. */
+  wallRatio?: number;
 }
 const rows: Row[] = [];
 const getCount = OPS - isSet.reduce((a, b) => a + b, 0);
+
+interface Sample {
+  wall: number;
+  cpu: number;
+  found: number;
+}
+function measure(fn: () => number): Sample {
+  const wall = fn();
+  return { wall, cpu: lastCpuOps, found: lastFound };
+}
 
 for (const [keys, ours, theirs] of [
   ['string', ourStrings, theirStrings],
@@ -154,53 +177,50 @@ for (const [keys, ours, theirs] of [
   // Warm-up (JIT) once each, then alternate which competitor goes first.
   ours();
   theirs();
-  const a: number[] = [];
-  const b: number[] = [];
+  const a: Sample[] = [];
+  const b: Sample[] = [];
   for (let r = 0; r < REPS; r++) {
     if (r % 2 === 0) {
-      a.push(ours());
-      hitsSeen.set(`${keys}/medfusion`, lastFound);
-      b.push(theirs());
-      hitsSeen.set(`${keys}/lru-cache`, lastFound);
+      a.push(measure(ours));
+      b.push(measure(theirs));
     } else {
-      b.push(theirs());
-      hitsSeen.set(`${keys}/lru-cache`, lastFound);
-      a.push(ours());
-      hitsSeen.set(`${keys}/medfusion`, lastFound);
+      b.push(measure(theirs));
+      a.push(measure(ours));
     }
   }
-  const oursOps = median(a);
-  const theirOps = median(b);
-  const pairRatio = median(a.map((x, i) => x / (b[i] ?? Number.NaN)));
-  rows.push({
-    keys,
-    impl: 'medfusion',
-    opsPerSec: Math.round(oursOps),
-    getHitRate: (hitsSeen.get(`${keys}/medfusion`) ?? 0) / getCount,
-  });
-  rows.push({
-    keys,
-    impl: 'lru-cache@11',
-    opsPerSec: Math.round(theirOps),
-    getHitRate: (hitsSeen.get(`${keys}/lru-cache`) ?? 0) / getCount,
-  });
-  rows.push({ keys, ratio: Number(pairRatio.toFixed(3)) });
+  for (const [impl, xs] of [
+    ['medfusion', a],
+    ['lru-cache@11', b],
+  ] as const) {
+    rows.push({
+      keys,
+      impl,
+      opsPerSec: Math.round(median(xs.map((x) => x.wall))),
+      opsPerCpuSec: Math.round(median(xs.map((x) => x.cpu))),
+      getHitRate: (xs[0]?.found ?? 0) / getCount,
+    });
+  }
+  const ratio = median(a.map((x, i) => x.cpu / (b[i]?.cpu ?? Number.NaN)));
+  const wallRatio = median(a.map((x, i) => x.wall / (b[i]?.wall ?? Number.NaN)));
+  rows.push({ keys, ratio: Number(ratio.toFixed(3)), wallRatio: Number(wallRatio.toFixed(3)) });
 }
 
 console.log(
-  `LRU: ${OPS.toLocaleString('en')} ops (80% get / 20% set), Zipf s=${ZIPF_S} over ${DISTINCT.toLocaleString('en')} keys, capacity ${CAPACITY.toLocaleString('en')}, median of ${REPS} alternating runs; ratio = median of per-run ratios (medfusion / lru-cache)`,
+  `LRU: ${OPS.toLocaleString('en')} ops (80% get / 20% set), Zipf s=${ZIPF_S} over ${DISTINCT.toLocaleString('en')} keys, capacity ${CAPACITY.toLocaleString('en')}; median of ${REPS} alternating runs`,
 );
 console.log(
-  `${'keys'.padEnd(8)} ${'impl'.padEnd(14)} ${'ops/s'.padStart(14)} ${'get hit rate'.padStart(13)}`,
+  'ratio = median over back-to-back pairs of (medfusion / lru-cache) throughput per CPU second',
 );
+const head = `${'keys'.padEnd(8)} ${'impl'.padEnd(14)} ${'ops/s (wall)'.padStart(14)} ${'ops/CPU-s'.padStart(14)} ${'get hit rate'.padStart(13)}`;
+console.log(head);
 for (const r of rows) {
   if (r.ratio !== undefined) {
     console.log(
-      `${r.keys.padEnd(8)} ${'ratio'.padEnd(14)} ${`${r.ratio.toFixed(2)}x`.padStart(14)}`,
+      `${r.keys.padEnd(8)} ${'ratio'.padEnd(14)} ${`${(r.wallRatio ?? 0).toFixed(2)}x`.padStart(14)} ${`${r.ratio.toFixed(2)}x`.padStart(14)}`,
     );
   } else {
     console.log(
-      `${r.keys.padEnd(8)} ${(r.impl ?? '').padEnd(14)} ${(r.opsPerSec ?? 0).toLocaleString('en').padStart(14)} ${(r.getHitRate ?? 0).toFixed(3).padStart(13)}`,
+      `${r.keys.padEnd(8)} ${(r.impl ?? '').padEnd(14)} ${(r.opsPerSec ?? 0).toLocaleString('en').padStart(14)} ${(r.opsPerCpuSec ?? 0).toLocaleString('en').padStart(14)} ${(r.getHitRate ?? 0).toFixed(3).padStart(13)}`,
     );
   }
 }

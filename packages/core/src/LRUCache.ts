@@ -188,54 +188,22 @@ export class LRUCache<K, V> {
    * value of `key` is dropped so a stale value is never served.
    */
   set(key: K, value: V): this {
+    const existing = this.map.get(key);
     let size = 0;
-    const sizeFn = this.sizeFn;
-    if (sizeFn !== undefined) {
-      size = sizeFn(value, key);
-      if (typeof size !== 'number' || !(size >= 0) || size === Number.POSITIVE_INFINITY) {
-        throw new RangeError(
-          `sizeOf must return a finite non-negative number, got ${showValue(size)} for key ${showValue(key)}`,
-        );
-      }
+    if (this.sizeFn !== undefined) {
+      size = this.measure(key, value);
       if (size > this.limit) return this.reject(key, value);
     }
     this.sets++;
-    const existing = this.map.get(key);
-    if (existing !== undefined) {
-      if (this.next[0] !== existing) this.moveToFront(existing);
-      if (sizeFn !== undefined) {
-        // Make room first (the entry is most recent, so it is never its own victim).
-        this.bytesHeld += size - this.sizes[existing]!;
-        this.sizes[existing] = size;
-        if (this.bytesHeld > this.limit) this.trimBytes();
-      }
-      const old = this.valList[existing] as V;
-      this.valList[existing] = value;
-      if (this.evictFn !== undefined && old !== value) this.notify(key, old, 'set');
-      if (this.failed) this.rethrow();
+    if (existing === undefined) {
+      this.insert(key, value, size);
       return this;
     }
-    // Make room before storing, least recent first, so callbacks see a cache within budget.
-    if (sizeFn !== undefined && this.bytesHeld + size > this.limit) this.trimBytes(size);
-    if (this.map.size >= this.capacity) this.removeSlot(this.prev[0]!, 'evict');
-    let slot: number;
-    if (this.freeTop > 0) {
-      slot = this.free[--this.freeTop]!;
-      this.keyList[slot] = key;
-      this.valList[slot] = value;
-    } else {
-      if (this.fill === this.allocated) this.grow();
-      slot = this.fill++;
-      this.keyList.push(key);
-      this.valList.push(value);
-    }
-    this.map.set(key, slot);
-    this.linkFront(slot);
-    if (sizeFn !== undefined) {
-      this.sizes[slot] = size;
-      this.bytesHeld += size;
-    }
-    if (this.failed) this.rethrow();
+    if (this.next[0] !== existing) this.moveToFront(existing);
+    if (this.sizeFn !== undefined) this.resize(existing, size);
+    const old = this.valList[existing] as V;
+    this.valList[existing] = value;
+    if (this.evictFn !== undefined && old !== value) this.replaced(key, old);
     return this;
   }
 
@@ -315,6 +283,54 @@ export class LRUCache<K, V> {
       bytes: this.bytesHeld,
       maxBytes: this.maxBytes,
     };
+  }
+
+  private measure(key: K, value: V): number {
+    const size = (this.sizeFn as (value: V, key: K) => number)(value, key);
+    if (typeof size !== 'number' || !(size >= 0) || size === Number.POSITIVE_INFINITY) {
+      throw new RangeError(
+        `sizeOf must return a finite non-negative number, got ${showValue(size)} for key ${showValue(key)}`,
+      );
+    }
+    return size;
+  }
+
+  /** Store a new key, making room first (least recent first) so callbacks see a cache within budget. */
+  private insert(key: K, value: V, size: number): void {
+    const sized = this.sizeFn !== undefined;
+    if (sized && this.bytesHeld + size > this.limit) this.trimBytes(size);
+    if (this.map.size >= this.capacity) this.removeSlot(this.prev[0]!, 'evict');
+    let slot: number;
+    if (this.freeTop > 0) {
+      slot = this.free[--this.freeTop]!;
+      this.keyList[slot] = key;
+      this.valList[slot] = value;
+    } else {
+      if (this.fill === this.allocated) this.grow();
+      slot = this.fill++;
+      this.keyList.push(key);
+      this.valList.push(value);
+    }
+    this.map.set(key, slot);
+    this.linkFront(slot);
+    if (sized) {
+      this.sizes[slot] = size;
+      this.bytesHeld += size;
+    }
+    if (this.failed) this.rethrow();
+  }
+
+  /** Account a replaced value's new size; the entry is most recent, so never its own victim. */
+  private resize(slot: number, size: number): void {
+    this.bytesHeld += size - this.sizes[slot]!;
+    this.sizes[slot] = size;
+    if (this.bytesHeld > this.limit) this.trimBytes();
+    if (this.failed) this.rethrow();
+  }
+
+  private replaced(key: K, old: V): void {
+    this.notify(key, old, 'set');
+    if (this.failed) this.rethrow();
   }
 
   private reject(key: K, value: V): this {
