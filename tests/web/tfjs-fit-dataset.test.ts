@@ -90,4 +90,46 @@ describe('toTfDataset + model.fitDataset (TF.js 4.22, cpu backend, real Chromium
     expect(loss[2]!).toBeLessThan(loss[0]!);
     model.dispose();
   });
+  it('trains the README shape: image + tabular inputs, softmax over classes, sparse labels', async () => {
+    const classes = 3;
+    const data = fromLoader(96, async (i) => {
+      await Promise.resolve();
+      const label = i % classes;
+      const image = new Float32Array(16).fill(0.1);
+      image[label * 4] = 1; // the class shows in the image
+      return { image, tabular: Float32Array.of(label / classes, 1 - label / classes), label };
+    });
+    const loader = new DataLoader(data, { batchSize: 16, shuffle: true, seed: 42 });
+    const image = tf.input({ shape: [16], name: 'image' });
+    const tabular = tf.input({ shape: [2], name: 'tabular' });
+    const joined = tf.layers
+      .concatenate()
+      .apply([
+        tf.layers.dense({ units: 8, activation: 'relu' }).apply(image) as tf.SymbolicTensor,
+        tabular,
+      ]) as tf.SymbolicTensor;
+    const out = tf.layers
+      .dense({ units: classes, activation: 'softmax' })
+      .apply(joined) as tf.SymbolicTensor;
+    const model = tf.model({ inputs: [image, tabular], outputs: out });
+    model.compile({
+      optimizer: tf.train.adam(0.05),
+      loss: 'sparseCategoricalCrossentropy',
+      metrics: ['accuracy'],
+    });
+    const h = await model.fitDataset(
+      toTfDataset(loader, {
+        xs: { image: 'image', tabular: 'tabular' },
+        ys: 'label',
+        dtypes: { label: 'float32' },
+      }),
+      { epochs: 4, verbose: 0 },
+    );
+    const loss = h.history.loss as number[];
+    const acc = h.history.acc as number[];
+    expect(loss[3]!).toBeLessThan(loss[0]!);
+    expect(acc[3]!).toBeGreaterThan(1 / classes);
+    expect(loader.state()).toEqual({ seed: 42, epoch: 4, cursor: 0 });
+    model.dispose();
+  });
 });
