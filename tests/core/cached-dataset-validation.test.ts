@@ -24,6 +24,12 @@ describe('CachedDataset rejects bad input naming the option, index and value', (
     expect(make).toThrow(message);
   });
 
+  it('rejects unknown options, such as the Python spelling cache_size, by name', () => {
+    const make = () => new CachedDataset(ds, { cache_size: 10 } as never);
+    expect(make).toThrow(TypeError);
+    expect(make).toThrow(/unknown option "cache_size"; CachedDataset takes cacheSize, maxBytes/);
+  });
+
   it('rejects a non-dataset and a non-object options argument', () => {
     expect(() => new CachedDataset(null as unknown as Dataset<number>)).toThrow(TypeError);
     expect(() => new CachedDataset({ length: 3 } as unknown as Dataset<number>)).toThrow(

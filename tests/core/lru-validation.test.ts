@@ -24,6 +24,14 @@ describe('LRUCache rejects bad options naming the option and the value', () => {
     expect(make).toThrow(message);
   });
 
+  it("rejects unknown options (such as lru-cache's max) by name", () => {
+    const make = () => new LRUCache({ capacity: 5, max: 5 } as unknown as { capacity: number });
+    expect(make).toThrow(TypeError);
+    expect(make).toThrow(
+      /unknown option "max"; LRUCache takes capacity, maxBytes, sizeOf, onEvict/,
+    );
+  });
+
   it('rejects a missing options object', () => {
     expect(() => new LRUCache(undefined as unknown as { capacity: number })).toThrow(TypeError);
     expect(() => new LRUCache(null as unknown as { capacity: number })).toThrow(

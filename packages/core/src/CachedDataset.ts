@@ -61,6 +61,8 @@ export interface CacheStats {
   rejected: number;
 }
 
+const KNOWN_OPTIONS: readonly string[] = ['cacheSize', 'maxBytes', 'cacheImages', 'cacheTabular'];
+
 /** One load of one index, shared by every caller waiting for it (single-flight). */
 class Flight<T> {
   /** Callers that may still want the result; the load is aborted when it drops to 0. */
@@ -131,6 +133,13 @@ export class CachedDataset<T> implements Dataset<T>, PlanAware {
     }
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`options must be an object, got ${showValue(options)}`);
+    }
+    for (const name of Object.keys(options)) {
+      if (!KNOWN_OPTIONS.includes(name)) {
+        throw new TypeError(
+          `unknown option ${JSON.stringify(name)}; CachedDataset takes ${KNOWN_OPTIONS.join(', ')}`,
+        );
+      }
     }
     const { cacheSize = 1000, maxBytes, cacheImages = true, cacheTabular = true } = options;
     positiveInt('cacheSize', cacheSize);

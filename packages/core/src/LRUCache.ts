@@ -67,6 +67,7 @@ export interface LRUCacheStats {
 }
 
 const MAX_CAPACITY = 2 ** 32 - 2;
+const KNOWN_OPTIONS: readonly string[] = ['capacity', 'maxBytes', 'sizeOf', 'onEvict'];
 const INITIAL_SLOTS = 64;
 
 /**
@@ -126,6 +127,13 @@ export class LRUCache<K, V> {
   constructor(options: LRUCacheOptions<K, V>) {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`options must be an object, got ${showValue(options)}`);
+    }
+    for (const name of Object.keys(options)) {
+      if (!KNOWN_OPTIONS.includes(name)) {
+        throw new TypeError(
+          `unknown option ${JSON.stringify(name)}; LRUCache takes ${KNOWN_OPTIONS.join(', ')}`,
+        );
+      }
     }
     const { capacity, maxBytes, sizeOf, onEvict } = options;
     positiveInt('capacity', capacity);
