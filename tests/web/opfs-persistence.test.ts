@@ -46,10 +46,14 @@ describe('OpfsStore persistence', () => {
     const a = new OpfsStore({ dir, snapshotDelayMs: 60_000 });
     await a.put('early', bytes(100, 1));
     await a.persistIndex();
+    await a.put('gone', bytes(50, 5));
+    await a.persistIndex();
+    expect(await a.delete('gone')).toBe(true); // a tombstone, not in the snapshot
     await a.put('late', bytes(200, 2)); // flushed, but not in the snapshot
     a.terminate(); // no close, no snapshot
     const b = new OpfsStore({ dir });
     expect(await b.get('early')).toEqual(bytes(100, 1));
+    expect(await b.get('gone')).toBeUndefined();
     expect(await b.get('late')).toEqual(bytes(200, 2));
     await b.close();
   });

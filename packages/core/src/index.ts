@@ -1,11 +1,27 @@
 // @medfusion/core — platform-neutral caching, prefetching and loading.
 export type { AbortControllerLike, AbortSignalLike } from './abort.js';
 export { AbortError, createAbortController } from './abort.js';
+export { AccessPredictor } from './accessPredictor.js';
 export { BufferPool } from './BufferPool.js';
+export type { BeladyOptions, BeladyResult } from './belady.js';
+export { beladyHitRate } from './belady.js';
 export type { CachedDatasetOptions, CacheStats } from './CachedDataset.js';
 export { CachedDataset } from './CachedDataset.js';
+export type {
+  CachingEngineOptions,
+  EngineStats,
+  EvictionPolicy,
+  PrefetchStats,
+} from './CachingEngine.js';
+export { CachingEngine } from './CachingEngine.js';
 export type { Clock, TimerHandle } from './Clock.js';
 export { flushMicrotasks, ManualClock, systemClock } from './Clock.js';
+export {
+  EFFECTIVE_HIT_RATE,
+  formatCacheReport,
+  LOW_HIT_RATE,
+  recommendCacheSize,
+} from './cacheReport.js';
 export { checksum } from './checksum.js';
 export type {
   Batch,
@@ -20,12 +36,19 @@ export type {
 } from './collate.js';
 export { CollateError, createCollate } from './collate.js';
 export { philox4x32 } from './counterRng.js';
+export type {
+  CacheType,
+  CachingDataset,
+  CreateCachedDatasetOptions,
+} from './createCachedDataset.js';
+export { createCachedDataset } from './createCachedDataset.js';
 export type { DataLoaderOptions, LoaderState } from './DataLoader.js';
 export { DataLoader } from './DataLoader.js';
 export type { Dataset, GetOptions, Loader, PlanAware } from './Dataset.js';
 export { fromArray, fromLoader, isPlanAware } from './Dataset.js';
 export type { Executor } from './Executor.js';
 export { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from './errors.js';
+export { InThreadExecutor } from './InThreadExecutor.js';
 export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './LRUCache.js';
 export { LRUCache } from './LRUCache.js';
 export type { MemoryStoreOptions } from './MemoryStore.js';
@@ -38,6 +61,8 @@ export type {
   SampleCodec,
 } from './PersistentTierDataset.js';
 export { PersistentTierDataset, resolveFingerprint } from './PersistentTierDataset.js';
+export type { PrefetchDatasetOptions } from './PrefetchDataset.js';
+export { PrefetchDataset } from './PrefetchDataset.js';
 export type { ByteRange, MergedRange, MergeRangesOptions } from './rangeMerge.js';
 export { mergeRanges } from './rangeMerge.js';
 export type { RetryOptions } from './retry.js';

@@ -24,6 +24,7 @@ const HEAD_MAGIC = 0x3148464d; // "MFH1"
 /** Record flag: the key was deleted. */
 export const FLAG_TOMBSTONE = 1;
 
+const EMPTY = new Uint8Array(0);
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
@@ -61,7 +62,7 @@ export function writeRecord(
 ): number {
   const dv = new DataView(out.buffer, out.byteOffset + at, RECORD_HEADER);
   const len = data?.byteLength ?? 0;
-  const dataSum = data ? checksum(data) : 0;
+  const dataSum = checksum(data ?? EMPTY);
   dv.setUint32(0, RECORD_MAGIC, true);
   dv.setUint16(4, flags, true);
   dv.setUint16(6, key.length, true);

@@ -219,8 +219,9 @@ export class OpfsShardEngine {
 
   /** The bytes under `key`, verified; undefined when absent or corrupt. */
   async get(key: string): Promise<Uint8Array | undefined> {
+    // One 16-byte read tells whether another store (tab) wrote or deleted since.
+    await this.refreshIfChanged();
     let loc = this.entries.get(key);
-    if (!loc && (await this.refreshIfChanged())) loc = this.entries.get(key);
     if (!loc) return undefined;
     let data = await this.readVerified(key, loc);
     if (!data && (await this.refreshIfChanged())) {

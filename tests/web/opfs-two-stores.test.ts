@@ -1,0 +1,55 @@
+import { OpfsStore } from '@medfusion/web';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  const root = await navigator.storage.getDirectory();
+  for (const d of dirs.splice(0)) await root.removeEntry(d, { recursive: true }).catch(() => {});
+});
+
+const value = (tag: number, i: number) => new Uint8Array(3000).fill((tag * 50 + i) & 0xff);
+
+describe('two OpfsStores on one dir (two tabs)', () => {
+  it('interleave writes without corrupting a shard and read each other consistently', async () => {
+    const dir = `test-opfs-two-${Math.random().toString(36).slice(2)}`;
+    dirs.push(dir);
+    const a = new OpfsStore({ dir, maxBytes: 8 * 2 ** 20, shardBytes: 64 * 1024 });
+    const b = new OpfsStore({ dir, maxBytes: 8 * 2 ** 20, shardBytes: 64 * 1024 });
+    await Promise.all([a.open(), b.open()]);
+    // concurrent writers on the same shard files
+    await Promise.all([
+      ...Array.from({ length: 40 }, (_, i) => a.put(`a${i}`, value(1, i))),
+      ...Array.from({ length: 40 }, (_, i) => b.put(`b${i}`, value(2, i))),
+    ]);
+    for (let i = 0; i < 40; i++) {
+      expect(await a.get(`b${i}`)).toEqual(value(2, i));
+      expect(await b.get(`a${i}`)).toEqual(value(1, i));
+    }
+    // a delete in one store is seen by the other
+    expect(await a.delete('b5')).toBe(true);
+    expect(await b.get('b5')).toBeUndefined();
+    expect((await b.keys()).length).toBe(79);
+    await a.close();
+    await b.close();
+    const c = new OpfsStore({ dir });
+    expect((await c.keys()).length).toBe(79);
+    for (let i = 0; i < 40; i++) expect(await c.get(`a${i}`)).toEqual(value(1, i));
+    await c.close();
+  });
+
+  it('a reader sees evictions made by another store as misses, not stale bytes', async () => {
+    const dir = `test-opfs-two-evict-${Math.random().toString(36).slice(2)}`;
+    dirs.push(dir);
+    const opts = { dir, maxBytes: 20_000, shardBytes: 6_100 };
+    const writer = new OpfsStore(opts);
+    const reader = new OpfsStore(opts);
+    for (let i = 0; i < 6; i++) await writer.put(`k${i}`, value(3, i));
+    expect(await reader.get('k0')).toEqual(value(3, 0));
+    for (let i = 6; i < 20; i++) await writer.put(`k${i}`, value(3, i));
+    expect(await writer.has('k0')).toBe(false);
+    expect(await reader.get('k0')).toBeUndefined();
+    expect(await reader.get('k19')).toEqual(value(3, 19));
+    await writer.close();
+    await reader.close();
+  });
+});
