@@ -29,8 +29,14 @@ export type Batch = Record<string, BatchField>;
  */
 export type SampleField = number | TypedArray | ShapedArray;
 
-/** A sample for the default collate, e.g. `{ image: Uint8Array, tabular: Float32Array, label: 3 }`. */
-export type Sample = Readonly<Record<string, SampleField | readonly number[]>>;
+/**
+ * A sample for the default collate, e.g. `{ image: Uint8Array, tabular: Float32Array, label: 3 }`,
+ * or a tuple like the reference's `(image, tabular, label)`, whose batch fields are named
+ * `'0'`, `'1'`, `'2'` (numbers in a tuple are Float32Array unless `labelFields` names their position).
+ */
+export type Sample =
+  | Readonly<Record<string, SampleField | readonly number[]>>
+  | readonly SampleField[];
 
 /** What a collate function learns about the batch it builds. */
 export interface CollateContext {
@@ -101,6 +107,9 @@ export class CollateError extends MedFusionError {
     this.field = field;
   }
 }
+
+/** A sample seen through string keys (records and tuples alike). */
+type FieldBag = Readonly<Record<string, SampleField | readonly number[] | undefined>>;
 
 interface FieldPlan {
   key: string;
@@ -202,7 +211,8 @@ export function createCollate(options: CollateOptions = {}): CollateFn<Sample, B
     normFields = new Set(norm.fields ?? ['image']);
   }
 
-  function plan(sample: Sample, index: number): FieldPlan[] {
+  function plan(tupleOrRecord: Sample, index: number): FieldPlan[] {
+    const sample = tupleOrRecord as FieldBag;
     const plans: FieldPlan[] = [];
     for (const key of Object.keys(sample)) {
       const value = sample[key];
@@ -300,12 +310,12 @@ export function createCollate(options: CollateOptions = {}): CollateFn<Sample, B
     const count = samples.length;
     const indexOf = (i: number): number => context.indices[i] ?? i;
     const first = samples[0];
-    if (first === null || typeof first !== 'object') {
+    if (first === null || typeof first !== 'object' || isTypedArray(first)) {
       throw new CollateError(
         'COLLATE_TYPE',
         indexOf(0),
         '(sample)',
-        `expected an object of typed arrays and numbers, got ${showValue(first)}`,
+        `expected an object (or tuple) of typed arrays and numbers, got ${showValue(first)}; wrap a bare array as { x: array }`,
       );
     }
     const plans = plan(first, indexOf(0));
@@ -315,7 +325,7 @@ export function createCollate(options: CollateOptions = {}): CollateFn<Sample, B
       const out = pool.acquire(p.key, p.outCtor, count * p.length);
       if (p.kind === 'number') {
         for (let i = 0; i < count; i++) {
-          const v = (samples[i] as Sample | undefined)?.[p.key];
+          const v = (samples[i] as FieldBag | undefined)?.[p.key];
           if (typeof v !== 'number') {
             throw new CollateError(
               'COLLATE_MISMATCH',
@@ -340,7 +350,7 @@ export function createCollate(options: CollateOptions = {}): CollateFn<Sample, B
       const n = p.length;
       const channels = mul.length;
       for (let i = 0; i < count; i++) {
-        const s = samples[i] as Sample | undefined;
+        const s = samples[i] as FieldBag | undefined;
         const v = s?.[p.key];
         let data: TypedArray | undefined;
         let shape: readonly number[] | undefined;
