@@ -24,10 +24,13 @@ describe('default collate on tuple samples (image, tabular, label)', () => {
         [Float32Array.of(2), 0],
         [Float32Array.of(3), 1],
       ] as const),
-      { batchSize: 2 },
+      { batchSize: 2, labelFields: ['1'] },
     );
     const got: number[][] = [];
-    for await (const b of loader) got.push(Array.from(b['0']!.data));
+    for await (const b of loader) {
+      expect(b['1']!.data).toBeInstanceOf(Int32Array);
+      got.push(Array.from(b['0']!.data));
+    }
     expect(got).toEqual([[1, 2], [3]]);
     const bare = createCollate();
     expect(() => bare([Float32Array.of(1) as never], { indices: [9] })).toThrow(CollateError);
