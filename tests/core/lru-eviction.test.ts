@@ -118,6 +118,19 @@ describe('LRUCache eviction order and stats on scripted traces', () => {
     expect(c.stats()).toMatchObject({ rejected: 2, sets: 4, evictions: 2, bytes: 0, size: 0 });
   });
 
+  it('never evicts the entry being replaced, even when fractional sizes drift over the budget', () => {
+    const c = new LRUCache<string, number>({ capacity: 5, maxBytes: 1, sizeOf: (v) => v });
+    // A trace found by search: the running byte total drifts above the exact sum, so growing b
+    // to the whole budget looks over budget even after everything else has gone.
+    c.set('a', 0.2).set('a', 0.5).set('b', 0.2).set('c', 0.4).set('a', 0.2);
+    c.set('b', 1);
+    expect([...c.entries()]).toEqual([['b', 1]]);
+    expect(c.get('b')).toBe(1);
+    expect(c.bytes).toBe(1);
+    c.set('c', 0.5);
+    expect([...c.entries()]).toEqual([['c', 0.5]]);
+  });
+
   it('measures typed arrays by default when maxBytes is set', () => {
     const c = new LRUCache<number, { image: Uint8Array; label: number }>({
       capacity: 10,

@@ -27,8 +27,8 @@ export interface LRUCacheOptions<K, V> {
    */
   maxBytes?: number;
   /**
-   * Measures one value in bytes; must return a finite number ≥ 0. Called once
-   * per `set`. When neither `sizeOf` nor `maxBytes` is given, sizes are not
+   * Measures one value in bytes; must return a finite number ≥ 0 and must not
+   * modify the cache. Called once per `set`. When neither `sizeOf` nor `maxBytes` is given, sizes are not
    * measured and `stats().bytes` stays 0.
    * @default defaultSizeOf when maxBytes is set (sums the byteLength of typed arrays / ArrayBuffers)
    */
@@ -332,7 +332,7 @@ export class LRUCache<K, V> {
   private resize(slot: number, size: number): void {
     this.bytesHeld += size - this.sizes[slot]!;
     this.sizes[slot] = size;
-    if (this.bytesHeld > this.limit) this.trimBytes();
+    if (this.bytesHeld > this.limit) this.trimBytes(0, slot);
     if (this.failed) this.rethrow();
   }
 
@@ -372,13 +372,18 @@ export class LRUCache<K, V> {
     if (this.evictFn !== undefined) this.notify(key, value, reason);
   }
 
-  /** Evict least recently used entries until the byte budget holds with `incoming` more bytes. */
-  private trimBytes(incoming = 0): void {
-    while (this.bytesHeld + incoming > this.limit && this.map.size > 0) {
-      this.removeSlot(this.prev[0]!, 'evict');
+  /**
+   * Evict least recently used entries until the byte budget holds with
+   * `incoming` more bytes, never evicting slot `keep` (0: none).
+   */
+  private trimBytes(incoming = 0, keep = 0): void {
+    for (let tail = this.prev[0]!; tail !== 0 && tail !== keep; tail = this.prev[0]!) {
+      if (this.bytesHeld + incoming <= this.limit) break;
+      this.removeSlot(tail, 'evict');
     }
-    // Floating-point drift can leave a tiny residue once everything is gone.
+    // Floating-point drift can leave a residue: resynchronise when the total is known exactly.
     if (this.map.size === 0) this.bytesHeld = 0;
+    else if (this.map.size === 1 && keep !== 0) this.bytesHeld = this.sizes[keep]!;
   }
 
   private moveToFront(slot: number): void {
