@@ -46,3 +46,5 @@ export { OpfsStore } from './OpfsStore.js';
 export type { StoreErrorCode } from './storeErrors.js';
 export { isQuotaError, StoreError } from './storeErrors.js';
 export { withWebLock } from './webLocks.js';
+export type { IdbStoreOptions, IdbStoreUsage } from './IdbStore.js';
+export { IdbStore } from './IdbStore.js';

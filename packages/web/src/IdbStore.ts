@@ -1,0 +1,356 @@
+import {
+  ClosedError,
+  checksum,
+  type PersistentStore,
+  type StoreUsage,
+  type StoreValue,
+} from '@medfusion/core';
+import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import { isQuotaError, StoreError } from './storeErrors.js';
+import { checkMaxBytes, checkStoreKey, checkStoreValue } from './storeValidate.js';
+
+/** Options of {@link IdbStore}. */
+export interface IdbStoreOptions {
+  /** IndexedDB database name. @example 'medfusion-xray' */
+  name: string;
+  /**
+   * Byte budget of stored values; over it the least recently used entries go.
+   * @default 1073741824 (1 GiB)
+   */
+  maxBytes?: number;
+  /**
+   * Values larger than this are split into records of this size.
+   * @default 1048576 (1 MiB)
+   */
+  chunkBytes?: number;
+  /**
+   * Pretend the origin's quota is this many bytes (testing the quota path).
+   * @default undefined (the browser's own quota)
+   */
+  quotaBytes?: number;
+}
+
+/** Usage of an {@link IdbStore}. */
+export interface IdbStoreUsage extends StoreUsage {
+  /** Entries evicted to stay under maxBytes or after a quota error. */
+  evicted: number;
+  /** Entries dropped because they failed their checksum. */
+  corruptDropped: number;
+  /** QuotaExceededError seen since open. */
+  quotaErrors: number;
+}
+
+interface Meta {
+  len: number;
+  sum: number;
+  chunks: number;
+  seq: number;
+}
+
+interface Schema extends DBSchema {
+  meta: { key: string; value: Meta };
+  data: { key: [string, number]; value: Uint8Array };
+}
+
+interface PendingWrite {
+  key: string;
+  value: Uint8Array | undefined;
+  resolve: (had: boolean) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * A {@link PersistentStore} in IndexedDB (via `idb`), for browsers without
+ * OPFS. Large values are split into chunk records; writes issued together
+ * commit in one transaction, whose body awaits nothing but its own
+ * requests; each value's length and checksum are verified on read.
+ *
+ * @example
+ * const store = new IdbStore({ name: 'medfusion-xray', maxBytes: 2 ** 30 });
+ * await store.put('xray@1/0', bytes);
+ * await store.get('xray@1/0');
+ */
+export class IdbStore implements PersistentStore {
+  /** Database name. */
+  readonly name: string;
+  /** Byte budget. */
+  readonly maxBytes: number;
+  private readonly chunkBytes: number;
+  private readonly quotaBytes: number | undefined;
+  private db: Promise<IDBPDatabase<Schema>> | undefined;
+  /** key → length, in least-recently-used-first order. */
+  private readonly lru = new Map<string, number>();
+  private bytes = 0;
+  private seq = 0;
+  private closed = false;
+  private writes: PendingWrite[] = [];
+  private writing: Promise<void> | undefined;
+  private counters = { evicted: 0, corruptDropped: 0, quotaErrors: 0 };
+
+  constructor(options: IdbStoreOptions) {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`options must be an object with a name, got ${String(options)}`);
+    }
+    checkStoreKey(options.name, 'name');
+    this.name = options.name;
+    this.maxBytes = checkMaxBytes('maxBytes', options.maxBytes ?? 2 ** 30);
+    this.chunkBytes = checkMaxBytes('chunkBytes', options.chunkBytes ?? 2 ** 20);
+    this.quotaBytes =
+      options.quotaBytes === undefined
+        ? undefined
+        : checkMaxBytes('quotaBytes', options.quotaBytes);
+  }
+
+  /** True where IndexedDB exists. */
+  static isSupported(): boolean {
+    return typeof indexedDB !== 'undefined';
+  }
+
+  private open(): Promise<IDBPDatabase<Schema>> {
+    if (this.closed) return Promise.reject(new ClosedError('IdbStore'));
+    this.db ??= (async () => {
+      if (!IdbStore.isSupported())
+        throw new StoreError('STORE_UNAVAILABLE', 'IndexedDB is not available here');
+      const db = await openDB<Schema>(this.name, 1, {
+        upgrade(d) {
+          d.createObjectStore('meta');
+          d.createObjectStore('data');
+        },
+      });
+      const tx = db.transaction('meta');
+      const [keys, metas] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
+      const order = keys.map((k, i) => ({ k, m: metas[i]! })).sort((a, b) => a.m.seq - b.m.seq);
+      for (const { k, m } of order) {
+        this.lru.set(k, m.len);
+        this.bytes += m.len;
+        this.seq = Math.max(this.seq, m.seq);
+      }
+      return db;
+    })();
+    return this.db;
+  }
+
+  private forget(key: string): void {
+    const len = this.lru.get(key);
+    if (len === undefined) return;
+    this.lru.delete(key);
+    this.bytes -= len;
+  }
+
+  /** The bytes stored under `key`, or undefined when absent or corrupt. */
+  async get(key: string): Promise<StoreValue | undefined> {
+    checkStoreKey(key);
+    const db = await this.open();
+    const tx = db.transaction(['meta', 'data']);
+    const meta = await tx.objectStore('meta').get(key);
+    if (!meta) {
+      this.forget(key);
+      return undefined;
+    }
+    const data = tx.objectStore('data');
+    const parts = await Promise.all(
+      Array.from({ length: meta.chunks }, (_, i) => data.get([key, i])),
+    );
+    let out: Uint8Array;
+    if (parts.length === 1 && parts[0]) out = parts[0];
+    else {
+      out = new Uint8Array(meta.len);
+      let at = 0;
+      for (const p of parts) {
+        if (!p || at + p.length > meta.len) {
+          at = -1;
+          break;
+        }
+        out.set(p, at);
+        at += p.length;
+      }
+      if (at !== meta.len) out = new Uint8Array(0);
+    }
+    if (out.length !== meta.len || checksum(out) !== meta.sum) {
+      this.counters.corruptDropped++;
+      await this.write(key, undefined).catch(() => {});
+      return undefined;
+    }
+    // touch: most recently used now
+    this.lru.delete(key);
+    this.lru.set(key, meta.len);
+    return out;
+  }
+
+  /** Store `value` under `key`; writes issued together commit in one transaction. */
+  async put(key: string, value: StoreValue): Promise<void> {
+    checkStoreKey(key);
+    checkStoreValue(value);
+    if (value.byteLength > this.maxBytes) {
+      throw new StoreError(
+        'ENTRY_TOO_LARGE',
+        `value for key ${JSON.stringify(key)} is ${value.byteLength} bytes, more than maxBytes ${this.maxBytes}`,
+      );
+    }
+    await this.write(key, value);
+  }
+
+  /** Remove `key`; true when it was present. */
+  async delete(key: string): Promise<boolean> {
+    checkStoreKey(key);
+    return this.write(key, undefined);
+  }
+
+  private async write(key: string, value: Uint8Array | undefined): Promise<boolean> {
+    await this.open();
+    return new Promise<boolean>((resolve, reject) => {
+      this.writes.push({ key, value, resolve, reject });
+      this.writing ??= Promise.resolve().then(() => this.drain());
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.writes.length > 0) {
+      const batch = this.writes;
+      this.writes = [];
+      try {
+        const had = await this.commit(batch);
+        batch.forEach((w, i) => w.resolve(had[i]!));
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+      }
+    }
+    this.writing = undefined;
+  }
+
+  /** One transaction for the whole batch, evicting first; on quota errors evict more and retry once. */
+  private async commit(batch: PendingWrite[]): Promise<boolean[]> {
+    const db = await this.open();
+    // Everything computed before the transaction: chunks and checksums.
+    const prepared = batch.map((w) => {
+      if (!w.value) return { key: w.key, meta: undefined, chunks: [] as Uint8Array[] };
+      const chunks: Uint8Array[] = [];
+      for (let at = 0; at < w.value.byteLength || chunks.length === 0; at += this.chunkBytes) {
+        chunks.push(w.value.slice(at, at + this.chunkBytes));
+      }
+      const meta: Meta = {
+        len: w.value.byteLength,
+        sum: checksum(w.value),
+        chunks: chunks.length,
+        seq: 0,
+      };
+      return { key: w.key, meta, chunks };
+    });
+    let incoming = 0;
+    for (const p of prepared) if (p.meta) incoming += p.meta.len - (this.lru.get(p.key) ?? 0);
+    for (let attempt = 0; ; attempt++) {
+      // First try: stay under maxBytes. After a quota error: also free room for the batch.
+      const target =
+        attempt === 0 ? this.maxBytes : Math.max(0, Math.min(this.maxBytes, this.bytes) - incoming);
+      const victims = this.pickVictims(incoming, target, new Set(prepared.map((p) => p.key)));
+      try {
+        if (
+          this.quotaBytes !== undefined &&
+          this.bytesAfter(victims) + incoming > this.quotaBytes
+        ) {
+          throw new DOMException('simulated quota exceeded', 'QuotaExceededError');
+        }
+        const had = prepared.map((p) => this.lru.has(p.key));
+        const tx = db.transaction(['meta', 'data'], 'readwrite');
+        const metaStore = tx.objectStore('meta');
+        const dataStore = tx.objectStore('data');
+        const range = (k: string) => IDBKeyRange.bound([k, 0], [k, Number.MAX_SAFE_INTEGER]);
+        const reqs: Promise<unknown>[] = [];
+        for (const v of victims) {
+          reqs.push(metaStore.delete(v), dataStore.delete(range(v)));
+        }
+        for (const p of prepared) {
+          reqs.push(dataStore.delete(range(p.key)));
+          if (!p.meta) {
+            reqs.push(metaStore.delete(p.key));
+            continue;
+          }
+          p.meta.seq = ++this.seq;
+          reqs.push(metaStore.put(p.meta, p.key));
+          p.chunks.forEach((c, i) => reqs.push(dataStore.put(c, [p.key, i])));
+        }
+        await Promise.all([...reqs, tx.done]);
+        for (const v of victims) {
+          this.forget(v);
+          this.counters.evicted++;
+        }
+        for (const p of prepared) {
+          this.forget(p.key);
+          if (p.meta) {
+            this.lru.set(p.key, p.meta.len);
+            this.bytes += p.meta.len;
+          }
+        }
+        return had;
+      } catch (err) {
+        if (!isQuotaError(err))
+          throw new StoreError('STORE_FAILED', `IndexedDB write failed: ${String(err)}`, {
+            cause: err,
+          });
+        this.counters.quotaErrors++;
+        if (attempt >= 1) {
+          throw new StoreError('QUOTA_EXCEEDED', 'storage quota exceeded, even after evicting', {
+            cause: err,
+          });
+        }
+      }
+    }
+  }
+
+  private bytesAfter(victims: string[]): number {
+    let b = this.bytes;
+    for (const v of victims) b -= this.lru.get(v) ?? 0;
+    return b;
+  }
+
+  /** Least recently used keys to drop so `incoming` more bytes fit under `target`. */
+  private pickVictims(incoming: number, target: number, keep: Set<string>): string[] {
+    const victims: string[] = [];
+    let b = this.bytes;
+    for (const [k, len] of this.lru) {
+      if (b + incoming <= target) break;
+      if (keep.has(k)) continue;
+      victims.push(k);
+      b -= len;
+    }
+    return victims;
+  }
+
+  /** Whether `key` is stored. */
+  async has(key: string): Promise<boolean> {
+    checkStoreKey(key);
+    const db = await this.open();
+    return (await db.count('meta', key)) > 0;
+  }
+
+  /** Every stored key. */
+  async keys(): Promise<string[]> {
+    const db = await this.open();
+    return db.getAllKeys('meta');
+  }
+
+  /** Remove everything. */
+  async clear(): Promise<void> {
+    const db = await this.open();
+    await this.writing;
+    const tx = db.transaction(['meta', 'data'], 'readwrite');
+    await Promise.all([tx.objectStore('meta').clear(), tx.objectStore('data').clear(), tx.done]);
+    this.lru.clear();
+    this.bytes = 0;
+  }
+
+  /** Bytes and entries (as this store last saw them), evictions, quota errors. */
+  async usage(): Promise<IdbStoreUsage> {
+    await this.open();
+    return { bytes: this.bytes, entries: this.lru.size, maxBytes: this.maxBytes, ...this.counters };
+  }
+
+  /** Finish pending writes and close the database. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const db = this.db;
+    while (this.writing) await this.writing;
+    this.closed = true;
+    if (db) (await db.catch(() => undefined))?.close();
+  }
+}
