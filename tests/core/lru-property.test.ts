@@ -196,6 +196,35 @@ describe('LRUCache against a reference model (property)', () => {
     );
   });
 
+  it('keeps its invariants with fractional sizes (floating-point totals)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(fc.integer({ min: 0, max: 5 }), fc.double({ min: 0, max: 1.2, noNaN: true })),
+          { maxLength: 80 },
+        ),
+        (trace) => {
+          const cache = new LRUCache<number, number>({
+            capacity: 4,
+            maxBytes: 1,
+            sizeOf: (v) => v,
+          });
+          for (const [key, size] of trace) {
+            cache.set(key, size);
+            if (size <= 1) expect(cache.peek(key)).toBe(size);
+            else expect(cache.has(key)).toBe(false);
+            const held = [...cache.entries()];
+            const exact = held.reduce((a, [, v]) => a + v, 0);
+            expect(held.length).toBeLessThanOrEqual(4);
+            expect(exact).toBeLessThanOrEqual(1 + 1e-9);
+            expect(cache.bytes).toBeCloseTo(exact, 9);
+          }
+        },
+      ),
+      { numRuns: 300, seed: 42 },
+    );
+  });
+
   it('keeps a large random trace identical to the model at capacity well past the initial storage', () => {
     fc.assert(
       fc.property(
