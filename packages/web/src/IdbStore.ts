@@ -210,7 +210,7 @@ export class IdbStore implements PersistentStore {
       this.writes = [];
       try {
         const had = await this.commit(batch);
-        batch.forEach((w, i) => w.resolve(had[i]!));
+        for (let i = 0; i < batch.length; i++) batch[i]!.resolve(had[i]!);
       } catch (err) {
         for (const w of batch) w.reject(err);
       }
@@ -267,7 +267,8 @@ export class IdbStore implements PersistentStore {
           }
           p.meta.seq = ++this.seq;
           reqs.push(metaStore.put(p.meta, p.key));
-          p.chunks.forEach((c, i) => reqs.push(dataStore.put(c, [p.key, i])));
+          for (let i = 0; i < p.chunks.length; i++)
+            reqs.push(dataStore.put(p.chunks[i]!, [p.key, i]));
         }
         await Promise.all([...reqs, tx.done]);
         for (const v of victims) {
