@@ -72,9 +72,21 @@ export function demoData(): Plugin {
   };
 }
 
+/** Emits `shell.json`, every file of the build, so the page can cache its shell for offline use. */
+export function shellList(): Plugin {
+  return {
+    name: 'medfusion-demo-shell-list',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const files = Object.keys(bundle).filter((f) => !f.endsWith('.map'));
+      this.emitFile({ type: 'asset', fileName: 'shell.json', source: JSON.stringify(files) });
+    },
+  };
+}
+
 export default mergeConfig(base, {
   root: here,
-  plugins: [demoData()],
+  plugins: [demoData(), shellList()],
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
   build: { outDir: resolve(here, 'dist'), emptyOutDir: true, chunkSizeWarningLimit: 4096 },

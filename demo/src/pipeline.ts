@@ -1,0 +1,213 @@
+import {
+  type CachingDataset,
+  createCachedDataset,
+  DataLoader,
+  type Executor,
+  fromLoader,
+  type PersistentStore,
+  PersistentTierDataset,
+} from '@medfusion/core';
+import {
+  type CsvImageDataset,
+  type CsvImageSample,
+  createWorkerExecutor,
+  OpfsStore,
+  type TfDataset,
+  type TfElement,
+  toTfDataset,
+} from '@medfusion/web';
+import * as tf from '@tensorflow/tfjs';
+import type { Settings } from './settings.js';
+
+/** The disk tier's folder in OPFS. */
+export const DISK_DIR = 'medfusion-demo';
+
+/** What the page shows about the data path, cumulative since the pipeline was built. */
+export interface PipelineStats {
+  /** Samples handed to training. */
+  delivered: number;
+  /** Samples fetched and decoded from the network source. */
+  networkLoads: number;
+  /** Source loads that failed (e.g. offline). */
+  networkErrors: number;
+  /** Samples read back from the disk tier. */
+  diskReads: number;
+  /** Memory cache hit rate as the cache counts it (0 without a cache). */
+  memoryHitRate: number;
+  /** Share of delivered samples read from disk. */
+  diskHitRate: number;
+  /** Entries in the memory cache. */
+  cacheSize: number;
+  /** Memory cache capacity (0 without a cache). */
+  cacheCapacity: number;
+  /** Bytes held by the memory cache. */
+  cacheBytes: number;
+  /** The cached dataset's own stats, for the reference's report. */
+  engine: ReturnType<CachingDataset<CsvImageSample>['getCacheStats']>;
+}
+
+/** What the pipeline is built from. */
+export interface PipelineSource {
+  /** The manifest-backed source (page thread). */
+  dataset: CsvImageDataset;
+  /** Names the data set on disk; change it when the data changes. */
+  fingerprint: { name: string; version: string };
+}
+
+/** A built pipeline: source → disk tier → memory cache + prefetch → DataLoader → `fitDataset`. */
+export class Pipeline {
+  /** The dataset `fitDataset` consumes, instrumented for data-wait time. */
+  readonly tfDataset: tf.data.Dataset<tf.TensorContainer>;
+  /** Batches per epoch. */
+  readonly stepsPerEpoch: number;
+  /** Samples per epoch. */
+  readonly length: number;
+  /** Milliseconds training waited for data (sum over `next()` calls). */
+  waitMs = 0;
+  /** Samples delivered to training. */
+  delivered = 0;
+  private networkLoads = 0;
+  private networkErrors = 0;
+  private readonly cached: CachingDataset<CsvImageSample>;
+  private readonly executor: Executor<CsvImageSample> | undefined;
+  private readonly store: PersistentStore | undefined;
+  private tier: PersistentTierDataset<CsvImageSample> | undefined;
+
+  private constructor(
+    source: PipelineSource,
+    settings: Settings,
+    store: PersistentStore | undefined,
+  ) {
+    const csv = source.dataset;
+    this.length = settings.samples > 0 ? Math.min(settings.samples, csv.length) : csv.length;
+    this.executor =
+      settings.workers > 0
+        ? createWorkerExecutor<CsvImageSample>({
+            worker: () =>
+              new Worker(new URL('./loader.worker.ts', import.meta.url), { type: 'module' }),
+            numWorkers: settings.workers,
+          })
+        : undefined;
+    const executor = this.executor;
+    const network = fromLoader<CsvImageSample>(this.length, async (index, signal) => {
+      try {
+        const sample = executor
+          ? await executor.run(index, signal as AbortSignal)
+          : await csv.get(index, signal ? { signal } : {});
+        this.networkLoads++;
+        return sample;
+      } catch (err) {
+        this.networkErrors++;
+        throw err;
+      }
+    });
+    this.store = store;
+    const cacheType = settings.strategy === 'both-disk' ? 'both' : settings.strategy;
+    this.cached = createCachedDataset(network, {
+      cacheType,
+      cacheSize: settings.cacheSize,
+      prefetchSize: settings.prefetchSize,
+      numWorkers: Math.max(1, settings.workers),
+      ...(store
+        ? {
+            store,
+            wrapSource: (src) => {
+              this.tier = new PersistentTierDataset(src, {
+                store,
+                fingerprint: source.fingerprint,
+              });
+              return this.tier;
+            },
+          }
+        : {}),
+    });
+    const loader = new DataLoader(this.cached, {
+      batchSize: settings.batchSize,
+      shuffle: true,
+      seed: 7,
+    });
+    this.stepsPerEpoch = loader.length;
+    const inner = toTfDataset(loader, {
+      xs: { image: 'image', tabular: 'tabular' },
+      ys: (b) => {
+        const label = b.label as { data: ArrayLike<number>; shape: number[] };
+        return tf.tensor2d(Float32Array.from(label.data), [label.shape[0] ?? 0, 1]);
+      },
+    });
+    this.tfDataset = this.instrument(inner);
+  }
+
+  /** Build the pipeline for `settings`. */
+  static async create(source: PipelineSource, settings: Settings): Promise<Pipeline> {
+    const store = settings.strategy === 'both-disk' ? openDiskStore() : undefined;
+    return new Pipeline(source, settings, store);
+  }
+
+  /** Wraps the TF.js dataset to time each wait for a batch and count samples. */
+  private instrument(inner: TfDataset<TfElement>): tf.data.Dataset<tf.TensorContainer> {
+    const wrapped: TfDataset<TfElement> = {
+      size: inner.size,
+      iterator: async () => {
+        const it = await inner.iterator();
+        return {
+          next: async () => {
+            const t0 = performance.now();
+            const r = await it.next();
+            this.waitMs += performance.now() - t0;
+            if (!r.done) this.delivered += (r.value.ys as tf.Tensor).shape[0] ?? 0;
+            return r;
+          },
+        };
+      },
+    };
+    // fitDataset only uses `size` and `iterator()`.
+    return wrapped as unknown as tf.data.Dataset<tf.TensorContainer>;
+  }
+
+  /** Where samples came from and what the caches hold. */
+  stats(): PipelineStats {
+    const engine = this.cached.getCacheStats();
+    const diskReads = this.tier?.getDiskStats().diskHits ?? 0;
+    const memoryTier = engine.capacity > 0;
+    return {
+      delivered: this.delivered,
+      networkLoads: this.networkLoads,
+      networkErrors: this.networkErrors,
+      diskReads,
+      memoryHitRate: memoryTier ? engine.hitRate : 0,
+      diskHitRate: this.delivered > 0 ? Math.min(1, diskReads / this.delivered) : 0,
+      cacheSize: engine.size,
+      cacheCapacity: engine.capacity,
+      cacheBytes: engine.bytes,
+      engine,
+    };
+  }
+
+  /** Bytes and entries on disk, when the disk tier is on. */
+  async diskUsage(): Promise<{ bytes: number; entries: number } | undefined> {
+    return this.store ? await this.store.usage() : undefined;
+  }
+
+  /** Stop workers and close the caches; pending disk writes are flushed first. */
+  async close(): Promise<void> {
+    await this.cached.close();
+    await this.tier?.close();
+    await this.executor?.close?.();
+    await this.store?.close?.();
+  }
+}
+
+/** The OPFS store of the disk tier. */
+export function openDiskStore(): PersistentStore {
+  return new OpfsStore({ dir: DISK_DIR });
+}
+
+/** Empty the disk tier. */
+export async function clearDisk(): Promise<void> {
+  const store = openDiskStore();
+  try {
+    await store.clear();
+  } finally {
+    await store.close?.();
+  }
+}

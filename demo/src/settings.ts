@@ -1,0 +1,103 @@
+/** What the page's controls hold; every field also lives in the URL's query string. */
+export interface Settings {
+  /** Caching strategy of the pipeline. */
+  strategy: Strategy;
+  /** Memory cache capacity in samples. */
+  cacheSize: number;
+  /** How many samples prefetch keeps loading or ready ahead. */
+  prefetchSize: number;
+  /** Web Workers decoding images; 0 loads on the page's thread. */
+  workers: number;
+  /** Samples per training step. */
+  batchSize: number;
+  /** Latency the data server adds per request, in ms. */
+  latency: number;
+  /** Passes over the data per Start. */
+  epochs: number;
+  /** Use the first N samples of the manifest (0 = all). */
+  samples: number;
+  /** TF.js backend: auto picks WebGPU, then WebGL, then CPU. */
+  backend: Backend;
+  /** Samples in the "Compare strategies" scenario. */
+  compareSamples: number;
+  /** Access trace of the comparison. */
+  compareTrace: Trace;
+}
+
+/** The strategies offered by the page (`both-disk` adds the persistent tier). */
+export const STRATEGIES = ['none', 'lru', 'prefetch', 'both', 'both-disk'] as const;
+/** A pipeline strategy. */
+export type Strategy = (typeof STRATEGIES)[number];
+/** TF.js backends the page can ask for. */
+export const BACKENDS = ['auto', 'webgpu', 'webgl', 'cpu'] as const;
+/** A TF.js backend choice. */
+export type Backend = (typeof BACKENDS)[number];
+/** Access traces of the seed scenario. */
+export const TRACES = ['local-repeats', 'shuffled-epochs'] as const;
+/** An access trace name. */
+export type Trace = (typeof TRACES)[number];
+
+/** The defaults: the reference's knobs (cache 1000, prefetch 10, 2 workers, batch 32, 10 ms). */
+export const DEFAULTS: Settings = {
+  strategy: 'both-disk',
+  cacheSize: 1000,
+  prefetchSize: 10,
+  workers: 2,
+  batchSize: 32,
+  latency: 10,
+  epochs: 3,
+  samples: 0,
+  backend: 'auto',
+  compareSamples: 1000,
+  compareTrace: 'local-repeats',
+};
+
+const LIMITS: Record<string, [number, number]> = {
+  cacheSize: [1, 1_000_000],
+  prefetchSize: [1, 1024],
+  workers: [0, 16],
+  batchSize: [1, 512],
+  latency: [0, 10_000],
+  epochs: [1, 100],
+  samples: [0, 10_000_000],
+  compareSamples: [10, 100_000],
+};
+
+function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
+  return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+}
+
+/** Read settings from a query string; anything missing or out of range takes its default. */
+export function readSettings(search: string): Settings {
+  const q = new URLSearchParams(search);
+  const s: Settings = { ...DEFAULTS };
+  s.strategy = pick(q.get('strategy'), STRATEGIES, DEFAULTS.strategy);
+  s.backend = pick(q.get('backend'), BACKENDS, DEFAULTS.backend);
+  s.compareTrace = pick(q.get('compareTrace'), TRACES, DEFAULTS.compareTrace);
+  for (const [key, [lo, hi]] of Object.entries(LIMITS)) {
+    const raw = q.get(key);
+    if (raw === null) continue;
+    const n = Number(raw);
+    if (Number.isInteger(n) && n >= lo && n <= hi)
+      (s as unknown as Record<string, number>)[key] = n;
+  }
+  return s;
+}
+
+/** The query string for `s`, listing only what differs from the defaults. */
+export function writeSettings(s: Settings): string {
+  const q = new URLSearchParams();
+  for (const key of Object.keys(DEFAULTS) as (keyof Settings)[]) {
+    if (s[key] !== DEFAULTS[key]) q.set(key, String(s[key]));
+  }
+  const text = q.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Clamp a control's number into its range (or keep the previous value). */
+export function numberSetting(key: keyof Settings, raw: string, previous: number): number {
+  const limits = LIMITS[key];
+  const n = Number(raw);
+  if (!limits || raw.trim() === '' || !Number.isFinite(n)) return previous;
+  return Math.min(Math.max(Math.round(n), limits[0]), limits[1]);
+}
