@@ -48,3 +48,9 @@ export { isQuotaError, StoreError } from './storeErrors.js';
 export { withWebLock } from './webLocks.js';
 export type { IdbStoreOptions, IdbStoreUsage } from './IdbStore.js';
 export { IdbStore } from './IdbStore.js';
+export type {
+  CachedTypedArray,
+  MemoryMappedCacheOptions,
+  MemoryMappedCacheStats,
+} from './MemoryMappedCache.js';
+export { MemoryMappedCache } from './MemoryMappedCache.js';
