@@ -88,7 +88,11 @@ export class BarChart {
     const opts: uPlot.Options = {
       width: widthOf(el),
       height: 220,
-      scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] } },
+      scales: {
+        x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] },
+        // Log scale: 1.4x and 50x both stay readable; bars grow from 1x (no speed-up).
+        y: { distr: 3, log: 10, range: (_u, _min, max) => [0.5, Math.max(4, max * 1.5)] },
+      },
       series: [
         { label: 'strategy' },
         ...series.map((s, k) => ({
@@ -96,13 +100,14 @@ export class BarChart {
           fill: s.fill,
           stroke: s.fill,
           points: { show: false },
-          paths: bars?.({ size: [0.8 / n, 60], align: (k === 0 ? 1 : -1) as -1 | 1 }),
+          fillTo: () => 1,
+          paths: bars?.({ size: [0.8 / n, 60], align: (k === 0 ? -1 : 1) as -1 | 1 }),
           value: (_u: uPlot, v: number | null) => (v == null ? '–' : `${v.toFixed(2)}x`),
         })),
       ],
       axes: [
         { values: (_u, ticks) => ticks.map((t) => this.names[t] ?? '') },
-        { label: 'speed-up' },
+        { label: 'speed-up (log scale)' },
       ],
       legend: { live: false },
     };

@@ -9,7 +9,9 @@ export async function chooseBackend(wanted: Backend): Promise<string> {
   const order = wanted === 'auto' ? ['webgpu', 'webgl', 'cpu'] : [wanted, 'webgl', 'cpu'];
   for (const name of order) {
     if (name === 'webgpu') {
-      if (!('gpu' in navigator)) continue;
+      // Ask for an adapter first: TF.js logs warnings when there is none.
+      const adapter = await navigator.gpu?.requestAdapter().catch(() => null);
+      if (!adapter) continue;
       // Registers the backend; loaded only when it may be used.
       await import('@tensorflow/tfjs-backend-webgpu');
     }
