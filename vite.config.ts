@@ -57,7 +57,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'web', include: ['tests/web/**/*.test.ts'], browser: browser() },
+        test: {
+          name: 'web',
+          include: ['tests/web/**/*.test.ts'],
+          browser: browser(),
+          // Node-side servers (nginx, faulty range servers) whose URLs tests `inject`.
+          globalSetup: ['tests/setup/servers.ts'],
+        },
       },
       {
         extends: true,

@@ -12,8 +12,12 @@ import {
   type Sample,
   type ToFloat32Options,
 } from './collate.js';
+import type { Clock } from './Clock.js';
 import { type Dataset, isPlanAware } from './Dataset.js';
+import type { ErrorPolicy, SampleFailure } from './errorPolicy.js';
 import { MedFusionError } from './errors.js';
+import { FailureTracker } from './FailureTracker.js';
+import type { Quarantine } from './Quarantine.js';
 import { SampleWindow } from './SampleWindow.js';
 import { shuffledOrder } from './shuffle.js';
 import { bool, func, nonNegativeInt, positiveInt, showValue } from './validate.js';
@@ -86,6 +90,31 @@ export interface DataLoaderOptions<T, B> {
   resumeFrom?: LoaderState;
   /** Aborts iteration: pending `get`s are aborted and the loop throws the reason. */
   signal?: AbortSignalLike;
+  /**
+   * What a failed sample load does: `'throw'` fails the epoch (LoadError
+   * naming the index); `'skip'` drops the sample from its batch (the batch is
+   * short; a batch with no sample left is not yielded); `'retry'` or
+   * `{ retry: { attempts, backoffMs, maxBackoffMs } }` tries again with
+   * exponential backoff on `clock`, then skips and quarantines. Every
+   * failure is in {@link DataLoader.failures}. See docs/reliability.md.
+   * @default 'throw'
+   * @example { onError: { retry: { attempts: 3, backoffMs: 100 } } }
+   */
+  onError?: ErrorPolicy;
+  /** Told about each sample not delivered (index, cause, attempts), as it is left out. */
+  onSampleError?: (failure: SampleFailure) => void;
+  /**
+   * Indices that failed every retry; they are not loaded again (each epoch
+   * still reports them, with 0 attempts). Give one with a `store` to keep it
+   * across visits; `false` turns it off.
+   * @default an in-memory Quarantine for retrying policies, none otherwise
+   */
+  quarantine?: Quarantine | false;
+  /**
+   * Time source of the retry backoff.
+   * @default systemClock
+   */
+  clock?: Clock;
 }
 
 /**
@@ -125,6 +154,7 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
   private cursor = 0;
   private active = false;
   private readonly samples: T[] = [];
+  private readonly tracker: FailureTracker;
 
   constructor(dataset: Dataset<T>, options: DataLoaderOptions<T, B> = {}) {
     if (dataset === null || typeof dataset !== 'object' || typeof dataset.get !== 'function') {
@@ -162,6 +192,7 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
       this.collate = createCollate(opts) as unknown as CollateFn<T, B>;
     }
     this.signal = options.signal;
+    this.tracker = new FailureTracker(options);
     if (resume !== undefined) this.restore(resume);
   }
 
@@ -200,6 +231,16 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     return this.dropLast
       ? Math.floor(this.size / this.batchSize)
       : Math.ceil(this.size / this.batchSize);
+  }
+
+  /** Samples of the current (or last) epoch that were not delivered, in plan order. */
+  get failures(): readonly SampleFailure[] {
+    return this.tracker.failures;
+  }
+
+  /** The quarantine in use (indices that failed every retry), if any. */
+  get quarantine(): Quarantine | undefined {
+    return this.tracker.quarantine;
   }
 
   /** A snapshot to pass as `resumeFrom` later: plain JSON, constant size. */
@@ -241,7 +282,11 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     try {
       throwIfAborted(outer);
+      await this.tracker.begin(this.cursor === 0);
       yield* this.run(ctrl);
+    } catch (error) {
+      this.tracker.fatal(error);
+      throw error;
     } finally {
       outer?.removeEventListener('abort', onOuterAbort);
       ctrl.abort();
@@ -259,9 +304,11 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     const end = this.dropLast ? batches * bs : this.size;
     const start = this.cursor * bs;
     const dataset = this.dataset;
-    if (isPlanAware(dataset)) dataset.setPlan(order.subarray(start, end));
+    if (isPlanAware(dataset)) dataset.setPlan(this.tracker.plan(order.subarray(start, end)));
     const ahead = (this.prefetchBatches + 1) * bs;
-    const win = new SampleWindow(dataset, order, start, end, ahead, ctrl.signal);
+    const source = this.tracker.wrap(dataset);
+    const skip = this.tracker.policy.skip ? this.tracker : undefined;
+    const win = new SampleWindow(source, order, start, end, ahead, ctrl.signal, skip);
     const samples = this.samples;
     const context = { indices: order.subarray(0, 0) };
     while (this.cursor < batches) {
@@ -271,9 +318,14 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
       const wait = win.ready(from, to);
       if (wait !== undefined) await wait;
       throwIfAborted(ctrl.signal);
+      const failed = this.tracker.failures.length;
       win.take(from, to, samples);
       win.fill(to, to + ahead);
-      context.indices = order.subarray(from, to);
+      if (samples.length === 0) {
+        this.cursor++; // every sample of this batch was skipped
+        continue;
+      }
+      context.indices = this.tracker.kept(order.subarray(from, to), failed);
       const batch = this.collate(samples, context);
       samples.length = 0;
       this.cursor++;

@@ -7,6 +7,14 @@ const PENDING = 1;
 const DONE = 2;
 const FAILED = 3;
 
+/** How a window treats failed loads under a skipping `onError` policy. */
+export interface WindowFailures {
+  /** True when this failure drops the sample instead of failing the batch. */
+  skips(error: unknown): boolean;
+  /** A failed sample was left out of its batch. */
+  skipped(index: number, error: unknown): void;
+}
+
 /**
  * The in-flight `get`s of one loader iteration: a ring of `size` slots over
  * epoch positions. Loads complete in any order; {@link SampleWindow.ready}
@@ -33,6 +41,7 @@ export class SampleWindow<T> {
     private readonly end: number,
     private readonly size: number,
     private readonly signal: AbortSignalLike,
+    private readonly failures?: WindowFailures,
   ) {
     this.values = new Array<T | undefined>(size);
     this.status = new Uint8Array(size);
@@ -80,8 +89,13 @@ export class SampleWindow<T> {
     this.values[slot] = value;
     this.errors[slot] = error;
     if (this.wake === undefined || pos < this.waitFrom || pos >= this.waitTo) return;
-    if (status === FAILED) this.fail?.(this.errorAt(pos));
+    if (status === FAILED && !this.skips(pos)) this.fail?.(this.errorAt(pos));
     else if (--this.waitLeft === 0) this.wake();
+  }
+
+  /** Whether the failed load at `pos` is skipped (onError policy). */
+  private skips(pos: number): boolean {
+    return this.failures?.skips(this.errorAt(pos)) === true;
   }
 
   private errorAt(pos: number): unknown {
@@ -95,8 +109,8 @@ export class SampleWindow<T> {
     let left = 0;
     for (let pos = from; pos < to; pos++) {
       const s = this.status[pos % this.size];
-      if (s === FAILED) throw this.errorAt(pos);
-      if (s !== DONE) left++;
+      if (s === FAILED && !this.skips(pos)) throw this.errorAt(pos);
+      if (s !== DONE && s !== FAILED) left++;
     }
     return left;
   }
@@ -123,14 +137,19 @@ export class SampleWindow<T> {
     });
   }
 
-  /** Move positions [from, to) into `out` and free their slots. */
+  /** Move positions [from, to) into `out` (skipped failures left out) and free their slots. */
   take(from: number, to: number, out: T[]): void {
     out.length = to - from;
+    let n = 0;
     for (let pos = from; pos < to; pos++) {
       const slot = pos % this.size;
-      out[pos - from] = this.values[slot] as T;
+      if (this.status[slot] === FAILED) {
+        this.failures?.skipped(this.order[pos]!, this.errorAt(pos));
+        this.errors[slot] = undefined;
+      } else out[n++] = this.values[slot] as T;
       this.values[slot] = undefined;
       this.status[slot] = EMPTY;
     }
+    if (n < out.length) out.length = n;
   }
 }

@@ -47,6 +47,13 @@ export { DataLoader } from './DataLoader.js';
 export type { Dataset, GetOptions, Loader, PlanAware } from './Dataset.js';
 export { fromArray, fromLoader, isPlanAware } from './Dataset.js';
 export type { Executor } from './Executor.js';
+export type {
+  ErrorPolicy,
+  ResolvedErrorPolicy,
+  RetryPolicy,
+  SampleFailure,
+} from './errorPolicy.js';
+export { QuarantinedError, resolveErrorPolicy, SampleFailedError } from './errorPolicy.js';
 export { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from './errors.js';
 export { InThreadExecutor } from './InThreadExecutor.js';
 export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './LRUCache.js';
@@ -63,6 +70,8 @@ export type {
 export { PersistentTierDataset, resolveFingerprint } from './PersistentTierDataset.js';
 export type { PrefetchDatasetOptions } from './PrefetchDataset.js';
 export { PrefetchDataset } from './PrefetchDataset.js';
+export type { QuarantineOptions } from './Quarantine.js';
+export { Quarantine } from './Quarantine.js';
 export type { ByteRange, MergedRange, MergeRangesOptions } from './rangeMerge.js';
 export { mergeRanges } from './rangeMerge.js';
 export type { RetryOptions } from './retry.js';
