@@ -15,7 +15,7 @@ describe('CsvImageDataset', () => {
     expect(ds.length).toBe(5);
     expect(ds.columns).toEqual(['id', 'image', 'age', 'marker', 'label']);
     expect(ds.tabularColumns).toEqual(['age', 'marker']);
-    expect(ds.classes).toEqual([]);
+    expect(ds.classes).toEqual(['0', '1']); // integer labels: classes.length = number of classes
     expect([0, 1, 2, 3, 4].map((i) => ds.label(i))).toEqual([0, 1, 1, 0, 1]);
     expect(ds.imageUrl(2)).toBe(`${base}images/g2.png`);
   });
@@ -70,6 +70,12 @@ describe('CsvImageDataset', () => {
     const s = await ds.get(1);
     expect(s.label).toBe(1);
     expect(Array.from(s.tabular)).toEqual([7]);
+  });
+
+  it('keeps non-integer labels as numbers with no classes (regression targets)', async () => {
+    const ds = await open('regression.csv');
+    expect(ds.classes).toEqual([]);
+    expect((await ds.get(1)).label).toBe(1.25);
   });
 
   it('applies the transform with the index', async () => {

@@ -111,7 +111,11 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
   readonly columns: readonly string[];
   /** Columns making up `tabular`, in order. */
   readonly tabularColumns: readonly string[];
-  /** Text labels in class-index order; empty when the labels are numbers. */
+  /**
+   * Class names in class-index order, so `classes.length` is the number of
+   * classes: text labels in order of first appearance; for labels that are
+   * non-negative integers, `'0'` … `String(max)`; empty for other numbers (regression).
+   */
   readonly classes: readonly string[];
   /** Per tabular column mean and standard deviation over the manifest. */
   readonly tabularStats: { readonly mean: Float32Array; readonly std: Float32Array };
@@ -191,6 +195,18 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
           );
         }
         this.features[i * width + c] = v;
+      }
+    }
+    if (numericLabels) {
+      let max = -1;
+      let integral = true;
+      for (let i = 0; i < n; i++) {
+        const v = this.labels[i] as number;
+        if (!Number.isInteger(v) || v < 0) integral = false;
+        else if (v > max) max = v;
+      }
+      if (integral && max < 1_000_000) {
+        for (let k = 0; k <= max; k++) classes.push(String(k));
       }
     }
     this.classes = classes;
