@@ -41,7 +41,7 @@ describe('createCachedDataset options', () => {
     expect(() => new PrefetchDataset(ds, { numWorkers: -2 })).toThrow(/numWorkers .*-2/);
   });
 
-  it('cacheDir and store without a tier fail with NO_STORE', () => {
+  it('cacheDir without a tier fails with NO_STORE (core has no disk)', () => {
     const dir = () => createCachedDataset(ds, { cacheDir: './cache' });
     expect(dir).toThrow(MedFusionError);
     expect(dir).toThrow(/cacheDir ".\/cache" needs @medfusion\/web/);
@@ -50,8 +50,6 @@ describe('createCachedDataset options', () => {
     } catch (e) {
       expect((e as MedFusionError).code).toBe('NO_STORE');
     }
-    const store = { get: async () => undefined } as never;
-    expect(() => createCachedDataset(ds, { store })).toThrow(/store needs a tier/);
   });
 
   it('rejects a bad plan naming the position and the value', () => {

@@ -1,97 +1,24 @@
 import { AccessPlan, NEVER } from './AccessPlan.js';
-import type { AbortSignalLike } from './abort.js';
 import { AbortError, abortReason, createAbortController } from './abort.js';
 import { AccessPredictor } from './accessPredictor.js';
 import { beladyHitRate } from './belady.js';
-import type { CacheStats } from './CachedDataset.js';
 import type { Clock } from './Clock.js';
-import { systemClock } from './Clock.js';
 import type { Dataset, GetOptions, PlanAware } from './Dataset.js';
 import type { Executor } from './Executor.js';
+import type { CachingEngineOptions, EngineStats } from './engineOptions.js';
+import { resolveEngineOptions } from './engineOptions.js';
 import { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from './errors.js';
 import { InThreadExecutor } from './InThreadExecutor.js';
-import { LoadFlight, type Waiter } from './loadFlight.js';
+import { FlightWaits, LoadFlight } from './loadFlight.js';
 import { PlanCache } from './PlanCache.js';
-import { defaultSizeOf } from './sizeOf.js';
-import {
-  index as checkIndex,
-  func,
-  nonNegativeInt,
-  oneOf,
-  positiveFinite,
-  positiveInt,
-} from './validate.js';
+import { index as checkIndex } from './validate.js';
 
-/** How the memory cache picks what to evict. */
-export type EvictionPolicy = 'auto' | 'lru' | 'belady';
-
-/** Options of {@link CachingEngine} (and, through it, of the factory's strategies). */
-export interface CachingEngineOptions<T> {
-  /** Samples kept in memory after use; 0 keeps none (pure prefetch). @default 0 */
-  cacheSize?: number;
-  /** Upcoming samples kept loading or loaded ahead of need; 0 disables prefetch. @default 10 */
-  prefetchSize?: number;
-  /**
-   * Most loads running at once (prefetch and on-demand together). `Infinity`
-   * means no limit. @default 2
-   */
-  numWorkers?: number;
-  /**
-   * Eviction order: `'lru'`, `'belady'` (farthest next use in the plan), or
-   * `'auto'` (Belady when a plan is known, LRU otherwise). @default 'auto'
-   */
-  evictionPolicy?: EvictionPolicy;
-  /**
-   * One byte budget for the cache and the prefetch buffer together; prefetch
-   * stops and the cache evicts to stay within it. @default Infinity
-   */
-  maxBytes?: number;
-  /** Bytes of one sample. @default defaultSizeOf (byteLength of its typed arrays) */
-  sizeOf?: (value: T) => number;
-  /**
-   * Where loads run. @default new InThreadExecutor(dataset). An executor
-   * passed in belongs to the caller: `close()` does not close it.
-   */
-  executor?: Executor<T>;
-  /** Bound of every load and every wait, in ms; exceeded → LoadTimeoutError. @default 30000 */
-  loadTimeoutMs?: number;
-  /** Time source for timeouts and `stallMs` (inject a ManualClock in tests). @default systemClock */
-  clock?: Clock;
-}
-
-/** Prefetch counters of {@link EngineStats}. */
-export interface PrefetchStats {
-  /** Prefetch loads started (a retry counts again). */
-  issued: number;
-  /** Prefetched samples a caller took (ready, or still loading when asked). */
-  used: number;
-  /** Prefetched samples dropped unused (plan changed, no room, failed). */
-  wasted: number;
-  /** Prefetch loads running now. */
-  inFlight: number;
-  /** Prefetched samples held, loaded and not yet taken. */
-  buffered: number;
-}
-
-/**
- * Statistics of the caching engine ({@link CacheStats} plus prefetch, stall
- * and optimum). A read served by a prefetched sample counts as a miss (it was
- * loaded for that read) and as `prefetch.used`, so `hitRate` is comparable to
- * `optimalHitRate`. `bytes` counts the cache and the prefetch buffer.
- */
-export interface EngineStats extends CacheStats {
-  /** Prefetch counters. */
-  prefetch: PrefetchStats;
-  /** Total time callers spent waiting for loads, in ms (injected clock). */
-  stallMs: number;
-  /**
-   * Belady's hit rate for the current plan at this cache size (starting from
-   * what was cached when the plan was set); undefined without a plan.
-   */
-  optimalHitRate: number | undefined;
-  /** Most bytes held at once (cache + prefetch buffer). */
-  peakBytes: number;
-}
+export type {
+  CachingEngineOptions,
+  EngineStats,
+  EvictionPolicy,
+  PrefetchStats,
+} from './engineOptions.js';
 
 const LOCATE_LOOKAHEAD = 256;
 
@@ -125,6 +52,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   private readonly loadTimeoutMs: number;
   private readonly clock: Clock;
   private readonly cache: PlanCache<T>;
+  private readonly waits: FlightWaits<T>;
   private readonly planEviction: boolean;
   private readonly predictor: AccessPredictor;
   private readonly predicted: Int32Array;
@@ -161,41 +89,21 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   private peakBytes = 0;
 
   constructor(dataset: Dataset<T>, options: CachingEngineOptions<T> = {}) {
-    if (dataset === null || typeof dataset !== 'object' || typeof dataset.get !== 'function') {
-      throw new TypeError(`dataset must be a Dataset (length + get), got ${String(dataset)}`);
-    }
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(`options must be an object, got ${String(options)}`);
-    }
-    this.length = nonNegativeInt('dataset.length', dataset.length);
-    this.cacheSize = nonNegativeInt('cacheSize', options.cacheSize ?? 0);
-    this.prefetchSize = nonNegativeInt('prefetchSize', options.prefetchSize ?? 10);
-    const workers = options.numWorkers ?? 2;
-    this.numWorkers =
-      workers === Number.POSITIVE_INFINITY ? workers : positiveInt('numWorkers', workers);
-    const policy = oneOf('evictionPolicy', options.evictionPolicy ?? 'auto', [
-      'auto',
-      'lru',
-      'belady',
-    ]);
-    this.maxBytes =
-      options.maxBytes === undefined
-        ? Number.POSITIVE_INFINITY
-        : positiveFinite('maxBytes', options.maxBytes);
-    if (options.sizeOf !== undefined) func('sizeOf', options.sizeOf);
-    this.sizeOf = options.sizeOf ?? defaultSizeOf;
-    this.loadTimeoutMs = positiveFinite('loadTimeoutMs', options.loadTimeoutMs ?? 30_000);
-    this.clock = options.clock ?? systemClock;
-    if (options.executor !== undefined) {
-      if (options.executor === null || typeof options.executor.run !== 'function') {
-        throw new TypeError(`executor must have a run(index, signal) method`);
-      }
-      this.executor = options.executor;
-      this.ownsExecutor = false;
-    } else {
-      this.executor = new InThreadExecutor(dataset);
-      this.ownsExecutor = true;
-    }
+    const o = resolveEngineOptions(dataset, options);
+    this.length = o.length;
+    this.cacheSize = o.cacheSize;
+    this.prefetchSize = o.prefetchSize;
+    this.numWorkers = o.numWorkers;
+    this.maxBytes = o.maxBytes;
+    this.sizeOf = o.sizeOf;
+    this.loadTimeoutMs = o.loadTimeoutMs;
+    this.clock = o.clock;
+    this.executor = o.executor ?? new InThreadExecutor(dataset);
+    this.ownsExecutor = o.executor === undefined;
+    this.waits = new FlightWaits<T>(o.clock, o.loadTimeoutMs, (ms) => {
+      this.stallMs += ms;
+    });
+    const policy = o.evictionPolicy;
     this.planEviction = policy !== 'lru';
     this.cache = new PlanCache<T>({
       capacity: this.cacheSize,
@@ -250,7 +158,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       this.flights.set(index, flight);
       this.queue.push(flight);
     }
-    const wait = this.wait(flight, signal);
+    const wait = this.waits.wait(flight, signal);
     this.pump();
     return wait;
   }
@@ -341,7 +249,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       if (f.timer !== undefined) this.clock.clearTimeout(f.timer);
       f.controller?.abort(error);
       f.value = undefined;
-      this.settleWaiters(f, error, undefined, false);
+      this.waits.settle(f, error, undefined);
     }
     this.flights.clear();
     this.queue = [];
@@ -501,7 +409,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     if (f.waiters.length > 0) {
       this.forget(f);
       this.keep(f.key, value, bytes);
-      this.settleWaiters(f, undefined, value, true);
+      this.waits.settle(f, undefined, value);
     } else if (f.prefetch) {
       if (this.makeRoom(f.key, bytes)) {
         f.state = 'ready';
@@ -527,7 +435,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     const error = cause instanceof MedFusionError ? cause : new LoadError(f.key, cause);
     if (f.waiters.length > 0) {
       this.forget(f);
-      this.settleWaiters(f, error, undefined, true);
+      this.waits.settle(f, error, undefined);
     } else if (f.prefetch && f.attempts < 2 && !(error instanceof LoadTimeoutError)) {
       f.state = 'queued'; // one retry, ahead of new work
       this.queue.splice(this.queueHead, 0, f);
@@ -611,53 +519,5 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   private notePeak(): void {
     const bytes = this.cache.bytes + this.bufferBytes;
     if (bytes > this.peakBytes) this.peakBytes = bytes;
-  }
-
-  // ---- waiting --------------------------------------------------------------
-
-  private wait(f: LoadFlight<T>, signal: AbortSignalLike | undefined): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const waiter: Waiter<T> = {
-        resolve,
-        reject,
-        since: this.clock.now(),
-        timer: undefined,
-        signal,
-        onAbort: undefined,
-      };
-      waiter.timer = this.clock.setTimeout(() => {
-        this.leave(f, waiter, new LoadTimeoutError(f.key, this.loadTimeoutMs));
-      }, this.loadTimeoutMs);
-      if (signal !== undefined) {
-        waiter.onAbort = () => this.leave(f, waiter, abortReason(signal));
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
-      f.waiters.push(waiter);
-    });
-  }
-
-  /** One caller stops waiting (timeout or its own abort); the load goes on for the cache. */
-  private leave(f: LoadFlight<T>, waiter: Waiter<T>, error: unknown): void {
-    const i = f.waiters.indexOf(waiter);
-    if (i < 0) return;
-    f.waiters.splice(i, 1);
-    this.release(waiter);
-    waiter.reject(error);
-  }
-
-  private release(waiter: Waiter<T>): void {
-    if (waiter.timer !== undefined) this.clock.clearTimeout(waiter.timer);
-    if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-    this.stallMs += this.clock.now() - waiter.since;
-  }
-
-  private settleWaiters(f: LoadFlight<T>, error: unknown, value: T | undefined, ok: boolean): void {
-    const waiters = f.waiters;
-    f.waiters = [];
-    for (const w of waiters) {
-      this.release(w);
-      if (ok && error === undefined) w.resolve(value as T);
-      else w.reject(error);
-    }
   }
 }

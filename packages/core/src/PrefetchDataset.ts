@@ -1,6 +1,6 @@
-import type { CachingEngineOptions } from './CachingEngine.js';
 import { CachingEngine } from './CachingEngine.js';
 import type { Dataset } from './Dataset.js';
+import type { CachingEngineOptions } from './engineOptions.js';
 
 /** Options of {@link PrefetchDataset}. */
 export type PrefetchDatasetOptions<T> = Pick<

@@ -1,5 +1,5 @@
 import type { CacheStats } from './CachedDataset.js';
-import type { EngineStats } from './CachingEngine.js';
+import type { EngineStats } from './engineOptions.js';
 import { nonNegativeInt, positiveInt } from './validate.js';
 
 /** Hit rate above which the cache is working (the reference's 70 %). */

@@ -1,5 +1,7 @@
 import type { AbortControllerLike, AbortSignalLike } from './abort.js';
-import type { TimerHandle } from './Clock.js';
+import { abortReason } from './abort.js';
+import type { Clock, TimerHandle } from './Clock.js';
+import { LoadTimeoutError } from './errors.js';
 
 /**
  * Where a load of one sample stands: waiting for a worker slot, running on the
@@ -46,4 +48,65 @@ export class LoadFlight<T> {
     /** Started by the prefetcher (true) or by a caller's miss (false). */
     readonly prefetch: boolean,
   ) {}
+}
+
+/**
+ * The callers waiting on flights: each wait is bounded by the load timeout
+ * and by the caller's own signal, and its duration is reported as stall time.
+ */
+export class FlightWaits<T> {
+  constructor(
+    private readonly clock: Clock,
+    private readonly timeoutMs: number,
+    /** Receives the milliseconds each finished wait lasted. */
+    private readonly stalled: (ms: number) => void,
+  ) {}
+
+  /** Wait for `f`; rejects with LoadTimeoutError after the timeout, or the signal's reason. */
+  wait(f: LoadFlight<T>, signal: AbortSignalLike | undefined): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const waiter: Waiter<T> = {
+        resolve,
+        reject,
+        since: this.clock.now(),
+        timer: undefined,
+        signal,
+        onAbort: undefined,
+      };
+      waiter.timer = this.clock.setTimeout(() => {
+        this.leave(f, waiter, new LoadTimeoutError(f.key, this.timeoutMs));
+      }, this.timeoutMs);
+      if (signal !== undefined) {
+        waiter.onAbort = () => this.leave(f, waiter, abortReason(signal));
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      f.waiters.push(waiter);
+    });
+  }
+
+  /** Resolve every waiter of `f` with `value`, or reject them with `error` when it is set. */
+  settle(f: LoadFlight<T>, error: unknown, value: T | undefined): void {
+    const waiters = f.waiters;
+    f.waiters = [];
+    for (const w of waiters) {
+      this.release(w);
+      if (error === undefined) w.resolve(value as T);
+      else w.reject(error);
+    }
+  }
+
+  /** One caller stops waiting (timeout or its own abort); the load goes on for the cache. */
+  private leave(f: LoadFlight<T>, waiter: Waiter<T>, error: unknown): void {
+    const i = f.waiters.indexOf(waiter);
+    if (i < 0) return;
+    f.waiters.splice(i, 1);
+    this.release(waiter);
+    waiter.reject(error);
+  }
+
+  private release(waiter: Waiter<T>): void {
+    if (waiter.timer !== undefined) this.clock.clearTimeout(waiter.timer);
+    if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    this.stalled(this.clock.now() - waiter.since);
+  }
 }
