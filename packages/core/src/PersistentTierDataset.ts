@@ -284,3 +284,51 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
     await this.queue.close();
   }
 }
+
+/** Stats of a cached dataset with a disk tier: the memory tier's, plus the disk's. */
+export interface TieredCacheStats {
+  /** Reads served from memory (the memory tier's `hits`). */
+  memoryHits: number;
+  /** Loads served from the persistent store. */
+  diskHits: number;
+  /** Loads that went to the source (neither in memory nor on disk). */
+  diskMisses: number;
+  /** Every disk-tier counter, including whether writes stopped (quota). */
+  disk: DiskTierStats;
+}
+
+interface StatsDataset {
+  getCacheStats(): { hits: number };
+  close(): Promise<void>;
+}
+
+/**
+ * Make `ds` (a memory tier built over `tier`) report the three tiers in
+ * `getCacheStats()` — `memoryHits`, `diskHits`, `diskMisses`, `disk` — and
+ * finish the queued disk writes on `close()`. Returns `ds` itself.
+ */
+export function withDiskTier<D extends StatsDataset, T>(
+  ds: D,
+  tier: PersistentTierDataset<T>,
+): D & {
+  getCacheStats(): ReturnType<D['getCacheStats']> & TieredCacheStats;
+  flushDisk(): Promise<void>;
+} {
+  const baseStats = ds.getCacheStats.bind(ds);
+  const baseClose = ds.close.bind(ds);
+  const out = ds as D & {
+    getCacheStats(): ReturnType<D['getCacheStats']> & TieredCacheStats;
+    flushDisk(): Promise<void>;
+  };
+  out.getCacheStats = () => {
+    const s = baseStats() as ReturnType<D['getCacheStats']>;
+    const disk = tier.getDiskStats();
+    return { ...s, memoryHits: s.hits, diskHits: disk.diskHits, diskMisses: disk.misses, disk };
+  };
+  out.close = async () => {
+    await baseClose();
+    await tier.close();
+  };
+  out.flushDisk = () => tier.flush();
+  return out;
+}
