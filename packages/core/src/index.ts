@@ -61,6 +61,13 @@ export { LRUCache } from './LRUCache.js';
 export type { MemoryStoreOptions } from './MemoryStore.js';
 export { MemoryStore } from './MemoryStore.js';
 export type { PersistentStore, StoreUsage, StoreValue } from './PersistentStore.js';
+export type {
+  DatasetFingerprint,
+  DiskTierStats,
+  PersistentTierOptions,
+  SampleCodec,
+} from './PersistentTierDataset.js';
+export { PersistentTierDataset, resolveFingerprint } from './PersistentTierDataset.js';
 export type { PrefetchDatasetOptions } from './PrefetchDataset.js';
 export { PrefetchDataset } from './PrefetchDataset.js';
 export type { QuarantineOptions } from './Quarantine.js';
@@ -79,11 +86,3 @@ export type { TypedArray, TypedArrayConstructor } from './typedArrays.js';
 export { isTypedArray } from './typedArrays.js';
 export type { WriteBehindQueueOptions, WriteBehindStats, WriteFn } from './writeBehindQueue.js';
 export { WriteBehindQueue } from './writeBehindQueue.js';
-export type {
-  DatasetFingerprint,
-  DiskTierStats,
-  PersistentTierOptions,
-  SampleCodec,
-  TieredCacheStats,
-} from './PersistentTierDataset.js';
-export { PersistentTierDataset, resolveFingerprint, withDiskTier } from './PersistentTierDataset.js';
