@@ -1,6 +1,7 @@
 import {
   ClosedError,
   flushMicrotasks,
+  fromLoader,
   LoadTimeoutError,
   ManualClock,
   PrefetchDataset,
@@ -78,5 +79,29 @@ describe('nothing waits forever', () => {
     await ds.close();
     await flushMicrotasks();
     expect(() => ds.get(0)).toThrow(ClosedError);
+  });
+
+  it('a loader that ignores its signal still frees its worker slot at the timeout', async () => {
+    const started: number[] = [];
+    const stuck = fromLoader(10, (i) => {
+      started.push(i);
+      return i === 0 ? new Promise<number>(() => {}) : i; // 0 never settles, ignores abort
+    });
+    const clock = new ManualClock();
+    const ds = new PrefetchDataset(stuck, {
+      prefetchSize: 0,
+      numWorkers: 1,
+      loadTimeoutMs: 50,
+      clock,
+    });
+    const first = Promise.resolve(ds.get(0)).catch((e: unknown) => e);
+    const second = Promise.resolve(ds.get(1));
+    await flushMicrotasks();
+    expect(started).toEqual([0]); // 1 waits for the only worker
+    await clock.advance(50);
+    expect(await first).toMatchObject({ code: 'LOAD_TIMEOUT', index: 0 });
+    expect(await second).toBe(1);
+    expect(started).toEqual([0, 1]);
+    await ds.close();
   });
 });
