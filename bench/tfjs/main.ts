@@ -1,0 +1,247 @@
+// The page side of `pnpm bench tfjs`: builds each pipeline over the served PNGs and
+// measures (a) throughput, batches drained as fitDataset takes them (tensors made and
+// disposed, no training), and (b) one epoch of fitDataset on a small model, with the
+// share of the epoch spent waiting for data. bench/tfjs.ts drives it with Playwright.
+import { DataLoader, fromLoader, PrefetchDataset } from '@medfusion/core';
+import { createWorkerExecutor, toTfDataset } from '@medfusion/web';
+import * as tf from '@tensorflow/tfjs';
+import { type BenchSample, loadSample, SIZE } from './sample.js';
+
+/** What the driver passes to `runBench`. */
+export interface BenchConfig {
+  samples: number;
+  batchSize: number;
+  /** tf.data prefetch(N) and our prefetchSize. */
+  prefetchSize: number;
+  /** Our loads in flight at once (PrefetchDataset numWorkers). */
+  concurrency: number;
+  /** Web Workers in the worker row. */
+  workers: number;
+  backend: string;
+  seed: number;
+  /** Rows to run, by name. */
+  rows: string[];
+}
+
+/** One row's figures. */
+export interface RowResult {
+  pipeline: string;
+  samplesPerSec: number;
+  drainMs: number;
+  fitMs: number;
+  stallShare: number;
+  stepMs: number;
+  batches: number;
+}
+
+type Element = { xs: tf.Tensor; ys: tf.Tensor };
+interface Iter {
+  next(): Promise<IteratorResult<Element>>;
+}
+interface DatasetLike {
+  iterator(): Promise<Iter>;
+}
+interface Built {
+  dataset: DatasetLike;
+  close(): Promise<void>;
+}
+
+const base = location.origin;
+
+/** Seeded permutation (mulberry32 + Fisher–Yates) for the tf.data row's shuffle. */
+function permutation(n: number, seed: number): Int32Array {
+  let a = seed >>> 0;
+  const rand = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    const t = out[i] as number;
+    out[i] = out[j] as number;
+    out[j] = t;
+  }
+  return out;
+}
+
+/** tf.data: generator → mapAsync(decode) → prefetch(10) → batch(32). */
+function buildTfData(cfg: BenchConfig): Built {
+  const order = permutation(cfg.samples, cfg.seed);
+  const dataset = tf.data
+    .generator(function* () {
+      for (const i of order) yield i;
+    })
+    .mapAsync(async (i) => {
+      const s = await loadSample(base, i as number);
+      return {
+        xs: tf.tensor3d(s.image.data, [SIZE, SIZE, 1]),
+        ys: tf.tensor1d(s.label),
+      } as unknown as tf.TensorContainer;
+    })
+    .prefetch(cfg.prefetchSize)
+    .batch(cfg.batchSize);
+  return { dataset: dataset as unknown as DatasetLike, close: async () => {} };
+}
+
+/** Ours: DataLoader (seeded shuffle, tells the plan) → PrefetchDataset (in-thread or workers) → toTfDataset. */
+async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> {
+  const executor = useWorkers
+    ? createWorkerExecutor<BenchSample>({
+        worker: () =>
+          new Worker(new URL('./loader.worker.ts', import.meta.url), { type: 'module' }),
+        numWorkers: cfg.workers,
+      })
+    : undefined;
+  if (executor) {
+    // start-up is not part of the measurement (tf.data has none); bound the wait
+    const until = performance.now() + 20_000;
+    while (executor.stats().readyWorkers < cfg.workers) {
+      if (performance.now() > until) throw new Error('workers did not start within 20 s');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  const source = fromLoader<BenchSample>(cfg.samples, (i, signal) =>
+    loadSample(base, i, signal as AbortSignal | undefined),
+  );
+  const prefetched = new PrefetchDataset(source, {
+    prefetchSize: cfg.prefetchSize,
+    numWorkers: cfg.concurrency,
+    ...(executor ? { executor } : {}),
+  });
+  const loader = new DataLoader(prefetched, {
+    batchSize: cfg.batchSize,
+    shuffle: true,
+    seed: cfg.seed,
+  });
+  const dataset = toTfDataset(loader, { xs: 'image', ys: 'label' });
+  return {
+    dataset: dataset as unknown as DatasetLike,
+    close: async () => {
+      await prefetched.close();
+      await executor?.close();
+    },
+  };
+}
+
+function build(name: string, cfg: BenchConfig): Promise<Built> {
+  if (name === 'tfjs-data') return Promise.resolve(buildTfData(cfg));
+  if (name === 'ours-in-thread') return buildOurs(cfg, false);
+  if (name === 'ours-workers') return buildOurs(cfg, true);
+  throw new RangeError(`unknown row ${name}`);
+}
+
+/** (a) drain one epoch as fitDataset would: take each batch, make its tensors, dispose them. */
+async function drain(ds: DatasetLike): Promise<{ samples: number; ms: number }> {
+  const t0 = performance.now();
+  const it = await ds.iterator();
+  let samples = 0;
+  for (;;) {
+    const r = await it.next();
+    if (r.done) break;
+    samples += r.value.xs.shape[0] as number;
+    tf.dispose([r.value.xs, r.value.ys]);
+  }
+  return { samples, ms: performance.now() - t0 };
+}
+
+function makeModel(): tf.LayersModel {
+  const model = tf.sequential({
+    layers: [
+      tf.layers.conv2d({
+        inputShape: [SIZE, SIZE, 1],
+        filters: 8,
+        kernelSize: 3,
+        strides: 2,
+        activation: 'relu',
+      }),
+      tf.layers.maxPooling2d({ poolSize: 2 }),
+      tf.layers.conv2d({ filters: 16, kernelSize: 3, activation: 'relu' }),
+      tf.layers.flatten(),
+      tf.layers.dense({ units: 1, activation: 'sigmoid' }),
+    ],
+  });
+  model.compile({ optimizer: tf.train.adam(1e-3), loss: 'binaryCrossentropy' });
+  return model;
+}
+
+/** (b) one epoch of fitDataset; the time spent inside the iterator's next() is data stall. */
+async function fitEpoch(ds: DatasetLike): Promise<{ ms: number; waitMs: number; batches: number }> {
+  let waitMs = 0;
+  let batches = 0;
+  const timed = {
+    iterator: async () => {
+      const it = await ds.iterator();
+      return {
+        next: async () => {
+          const t = performance.now();
+          const r = await it.next();
+          waitMs += performance.now() - t;
+          if (!r.done) batches++;
+          return r;
+        },
+      };
+    },
+  };
+  const model = makeModel();
+  const t0 = performance.now();
+  await model.fitDataset(timed as unknown as tf.data.Dataset<tf.TensorContainer>, {
+    epochs: 1,
+    verbose: 0,
+  });
+  const ms = performance.now() - t0;
+  model.dispose();
+  return { ms, waitMs, batches };
+}
+
+async function warmUp(cfg: BenchConfig): Promise<void> {
+  // compile the model's kernels and warm fetch/decode, outside every measurement
+  const model = makeModel();
+  const xs = tf.zeros([cfg.batchSize, SIZE, SIZE, 1]);
+  const ys = tf.zeros([cfg.batchSize, 1]);
+  await model.fit(xs, ys, { epochs: 2, batchSize: cfg.batchSize, verbose: 0 });
+  tf.dispose([xs, ys]);
+  model.dispose();
+  await Promise.all(Array.from({ length: 8 }, (_, i) => loadSample(base, i)));
+}
+
+async function runBench(cfg: BenchConfig): Promise<RowResult[]> {
+  await tf.setBackend(cfg.backend);
+  await tf.ready();
+  await warmUp(cfg);
+  const out: RowResult[] = [];
+  for (const name of cfg.rows) {
+    status(`${name}: throughput`);
+    const a = await build(name, cfg);
+    const drained = await drain(a.dataset);
+    await a.close();
+    status(`${name}: fitDataset`);
+    const b = await build(name, cfg);
+    const fitted = await fitEpoch(b.dataset);
+    await b.close();
+    out.push({
+      pipeline: name,
+      samplesPerSec: (drained.samples / drained.ms) * 1000,
+      drainMs: drained.ms,
+      fitMs: fitted.ms,
+      stallShare: fitted.waitMs / fitted.ms,
+      stepMs: (fitted.ms - fitted.waitMs) / Math.max(1, fitted.batches),
+      batches: fitted.batches,
+    });
+  }
+  status('done');
+  return out;
+}
+
+function status(text: string): void {
+  const el = document.getElementById('status');
+  if (el) el.textContent = text;
+  console.log(`[bench] ${text}`);
+}
+
+(window as unknown as { runBench: typeof runBench }).runBench = runBench;
+status('ready');
