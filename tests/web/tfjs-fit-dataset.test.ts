@@ -24,7 +24,9 @@ describe('toTfDataset + model.fitDataset (TF.js 4.22, cpu backend, real Chromium
     const loader = new DataLoader(syntheticDataset(256), { batchSize: 32, shuffle: true, seed: 3 });
     const ds = toTfDataset(loader, {
       xs: 'tabular',
-      ys: (b) => tf.tidy(() => fieldToTensor(b.label!, 'float32').reshape([-1, 1])),
+      ys: 'label',
+      dtypes: { label: 'float32' },
+      shapes: { label: [-1, 1] },
     });
     expect(ds.size).toBe(8);
     const model = tf.sequential({

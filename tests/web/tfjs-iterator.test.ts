@@ -1,5 +1,5 @@
 import { DataLoader, fromArray } from '@medfusion/core';
-import { batchToTensors, toTfDataset } from '@medfusion/web';
+import { batchToTensors, fieldToTensor, toTfDataset } from '@medfusion/web';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -114,8 +114,17 @@ describe('toTfDataset iterator', () => {
     }
     const bad = await toTfDataset(loader, { xs: 'nope', ys: 'label' }).iterator();
     await expect(bad.next()).rejects.toThrow(/xs names field "nope"/);
+    expect((await bad.next()).done).toBe(true); // the failed iterator ended and freed the loader
     expect(() => toTfDataset(loader, { xs: 3 as never, ys: 'label' })).toThrow(
       /xs must be a function/,
     );
+    for await (const batch of loader) {
+      const y = fieldToTensor(batch.img!, 'float32', [-1, 1]);
+      expect(y.shape).toEqual([2, 1]);
+      y.dispose();
+      expect(() => fieldToTensor(batch.img!, 'float32', [3, -1])).toThrow(
+        /shape \[3, -1\] does not hold 2 elements/,
+      );
+    }
   });
 });

@@ -30,6 +30,12 @@ export interface TfDatasetOptions<B> {
    */
   dtypes?: Readonly<Record<string, TensorDtype>>;
   /**
+   * Tensor shape per field for field-name mappings, one `-1` inferred, e.g.
+   * `{ label: [-1, 1] }` for a one-unit sigmoid output.
+   * @default the batch field's shape
+   */
+  shapes?: Readonly<Record<string, readonly number[]>>;
+  /**
    * Keep going into the next epoch instead of ending the iterator; use with
    * `fitDataset(ds, { batchesPerEpoch })`, which keeps one iterator for the whole run.
    * @default false
@@ -62,6 +68,7 @@ export interface TfDataset<T> {
 function mapper<B>(
   mapping: BatchMapping<B>,
   dtypes: Readonly<Record<string, TensorDtype>>,
+  shapes: Readonly<Record<string, readonly number[]>>,
   which: string,
 ) {
   if (typeof mapping === 'function') return mapping;
@@ -70,7 +77,7 @@ function mapper<B>(
     if (f === undefined || typeof f !== 'object' || !('data' in f)) {
       throw new RangeError(`${which} names field "${name}", which the batch does not have`);
     }
-    return fieldToTensor(f, dtypes[name]);
+    return fieldToTensor(f, dtypes[name], shapes[name]);
   };
   if (typeof mapping === 'string') return (batch: B) => field(batch, mapping);
   if (Array.isArray(mapping)) {
@@ -140,8 +147,9 @@ export function toTfDataset<B>(
     throw new TypeError(`options must be { xs, ys }, got ${String(options)}`);
   }
   const dtypes = options.dtypes ?? {};
-  const xs = mapper(options.xs, dtypes, 'xs');
-  const ys = mapper(options.ys, dtypes, 'ys');
+  const shapes = options.shapes ?? {};
+  const xs = mapper(options.xs, dtypes, shapes, 'xs');
+  const ys = mapper(options.ys, dtypes, shapes, 'ys');
   const repeat = options.repeat ?? false;
   if (typeof repeat !== 'boolean')
     throw new TypeError(`repeat must be a boolean, got ${String(repeat)}`);
@@ -167,6 +175,17 @@ export function toTfDataset<B>(
     }
 
     private async step(): Promise<IteratorResult<TfElement>> {
+      try {
+        return await this.advance();
+      } catch (e) {
+        // a failed load or mapping ends this iterator and frees the loader
+        await this.close().catch(() => undefined);
+        if (live === (this as unknown)) live = undefined;
+        throw e;
+      }
+    }
+
+    private async advance(): Promise<IteratorResult<TfElement>> {
       for (;;) {
         if (this.finished) return { done: true, value: undefined };
         if (this.source === undefined) {
