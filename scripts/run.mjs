@@ -131,7 +131,10 @@ if (command === 'demo') {
     }
     vitest(pnpm, extra, tally, env);
   } else {
-    vitest(pnpm, ['--project', 'reliability', ...extra], tally, {
+    // Node and Chromium scenarios; the reporter prints the summary table at the end.
+    const projects = ['--project', 'reliability', '--project', 'reliability-web'];
+    const table = '--reporter=./tests/reliability/summaryReporter.ts';
+    vitest(pnpm, [...projects, table, ...extra], tally, {
       ...env,
       MEDFUSION_RELIABILITY_TABLE: '1',
     });

@@ -1,0 +1,52 @@
+// Vitest reporter for `pnpm test:reliability`: after the run, prints one table
+// of the figures each reliability test attached (harness.ts `report`), with the
+// test's result. Loaded by scripts/run.mjs as --reporter=<this file>.
+import type { Reporter, TestModule } from 'vitest/node';
+
+interface Row {
+  scenario: string;
+  case: string;
+  figures: Record<string, number | string>;
+}
+
+export default class ReliabilitySummary implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const rows: string[][] = [];
+    let passed = 0;
+    let failed = 0;
+    for (const mod of modules) {
+      for (const test of mod.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') passed++;
+        else if (state === 'failed') failed++;
+        const meta = test.meta() as { reliability?: Row[] };
+        const result = state === 'passed' ? 'ok' : state.toUpperCase();
+        const list = meta.reliability ?? [];
+        if (list.length === 0 && state === 'failed') {
+          rows.push([mod.moduleId.split('/').pop() ?? '', test.name, result, '']);
+        }
+        for (const row of list) {
+          const figures = Object.entries(row.figures)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ');
+          rows.push([row.scenario, row.case, result, figures]);
+        }
+      }
+    }
+    if (rows.length === 0) return;
+    const head = ['scenario', 'case', 'result', 'figures'];
+    rows.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const line = (cells: string[]) =>
+      `| ${cells.map((c, i) => (i === 3 ? c : c.padEnd(widths[i]!))).join(' | ')} |`;
+    const out = [
+      '',
+      `Reliability summary (${passed} tests passed, ${failed} failed)`,
+      line(head),
+      `|${widths.map((w, i) => '-'.repeat(i === 3 ? 9 : w + 2)).join('|')}|`,
+      ...rows.map(line),
+      '',
+    ];
+    process.stdout.write(`${out.join('\n')}\n`);
+  }
+}
