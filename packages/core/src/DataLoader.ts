@@ -4,6 +4,7 @@ import {
   createAbortController,
   throwIfAborted,
 } from './abort.js';
+import type { Clock } from './Clock.js';
 import {
   type Batch,
   type CollateFn,
@@ -12,7 +13,6 @@ import {
   type Sample,
   type ToFloat32Options,
 } from './collate.js';
-import type { Clock } from './Clock.js';
 import { type Dataset, isPlanAware } from './Dataset.js';
 import type { ErrorPolicy, SampleFailure } from './errorPolicy.js';
 import { MedFusionError } from './errors.js';
@@ -148,7 +148,9 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
   readonly prefetchBatches: number;
   private readonly dataset: Dataset<T>;
   private readonly size: number;
-  private readonly collate: CollateFn<T, B>;
+  // stored with an `unknown` sample type so DataLoader stays covariant in T
+  // (a DataLoader<MySample> is usable where a DataLoader<Sample> is expected)
+  private readonly collate: CollateFn<unknown, B>;
   private readonly signal: AbortSignalLike | undefined;
   private epochNo = 0;
   private cursor = 0;
@@ -183,13 +185,13 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
           );
         }
       }
-      this.collate = options.collate;
+      this.collate = options.collate as CollateFn<unknown, B>;
     } else {
       const opts: CollateOptions = {};
       if (options.toFloat32 !== undefined) opts.toFloat32 = options.toFloat32;
       if (options.poolSize !== undefined) opts.poolSize = options.poolSize;
       if (options.labelFields !== undefined) opts.labelFields = options.labelFields;
-      this.collate = createCollate(opts) as unknown as CollateFn<T, B>;
+      this.collate = createCollate(opts) as CollateFn<unknown, B>;
     }
     this.signal = options.signal;
     this.tracker = new FailureTracker(options);
