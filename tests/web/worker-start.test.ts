@@ -55,4 +55,25 @@ describe('worker start', () => {
       expect(executor.stats().liveWorkers).toBe(0);
     }
   });
+
+  it('when replacements keep failing to start, the surviving worker still serves', async () => {
+    let made = 0;
+    const crashes: WorkerCrashEvent[] = [];
+    const executor = createWorkerExecutor<{ index: number }>({
+      worker: () =>
+        made++ === 0
+          ? new Worker(new URL('./fixtures/echo.worker.ts', import.meta.url), { type: 'module' })
+          : new Worker(new URL('./fixtures/broken.worker.ts', import.meta.url), {
+              type: 'module',
+            }),
+      numWorkers: 2,
+      maxStartFailures: 2,
+      onCrash: (event) => crashes.push(event),
+    });
+    closers.push(() => executor.close());
+    await expect.poll(() => crashes.length, { timeout: 20_000 }).toBe(2);
+    const results = await Promise.all([1, 2, 3].map((i) => executor.run(i)));
+    expect(results.map((r) => r.index)).toEqual([1, 2, 3]);
+    expect(executor.stats()).toMatchObject({ liveWorkers: 1, crashes: 2 });
+  });
 });

@@ -182,19 +182,27 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     counters.crashes++;
     startFailures++;
     if (startFailures >= maxStartFailures) {
-      breakPool(
-        `workers failed to start ${startFailures} times in a row, last: ${reason}`,
-        reserved,
-      );
-    } else if (!closed) {
-      spawn(reserved);
+      broken = `workers failed to start ${startFailures} times in a row, last: ${reason}`;
     }
+    rehome(reserved);
   }
 
-  function breakPool(reason: string, reserved: Call[]): void {
-    broken = reason;
-    for (const call of [...reserved, ...queue.splice(0)]) {
-      settle(call, false, new WorkerCrashedError(call.index, reason));
+  /**
+   * Calls whose worker died go to a fresh worker; once the pool cannot start
+   * workers any more, to the survivors, and when none is left they fail.
+   */
+  function rehome(orphans: Call[]): void {
+    if (closed) return;
+    if (broken === undefined) {
+      spawn(orphans);
+      return;
+    }
+    if (slots.length > 0) {
+      queue.unshift(...orphans);
+      return;
+    }
+    for (const call of [...orphans, ...queue.splice(0)]) {
+      settle(call, false, new WorkerCrashedError(call.index, broken));
     }
   }
 
@@ -213,8 +221,10 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     }
     slot.worker.terminate();
     if (closed) return;
+    const indices: number[] = [];
     const orphans: Call[] = [];
     for (const call of slot.calls.values()) {
+      indices.push(call.index);
       call.slot = undefined;
       if (call.attempts >= 2) {
         settle(call, false, new WorkerCrashedError(call.index, reason));
@@ -224,13 +234,16 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
       }
     }
     slot.calls.clear();
-    for (const call of slot.reserved) orphans.push(call);
+    for (const call of slot.reserved) if (!call.done) orphans.push(call);
     orphans.sort((a, b) => a.id - b.id);
-    onCrash?.({ workerId: slot.id, reason, indices: orphans.map((c) => c.index) });
+    try {
+      onCrash?.({ workerId: slot.id, reason, indices });
+    } catch {
+      // a logging callback must not break recovery
+    }
     if (slot.ready) {
       counters.crashes++;
-      if (broken === undefined) spawn(orphans);
-      else breakPool(broken, orphans);
+      rehome(orphans);
     } else {
       startFailed(reason, orphans);
     }
@@ -318,7 +331,9 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     }
     if (closed) return Promise.reject(new ClosedError('WorkerExecutor'));
     if (signal?.aborted) return Promise.reject(signal.reason ?? new AbortError());
-    if (broken !== undefined) return Promise.reject(new WorkerCrashedError(index, broken));
+    if (broken !== undefined && slots.length === 0) {
+      return Promise.reject(new WorkerCrashedError(index, broken));
+    }
     return new Promise<T>((resolve, reject) => {
       const call: Call = {
         id: ++callSeq,
