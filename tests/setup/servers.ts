@@ -13,11 +13,14 @@ import { buildFixtures } from '../fixtures-shards/buildFixtures.js';
 import type { ShardServers } from '../fixtures-shards/fixtures.js';
 import { startNginx } from '../fixtures-shards/nginx.js';
 import { startRangeServer } from '../fixtures-shards/rangeServer.js';
+import { startSampleServer } from './sampleServer.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** URLs of the shard fixture servers (see tests/fixtures-shards/fixtures.ts). */
     shardServers: ShardServers;
+    /** Base URL of the sample server (tests/setup/sampleServer.ts). */
+    sampleServer: string;
   }
 }
 
@@ -34,6 +37,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   openUp(tmp);
   const nginx = await startNginx(root, join(tmp, 'nginx'));
   const node = await startRangeServer({ root, failRate: 0.2, seed: 42 });
+  const samples = await startSampleServer();
+  project.provide('sampleServer', samples.url);
   project.provide('shardServers', {
     nginx: nginx.url,
     flaky: `${node.url}/flaky/`,
@@ -41,7 +46,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stats: `${node.url}/stats/`,
   });
   return async () => {
-    await Promise.all([nginx.stop(), node.close()]);
+    await Promise.all([nginx.stop(), node.close(), samples.close()]);
     rmSync(tmp, { recursive: true, force: true });
   };
 }

@@ -116,6 +116,16 @@ export class IdbStore implements PersistentStore {
           d.createObjectStore('meta');
           d.createObjectStore('data');
         },
+        // Another tab deletes or upgrades the database: let it, reopen on next use.
+        blocking: () => {
+          db.close();
+          this.db = undefined;
+          this.lru.clear();
+          this.bytes = 0;
+        },
+        terminated: () => {
+          this.db = undefined;
+        },
       });
       const tx = db.transaction('meta');
       const [keys, metas] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
