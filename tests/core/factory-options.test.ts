@@ -39,6 +39,14 @@ describe('createCachedDataset options', () => {
     expect(() => createCachedDataset(ds, null as never)).toThrow(TypeError);
     expect(() => createCachedDataset({} as never)).toThrow(/dataset must be a Dataset/);
     expect(() => new PrefetchDataset(ds, { numWorkers: -2 })).toThrow(/numWorkers .*-2/);
+    // Python names and options of other strategies are not silently ignored
+    expect(() => createCachedDataset(ds, { prefetch_size: 20 } as never)).toThrow(
+      /unknown option "prefetch_size"/,
+    );
+    expect(() => new PrefetchDataset(ds, { num_workers: 4 } as never)).toThrow(
+      /unknown option "num_workers"; PrefetchDataset takes cacheSize, prefetchSize, numWorkers/,
+    );
+    expect(() => new PrefetchDataset(ds, null as never)).toThrow(/options must be an object/);
   });
 
   it('cacheDir without a tier fails with NO_STORE (core has no disk)', () => {

@@ -41,6 +41,7 @@ const LOCATE_LOOKAHEAD = 256;
 export class CachingEngine<T> implements Dataset<T>, PlanAware {
   /** Number of samples (that of the wrapped dataset). */
   readonly length: number;
+  /** Names the dataset in ClosedError messages. */
   protected readonly label: string = 'CachingEngine';
   private readonly cacheSize: number;
   private readonly prefetchSize: number;

@@ -1,6 +1,7 @@
 import { CachingEngine } from './CachingEngine.js';
 import type { Dataset } from './Dataset.js';
 import type { CachingEngineOptions } from './engineOptions.js';
+import { ENGINE_OPTIONS, rejectUnknownOptions } from './engineOptions.js';
 
 /** Options of {@link PrefetchDataset}. */
 export type PrefetchDatasetOptions<T> = Pick<
@@ -26,9 +27,19 @@ export type PrefetchDatasetOptions<T> = Pick<
  * await ds.close();
  */
 export class PrefetchDataset<T> extends CachingEngine<T> {
+  /** Names the dataset in ClosedError messages. */
   protected override readonly label: string = 'PrefetchDataset';
 
   constructor(dataset: Dataset<T>, options: PrefetchDatasetOptions<T> = {}) {
-    super(dataset, { ...options, cacheSize: 0 });
+    super(dataset, withoutCache(options));
   }
+}
+
+function withoutCache<T>(options: PrefetchDatasetOptions<T>): CachingEngineOptions<T> {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`options must be an object, got ${String(options)}`);
+  }
+  // Engine-wide names pass (the factory hands them all over); cacheSize is forced to 0.
+  rejectUnknownOptions(options, ENGINE_OPTIONS, 'PrefetchDataset');
+  return { ...options, cacheSize: 0 };
 }

@@ -91,6 +91,33 @@ export interface ResolvedEngineOptions<T> {
   clock: Clock;
 }
 
+/** The option names of {@link CachingEngineOptions}. */
+export const ENGINE_OPTIONS: readonly string[] = [
+  'cacheSize',
+  'prefetchSize',
+  'numWorkers',
+  'evictionPolicy',
+  'maxBytes',
+  'sizeOf',
+  'executor',
+  'loadTimeoutMs',
+  'clock',
+];
+
+/**
+ * Throw a TypeError naming the first key of `options` not in `known` (catches
+ * the Python names, e.g. `prefetch_size`, which would otherwise be ignored).
+ */
+export function rejectUnknownOptions(options: object, known: readonly string[], who: string): void {
+  for (const name of Object.keys(options)) {
+    if (!known.includes(name)) {
+      throw new TypeError(
+        `unknown option ${JSON.stringify(name)}; ${who} takes ${known.join(', ')}`,
+      );
+    }
+  }
+}
+
 /** Check the engine's arguments (naming the option and the bad value) and fill defaults. */
 export function resolveEngineOptions<T>(
   dataset: Dataset<T>,
@@ -102,6 +129,7 @@ export function resolveEngineOptions<T>(
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`options must be an object, got ${String(options)}`);
   }
+  rejectUnknownOptions(options, ENGINE_OPTIONS, 'CachingEngine');
   const workers = options.numWorkers ?? 2;
   if (options.sizeOf !== undefined) func('sizeOf', options.sizeOf);
   const executor = options.executor;
