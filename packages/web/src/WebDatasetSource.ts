@@ -119,7 +119,7 @@ export interface SampleRange {
 
 /** Counters of a {@link WebDatasetSource}. */
 export interface WebDatasetStats {
-  /** HTTP requests sent for sample data (retries included). */
+  /** HTTP requests sent to the shard files: range reads, index streams and ETag probes, retries included. */
   rangeRequests: number;
   /** Bytes received for sample data. */
   bytesRead: number;
@@ -315,7 +315,9 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
 
   /** Counters for monitoring and tests. */
   stats(): WebDatasetStats {
-    return { ...this.counters };
+    let requests = 0;
+    for (const shard of this.shards) requests += shard.reader.requests;
+    return { ...this.counters, rangeRequests: requests };
   }
 
   /** Load sample `index` (from the plan window's merged reads when it was prefetched). */
@@ -386,7 +388,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
       }
       if (!this.pending.has(idx)) list.push(idx);
     }
-    this.schedule(list, this.cursor);
+    this.schedule(list, this.cursor + this.lookahead);
   }
 
   /** Abort reads in flight, drop prefetched bytes; later `get`s throw `CLOSED`. */
@@ -412,16 +414,30 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
     }
     if (pos < 0) return;
     this.cursor = pos + 1;
-    if (this.scheduledUntil - pos < this.lookahead / 2 || this.scheduledUntil <= pos) {
+    if (pos >= this.scheduledUntil - this.lookahead / 2) {
+      // Whole chunks of `lookahead` plan positions, so a chunk that matches a
+      // shuffle window reads each of its shards' ranges once.
       const from = Math.max(this.scheduledUntil, pos);
-      const to = Math.min(plan.length, pos + this.lookahead);
+      const to = Math.min(plan.length, from + this.lookahead);
       const list: number[] = [];
+      const positions: number[] = [];
+      const seen = new Set<number>();
       for (let p = from; p < to; p++) {
         const idx = plan[p] as number;
-        if (!this.pending.has(idx) && !list.includes(idx)) list.push(idx);
+        if (this.pending.has(idx) || seen.has(idx)) continue;
+        seen.add(idx);
+        list.push(idx);
+        positions.push(p);
+      }
+      // Samples a little further in the plan: kept when a merged read covers them anyway.
+      const upcoming = new Map<number, number>();
+      const horizonEnd = Math.min(plan.length, to + 3 * this.lookahead);
+      for (let p = to; p < horizonEnd; p++) {
+        const idx = plan[p] as number;
+        if (!seen.has(idx) && !upcoming.has(idx)) upcoming.set(idx, p);
       }
       this.scheduledUntil = Math.max(this.scheduledUntil, to);
-      this.schedule(list, pos);
+      this.schedule(list, positions, upcoming);
     }
     this.evict();
   }
@@ -438,10 +454,16 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
   }
 
   /** Register deferred bytes for `list` now, then read them in merged requests. */
-  private schedule(list: number[], pos: number): void {
+  private schedule(
+    list: number[],
+    positions: number[] | number,
+    upcoming?: Map<number, number>,
+  ): void {
     if (list.length === 0) return;
     const slots = new Map<number, ReturnType<typeof deferred<Uint8Array>>>();
-    for (const idx of list) {
+    for (const [k, idx] of list.entries()) {
+      // Each entry is dropped once the cursor is `lookahead` past its plan position.
+      const pos = typeof positions === 'number' ? positions : (positions[k] as number);
       const d = deferred<Uint8Array>();
       slots.set(idx, d);
       this.pending.set(idx, { promise: d.promise, pos });
@@ -471,6 +493,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
                     .get(part.index)
                     ?.resolve(bytes.subarray(part.start - m.start, part.end - m.start));
                 }
+                if (upcoming && upcoming.size > 0) this.keepCovered(ranges, m, bytes, upcoming);
               },
               (error: unknown) => {
                 for (const part of m.parts) slots.get(part.index)?.reject(error);
@@ -487,6 +510,45 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
     })();
   }
 
+  /**
+   * A merged read also returned the bytes of samples between the wanted ones;
+   * keep those the plan needs soon (`upcoming`: index → plan position) instead
+   * of reading them again later.
+   */
+  private keepCovered(
+    ranges: SampleRange[],
+    m: { start: number; end: number },
+    bytes: Uint8Array,
+    upcoming: Map<number, number>,
+  ): void {
+    if (this.closed) return;
+    const s = this.layout.shardOf((ranges[0] as SampleRange).index);
+    const samples = (this.shards[s] as Shard).samples;
+    if (!samples) return;
+    const first = this.layout.start(s);
+    // Samples are in archive order: binary search the first starting at or after m.start.
+    let lo = 0;
+    let hi = samples.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((samples[mid] as TarSampleEntry).start < m.start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < samples.length; k++) {
+      const e = samples[k] as TarSampleEntry;
+      if (e.start >= m.end) break;
+      if (e.end > m.end || e.end <= e.start) continue;
+      const idx = first + k;
+      const pos = upcoming.get(idx);
+      if (pos === undefined || this.pending.has(idx)) continue;
+      this.pending.set(idx, {
+        promise: Promise.resolve(bytes.subarray(e.start - m.start, e.end - m.start)),
+        pos,
+      });
+      this.pendingOrder.push({ index: idx, pos });
+    }
+  }
+
   private rangeKnown(index: number): boolean {
     const shard = this.shards[this.layout.shardOf(index)] as Shard;
     const s = shard.samples?.[this.layout.localIndex(index)];
@@ -499,14 +561,9 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
     end: number,
     signal: AbortSignalLike,
   ): Promise<Uint8Array> {
-    const before = reader.requests;
-    try {
-      const bytes = await reader.read(start, end, { signal });
-      this.counters.bytesRead += bytes.length;
-      return bytes;
-    } finally {
-      this.counters.rangeRequests += reader.requests - before;
-    }
+    const bytes = await reader.read(start, end, { signal });
+    this.counters.bytesRead += bytes.length;
+    return bytes;
   }
 
   private async fetchOne(index: number): Promise<Uint8Array> {
