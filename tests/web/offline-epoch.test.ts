@@ -16,7 +16,9 @@ function expected(i: number): Uint8Array {
 function httpSource(path: 'sample' | 'down', fetches: number[]): Dataset<Uint8Array> {
   return fromLoader(N, async (i, signal) => {
     fetches.push(i);
-    const res = await fetch(`${base}/${path}/${i}`, signal ? { signal } : {});
+    const res = await fetch(`${base}/${path}/${i}`, {
+      signal: (signal as AbortSignal | undefined) ?? null,
+    });
     if (!res.ok) throw new Error(`HTTP ${res.status} for sample ${i}`);
     return new Uint8Array(await res.arrayBuffer());
   });

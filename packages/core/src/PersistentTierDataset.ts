@@ -1,4 +1,5 @@
 import { type AbortSignalLike, throwIfAborted } from './abort.js';
+import type { CachingDataset } from './createCachedDataset.js';
 import type { Dataset, GetOptions, PlanAware } from './Dataset.js';
 import { isPlanAware } from './Dataset.js';
 import { describe } from './errors.js';
@@ -310,7 +311,7 @@ interface StatsDataset {
 export function withDiskTier<D extends StatsDataset, T>(
   ds: D,
   tier: PersistentTierDataset<T>,
-): D & {
+): Omit<D, 'getCacheStats'> & {
   getCacheStats(): ReturnType<D['getCacheStats']> & TieredCacheStats;
   flushDisk(): Promise<void>;
 } {
@@ -332,3 +333,11 @@ export function withDiskTier<D extends StatsDataset, T>(
   out.flushDisk = () => tier.flush();
   return out;
 }
+
+/** What `createCachedDataset` returns when given a `store`: stats of all three tiers. */
+export type TieredCachingDataset<T> = Omit<CachingDataset<T>, 'getCacheStats'> & {
+  /** The memory tier's stats plus `memoryHits`, `diskHits`, `diskMisses` and `disk`. */
+  getCacheStats(): ReturnType<CachingDataset<T>['getCacheStats']> & TieredCacheStats;
+  /** Wait until the queued disk writes have settled. */
+  flushDisk(): Promise<void>;
+};

@@ -5,6 +5,14 @@ import type { Dataset, PlanAware } from './Dataset.js';
 import type { Executor } from './Executor.js';
 import { MedFusionError } from './errors.js';
 import type { PersistentStore } from './PersistentStore.js';
+import {
+  type DatasetFingerprint,
+  PersistentTierDataset,
+  type PersistentTierOptions,
+  resolveFingerprint,
+  type TieredCachingDataset,
+  withDiskTier,
+} from './PersistentTierDataset.js';
 import { PrefetchDataset } from './PrefetchDataset.js';
 import { func, nonNegativeInt, oneOf, positiveInt } from './validate.js';
 
@@ -35,11 +43,20 @@ export interface CreateCachedDatasetOptions<T> extends CachingEngineOptions<T> {
    */
   cacheDir?: string;
   /**
-   * A persistent store for the disk tier. Needs `wrapSource` to build the
-   * tier (as `@medfusion/web`'s `createCachedDataset` does); alone it throws
-   * `NO_STORE`.
+   * A persistent store for the disk tier: reads go memory → store → source
+   * (a `PersistentTierDataset` is built unless `wrapSource` is given) and
+   * `getCacheStats()` adds `memoryHits`, `diskHits`, `diskMisses` and `disk`.
    */
   store?: PersistentStore;
+  /**
+   * Names the data set on disk (key prefix of the disk tier built for
+   * `store`); change its version when the data changes.
+   * @default derived from the source (its `fingerprint`, or `name` + `version`, else its length)
+   * @example { name: 'chest-xray', version: 3 }
+   */
+  fingerprint?: string | DatasetFingerprint;
+  /** Bounds of the disk tier's write-behind queue (see WriteBehindQueueOptions). */
+  diskWriteQueue?: PersistentTierOptions<T>['writeQueue'];
   /**
    * The tier hook: wraps the source (the dataset, or the executor when one is
    * given) before the engine reads it, e.g. with a disk tier. Loads then run
@@ -85,6 +102,14 @@ function executorSource<T>(length: number, executor: Executor<T>): Dataset<T> {
  */
 export function createCachedDataset<T>(
   dataset: Dataset<T>,
+  options: CreateCachedDatasetOptions<T> & { store: PersistentStore; wrapSource?: undefined },
+): TieredCachingDataset<T>;
+export function createCachedDataset<T>(
+  dataset: Dataset<T>,
+  options?: CreateCachedDatasetOptions<T>,
+): CachingDataset<T>;
+export function createCachedDataset<T>(
+  dataset: Dataset<T>,
   options: CreateCachedDatasetOptions<T> = {},
 ): CachingDataset<T> {
   if (options === null || typeof options !== 'object') {
@@ -108,11 +133,24 @@ export function createCachedDataset<T>(
     );
   }
   if (options.store !== undefined && options.wrapSource === undefined) {
-    throw new MedFusionError(
-      'NO_STORE',
-      "store needs a tier: use @medfusion/web's createCachedDataset, or pass wrapSource " +
-        '(e.g. (src) => new PersistentTierDataset(src, { store }))',
-    );
+    // Three tiers: memory (this engine) → disk (PersistentTierDataset) → source.
+    const { store, fingerprint, diskWriteQueue, ...rest } = options;
+    let tier: PersistentTierDataset<T> | undefined;
+    const built = createCachedDataset(dataset, {
+      ...rest,
+      store,
+      wrapSource: (src) => {
+        tier = new PersistentTierDataset(src, {
+          store,
+          ...(fingerprint === undefined
+            ? { fingerprint: resolveFingerprint(undefined, dataset) }
+            : { fingerprint }),
+          ...(diskWriteQueue === undefined ? {} : { writeQueue: diskWriteQueue }),
+        });
+        return tier;
+      },
+    });
+    return withDiskTier(built, tier!);
   }
   if (dataset === null || typeof dataset !== 'object' || typeof dataset.get !== 'function') {
     throw new TypeError(`dataset must be a Dataset (length + get), got ${String(dataset)}`);
@@ -121,6 +159,8 @@ export function createCachedDataset<T>(
     cacheType: _t,
     cacheDir: _d,
     store: _s,
+    fingerprint: _f,
+    diskWriteQueue: _q,
     wrapSource,
     executor,
     ...engineOptions

@@ -61,13 +61,6 @@ export { LRUCache } from './LRUCache.js';
 export type { MemoryStoreOptions } from './MemoryStore.js';
 export { MemoryStore } from './MemoryStore.js';
 export type { PersistentStore, StoreUsage, StoreValue } from './PersistentStore.js';
-export type {
-  DatasetFingerprint,
-  DiskTierStats,
-  PersistentTierOptions,
-  SampleCodec,
-} from './PersistentTierDataset.js';
-export { PersistentTierDataset, resolveFingerprint } from './PersistentTierDataset.js';
 export type { PrefetchDatasetOptions } from './PrefetchDataset.js';
 export { PrefetchDataset } from './PrefetchDataset.js';
 export type { QuarantineOptions } from './Quarantine.js';
@@ -86,3 +79,16 @@ export type { TypedArray, TypedArrayConstructor } from './typedArrays.js';
 export { isTypedArray } from './typedArrays.js';
 export type { WriteBehindQueueOptions, WriteBehindStats, WriteFn } from './writeBehindQueue.js';
 export { WriteBehindQueue } from './writeBehindQueue.js';
+export type {
+  DatasetFingerprint,
+  DiskTierStats,
+  PersistentTierOptions,
+  SampleCodec,
+  TieredCacheStats,
+  TieredCachingDataset,
+} from './PersistentTierDataset.js';
+export {
+  PersistentTierDataset,
+  resolveFingerprint,
+  withDiskTier,
+} from './PersistentTierDataset.js';

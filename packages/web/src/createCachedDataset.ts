@@ -4,7 +4,7 @@ import {
   createCachedDataset as createCoreCachedDataset,
   type Dataset,
   type PersistentStore,
-  type TieredCacheStats,
+  type TieredCachingDataset,
 } from '@medfusion/core';
 import { IdbStore } from './IdbStore.js';
 import { OpfsStore } from './OpfsStore.js';
@@ -30,13 +30,6 @@ export interface WebCachedDatasetOptions<T> extends CreateCachedDatasetOptions<T
    */
   persist?: boolean;
 }
-
-/** A cached dataset with a disk tier: stats of all three tiers, and the store. */
-export type TieredCachingDataset<T> = CachingDataset<T> & {
-  getCacheStats(): ReturnType<CachingDataset<T>['getCacheStats']> & TieredCacheStats;
-  /** Wait until the queued disk writes are on disk. */
-  flushDisk(): Promise<void>;
-};
 
 /** The store `cacheDir` maps to: OPFS where it exists, else IndexedDB. */
 export function storeForCacheDir(

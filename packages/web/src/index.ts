@@ -54,5 +54,5 @@ export type {
   MemoryMappedCacheStats,
 } from './MemoryMappedCache.js';
 export { MemoryMappedCache } from './MemoryMappedCache.js';
-export type { TieredCachingDataset, WebCachedDatasetOptions } from './createCachedDataset.js';
+export type { WebCachedDatasetOptions } from './createCachedDataset.js';
 export { createCachedDataset, storeForCacheDir } from './createCachedDataset.js';
