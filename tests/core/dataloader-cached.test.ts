@@ -47,6 +47,7 @@ describe('DataLoader over createCachedDataset', () => {
       cacheSize: n,
       prefetchSize: 8,
       numWorkers: 4,
+      clock,
     });
     const loader = new DataLoader(cached, { batchSize: 6, shuffle: true, seed: 21 });
     const e0 = await drainEpoch(loader, clock);

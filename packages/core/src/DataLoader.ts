@@ -117,6 +117,22 @@ export interface DataLoaderOptions<T, B> {
   clock?: Clock;
 }
 
+interface NodeEvents {
+  setMaxListeners(n: number, ...targets: unknown[]): void;
+}
+
+/**
+ * Every in-flight `get` may listen to the iteration's signal (one listener per
+ * load, by design); Node warns past 10 listeners on an EventTarget. Lift the
+ * limit on this one signal where `node:events` is reachable without importing
+ * it (core stays platform-neutral); elsewhere this does nothing.
+ */
+function allowManyListeners(signal: AbortSignalLike): void {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const events = proc?.getBuiltinModule?.('node:events') as NodeEvents | undefined;
+  events?.setMaxListeners(0, signal);
+}
+
 /**
  * Batches a {@link Dataset} for training, the TypeScript twin of PyTorch's
  * `DataLoader`. `for await (const batch of loader)` yields one epoch;
@@ -279,6 +295,7 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
   private async *iterate(): AsyncGenerator<B, void, undefined> {
     this.active = true;
     const ctrl = createAbortController();
+    allowManyListeners(ctrl.signal);
     const outer = this.signal;
     const onOuterAbort = () => ctrl.abort(outer?.reason);
     outer?.addEventListener('abort', onOuterAbort, { once: true });
