@@ -31,6 +31,14 @@ export const COMPARE_ROWS: CompareRow[] = [
   },
   { name: 'both', cacheType: 'both', plan: false, numWorkers: 2, prefetchSize: 10, reference: 2.9 },
   {
+    name: 'prefetch + plan',
+    cacheType: 'prefetch',
+    plan: true,
+    numWorkers: 2,
+    prefetchSize: 10,
+    reference: null,
+  },
+  {
     name: 'both + plan',
     cacheType: 'both',
     plan: true,

@@ -2,6 +2,7 @@ import {
   type CachingDataset,
   createCachedDataset,
   DataLoader,
+  type Dataset,
   type Executor,
   fromLoader,
   type PersistentStore,
@@ -111,7 +112,7 @@ export class Pipeline {
       ...(store
         ? {
             store,
-            wrapSource: (src) => {
+            wrapSource: (src: Dataset<CsvImageSample>) => {
               this.tier = new PersistentTierDataset(src, {
                 store,
                 fingerprint: source.fingerprint,

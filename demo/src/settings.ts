@@ -48,7 +48,7 @@ export const DEFAULTS: Settings = {
   epochs: 3,
   samples: 0,
   backend: 'auto',
-  compareSamples: 1000,
+  compareSamples: 600,
   compareTrace: 'local-repeats',
 };
 

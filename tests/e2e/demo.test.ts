@@ -147,7 +147,7 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
     );
     expect(await page.locator('#compare-status').getAttribute('data-state')).toBe('done');
     const rows = await page.locator('#compare-table tbody tr').all();
-    expect(rows.length).toBe(6);
+    expect(rows.length).toBe(7); // none, lru, prefetch, both, prefetch + plan, both + plan, best
     for (const row of rows) {
       for (const attr of ['data-wall-ms', 'data-speedup', 'data-hit-rate']) {
         const v = Number(await row.getAttribute(attr));
