@@ -91,6 +91,30 @@ describe('uploadBatch on WebGPU (SwiftShader)', () => {
       /slots must be an integer ≥ 2, got 1/,
     );
   });
+  it('serialises concurrent uploads in call order and uploads only the named fields', async () => {
+    const ring = new UploadRing(device, { slots: 3 });
+    const batches = [0, 1, 2, 3, 4].map((k) => ({
+      v: { data: Float32Array.of(k, k + 0.5, -k), shape: [1, 3] },
+      skip: { data: Int32Array.of(k), shape: [1] },
+    }));
+    const first = await Promise.all(batches.slice(0, 3).map((b) => ring.upload(b, ['v'])));
+    for (const [k, g] of first.entries()) {
+      expect(Object.keys(g)).toEqual(['v']);
+      expect(await readBack(device, g.v!.buffer, g.v!.byteLength)).toEqual(
+        bytesOf(batches[k]!.v.data),
+      );
+    }
+    // two more at once: they wait on fences, reuse slots 0 and 1, and leave slot 2 intact
+    const more = await Promise.all(
+      batches.slice(3).map((b) => uploadBatch(device, b, { ring, fields: ['v'] })),
+    );
+    expect(more[0]!.v!.buffer).toBe(first[0]!.v!.buffer);
+    expect(await readBack(device, more[1]!.v!.buffer, 12)).toEqual(bytesOf(batches[4]!.v.data));
+    expect(await readBack(device, first[2]!.v!.buffer, 12)).toEqual(bytesOf(batches[2]!.v.data));
+    await expect(ring.upload(batches[0]!, ['nope'])).rejects.toThrow(/fields names "nope"/);
+    ring.destroy();
+    await expect(ring.upload(batches[0]!)).rejects.toThrow(/destroyed/);
+  });
 });
 
 describe('tensors from uploaded buffers on the TF.js WebGPU backend', () => {
