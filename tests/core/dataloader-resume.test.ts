@@ -84,6 +84,16 @@ describe('resumable loader state', () => {
     ]);
   });
 
+  it('an empty data set resumes at the epoch it was in and passes through empty epochs', async () => {
+    const empty = new DataLoader(ds(0), {
+      batchSize: 4,
+      resumeFrom: { seed: 0, epoch: 2, cursor: 0 },
+    });
+    expect(empty.state()).toEqual({ seed: 0, epoch: 2, cursor: 0 });
+    expect(await take(empty, Number.POSITIVE_INFINITY)).toEqual([]);
+    expect(empty.epoch).toBe(3);
+  });
+
   it('rejects a state that does not fit, naming the field and value', () => {
     const make = (resumeFrom: unknown, seed?: number) =>
       new DataLoader(ds(10), {

@@ -236,7 +236,9 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     }
     this.epochNo = state.epoch;
     this.cursor = state.cursor;
-    this.rollOver();
+    // a state taken after an epoch's last batch means the next epoch (an
+    // empty epoch, length 0, is still ahead)
+    if (this.cursor > 0) this.rollOver();
   }
 
   /** Epochs completed so far; the number of the epoch being (or about to be) read. */
