@@ -1,4 +1,4 @@
-import type { PersistentStore, StoreUsage } from '@medfusion/core';
+import { MemoryStore, type PersistentStore, type StoreUsage } from '@medfusion/core';
 import { WebDatasetSource } from '@medfusion/web';
 import { describe, expect, inject, it } from 'vitest';
 import { GNU_SHARDS, sampleFiles } from '../fixtures-shards/fixtures.js';
@@ -43,6 +43,18 @@ describe('WebDatasetSource: indices kept in the disk tier', () => {
     expect(second.stats()).toMatchObject({ indexBuilds: 0, storeHits: 3 });
     expect(fullGets).toBe(0);
     expect((await second.get(50)).files).toEqual(sampleFiles(2, 6));
+    second.close();
+  });
+
+  it('works with core MemoryStore and with sha256-verified shards', async () => {
+    const store = new MemoryStore();
+    const first = await WebDatasetSource.open({ manifestUrl: `${nginx}manifest.json`, store });
+    await first.get(50); // shard 2: streamed, hashed, indexed, stored
+    expect(first.stats()).toMatchObject({ indexBuilds: 1, storeHits: 0 });
+    first.close();
+    const second = await WebDatasetSource.open({ manifestUrl: `${nginx}manifest.json`, store });
+    expect((await second.get(50)).files).toEqual(sampleFiles(2, 6));
+    expect(second.stats()).toMatchObject({ indexBuilds: 0, storeHits: 1 });
     second.close();
   });
 
