@@ -1,18 +1,17 @@
 import {
   type CachingDataset,
-  createCachedDataset,
   DataLoader,
-  type Dataset,
   type Executor,
   fromLoader,
   type PersistentStore,
-  PersistentTierDataset,
+  type TieredCachingDataset,
 } from '@medfusion/core';
 import {
   type CsvImageDataset,
   type CsvImageSample,
+  createCachedDataset,
   createWorkerExecutor,
-  OpfsStore,
+  storeForCacheDir,
   type TfDataset,
   type TfElement,
   toTfDataset,
@@ -20,7 +19,7 @@ import {
 import * as tf from '@tensorflow/tfjs';
 import type { Settings } from './settings.js';
 
-/** The disk tier's folder in OPFS. */
+/** The disk tier's directory (OPFS; IndexedDB where OPFS is missing). */
 export const DISK_DIR = 'medfusion-demo';
 
 /** What the page shows about the data path, cumulative since the pipeline was built. */
@@ -70,9 +69,9 @@ export class Pipeline {
   private networkLoads = 0;
   private networkErrors = 0;
   private readonly cached: CachingDataset<CsvImageSample>;
+  private readonly tiered: TieredCachingDataset<CsvImageSample> | undefined;
   private readonly executor: Executor<CsvImageSample> | undefined;
   private readonly store: PersistentStore | undefined;
-  private tier: PersistentTierDataset<CsvImageSample> | undefined;
 
   private constructor(
     source: PipelineSource,
@@ -103,25 +102,18 @@ export class Pipeline {
       }
     });
     this.store = store;
-    const cacheType = settings.strategy === 'both-disk' ? 'both' : settings.strategy;
-    this.cached = createCachedDataset(network, {
-      cacheType,
+    const common = {
+      cacheType: settings.strategy === 'both-disk' ? ('both' as const) : settings.strategy,
       cacheSize: settings.cacheSize,
       prefetchSize: settings.prefetchSize,
       numWorkers: Math.max(1, settings.workers),
-      ...(store
-        ? {
-            store,
-            wrapSource: (src: Dataset<CsvImageSample>) => {
-              this.tier = new PersistentTierDataset(src, {
-                store,
-                fingerprint: source.fingerprint,
-              });
-              return this.tier;
-            },
-          }
-        : {}),
-    });
+    };
+    // Three tiers with the disk: memory → disk (OPFS) → network; the fingerprint
+    // keys the samples on disk to this version of the data set.
+    this.tiered = store
+      ? createCachedDataset(network, { ...common, store, fingerprint: source.fingerprint })
+      : undefined;
+    this.cached = this.tiered ?? createCachedDataset(network, common);
     const loader = new DataLoader(this.cached, {
       batchSize: settings.batchSize,
       shuffle: true,
@@ -168,7 +160,7 @@ export class Pipeline {
   /** Where samples came from and what the caches hold. */
   stats(): PipelineStats {
     const engine = this.cached.getCacheStats();
-    const diskReads = this.tier?.getDiskStats().diskHits ?? 0;
+    const diskReads = this.tiered?.getCacheStats().diskHits ?? 0;
     const memoryTier = engine.capacity > 0;
     return {
       delivered: this.delivered,
@@ -191,16 +183,15 @@ export class Pipeline {
 
   /** Stop workers and close the caches; pending disk writes are flushed first. */
   async close(): Promise<void> {
-    await this.cached.close();
-    await this.tier?.close();
+    await this.cached.close(); // finishes the queued disk writes
     await this.executor?.close?.();
     await this.store?.close?.();
   }
 }
 
-/** The OPFS store of the disk tier. */
+/** The store of the disk tier: OPFS, or IndexedDB where OPFS is missing. */
 export function openDiskStore(): PersistentStore {
-  return new OpfsStore({ dir: DISK_DIR });
+  return storeForCacheDir(DISK_DIR);
 }
 
 /** Empty the disk tier. */
