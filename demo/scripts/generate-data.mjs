@@ -61,7 +61,7 @@ function scan(rand, label, pixels) {
       const d2 = (u * u + v * v) / (radius * radius);
       const tissue = base + 15 * Math.sin(x * fx + phase) * Math.cos(y * fy);
       const value = tissue + contrast * Math.exp(-d2 * 1.5) + gauss(rand) * 8;
-      pixels[y * SIZE + x] = value < 0 ? 0 : value > 255 ? 255 : value;
+      pixels[y * SIZE + x] = Math.min(Math.max(value, 0), 255);
     }
   }
 }

@@ -357,7 +357,12 @@ async function boot(): Promise<void> {
     $('#backend').dataset.backend = backend;
     await openSource();
     await registerOffline();
-    setStatus('Ready. Press Start to train.', 'idle');
+    setStatus(
+      navigator.onLine
+        ? 'Ready. Press Start to train.'
+        : 'Ready, offline: with "both + disk", samples stored on an earlier visit train from disk.',
+      'idle',
+    );
     statusEl.dataset.ready = 'true';
   } catch (err) {
     setStatus(`Could not start: ${err instanceof Error ? err.message : String(err)}`, 'error');
