@@ -41,7 +41,7 @@ export default defineConfig({
       'comlink',
       'idb',
       '@tensorflow/tfjs',
-      '@tensorflow/tfjs-core',
+      '@medfusion/web > @tensorflow/tfjs-core',
       '@tensorflow/tfjs-backend-webgpu',
       'idb-keyval',
     ],
