@@ -45,7 +45,7 @@ async function train(p: Page): Promise<void> {
       return s === 'done' || s === 'error' || s === 'stopped';
     },
     undefined,
-    { timeout: 120_000 },
+    { timeout: 200_000 },
   );
   const state = await p.locator('#status').getAttribute('data-state');
   expect(state, (await p.locator('#status').textContent()) ?? '').toBe('done');
@@ -143,7 +143,7 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
         return s === 'done' || s === 'error';
       },
       undefined,
-      { timeout: 120_000 },
+      { timeout: 200_000 },
     );
     expect(await page.locator('#compare-status').getAttribute('data-state')).toBe('done');
     const rows = await page.locator('#compare-table tbody tr').all();
