@@ -99,7 +99,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     this.sizeOf = o.sizeOf;
     this.loadTimeoutMs = o.loadTimeoutMs;
     this.clock = o.clock;
-    this.executor = o.executor ?? new InThreadExecutor(dataset);
+    this.executor = o.executor ?? new InThreadExecutor(dataset, { settleOnAbort: false });
     this.ownsExecutor = o.executor === undefined;
     this.waits = new FlightWaits<T>(o.clock, o.loadTimeoutMs, (ms) => {
       this.stallMs += ms;
