@@ -59,6 +59,8 @@ export async function driveClock<T>(clock: ManualClock, work: Promise<T>, stepMs
   const result = work.finally(() => {
     done = true;
   });
+  result.catch(() => {}); // handled by the caller, after the loop
+
   while (!done) {
     await clock.advance(stepMs);
     await new Promise((r) => setTimeout(r, 0));

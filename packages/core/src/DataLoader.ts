@@ -104,9 +104,9 @@ export interface DataLoaderOptions<T, B> {
   /** Told about each sample not delivered (index, cause, attempts), as it is left out. */
   onSampleError?: (failure: SampleFailure) => void;
   /**
-   * Indices that failed every retry; they are not loaded again (each epoch
-   * still reports them, with 0 attempts). Give one with a `store` to keep it
-   * across visits; `false` turns it off.
+   * Indices that failed every retry; they are not loaded again, whatever the
+   * `onError` policy (each epoch still reports them, with 0 attempts). Give
+   * one with a `store` to keep it across visits; `false` turns it off.
    * @default an in-memory Quarantine for retrying policies, none otherwise
    */
   quarantine?: Quarantine | false;
@@ -328,8 +328,7 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     if (isPlanAware(dataset)) dataset.setPlan(this.tracker.plan(order.subarray(start, end)));
     const ahead = (this.prefetchBatches + 1) * bs;
     const source = this.tracker.wrap(dataset);
-    const skip = this.tracker.policy.skip ? this.tracker : undefined;
-    const win = new SampleWindow(source, order, start, end, ahead, ctrl.signal, skip);
+    const win = new SampleWindow(source, order, start, end, ahead, ctrl.signal, this.tracker);
     const samples = this.samples;
     const context = { indices: order.subarray(0, 0) };
     while (this.cursor < batches) {

@@ -4,6 +4,7 @@ import {
   type ErrorPolicy,
   failureOf,
   isFatal,
+  QuarantinedError,
   type ResolvedErrorPolicy,
   resolveErrorPolicy,
   SampleFailedError,
@@ -89,7 +90,8 @@ export class FailureTracker {
   }
 
   /** Whether a failure is absorbed (the sample skipped) rather than ending the epoch. */
-  readonly skips = (error: unknown): boolean => this.policy.skip && !isFatal(error);
+  readonly skips = (error: unknown): boolean =>
+    error instanceof QuarantinedError || (this.policy.skip && !isFatal(error));
 
   /** A sample of the epoch was skipped. */
   readonly skipped = (index: number, error: unknown): void => {
