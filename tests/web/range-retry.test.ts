@@ -16,8 +16,8 @@ describe('range reads through a server that fails 20 % of requests', () => {
     const run = 'reader-1';
     const reader = new RangeReader({ url: `${flaky}${run}/${name}`, retry: fast });
     const parts: Uint8Array[] = [];
-    for (let at = 0; at < whole.length; at += 4096) {
-      parts.push(await reader.read(at, Math.min(whole.length, at + 4096)));
+    for (let at = 0; at < whole.length; at += 1024) {
+      parts.push(await reader.read(at, Math.min(whole.length, at + 1024)));
     }
     const joined = new Uint8Array(whole.length);
     let at = 0;
@@ -35,9 +35,21 @@ describe('range reads through a server that fails 20 % of requests', () => {
 
   it('WebDatasetSource reads every sample correctly through the faulty server', async () => {
     const run = 'source-1';
+    let failures = 0;
+    const counting: typeof fetch = async (input, init) => {
+      try {
+        const res = await fetch(input, init);
+        if (res.status >= 500) failures++;
+        return res;
+      } catch (error) {
+        failures++;
+        throw error;
+      }
+    };
     const source = await WebDatasetSource.open({
       urls: GNU_SHARDS.map((s) => `${flaky}${run}/${s.name}`),
       retry: fast,
+      fetch: counting,
     });
     let index = 0;
     for (const [shard, s] of GNU_SHARDS.entries()) {
@@ -45,8 +57,8 @@ describe('range reads through a server that fails 20 % of requests', () => {
         expect((await source.get(index++)).files).toEqual(sampleFiles(shard, i));
       }
     }
-    const { requests } = await runStats(run);
-    expect(requests).toBeGreaterThan(72);
+    // Requests did fail (503s, dropped connections) and were retried to success.
+    expect(failures).toBeGreaterThan(0);
     source.close();
   });
 
