@@ -42,6 +42,18 @@ describe('ParquetSource over range requests (file written by hyparquet-writer)',
     table.close();
   });
 
+  it('reads the row groups of the plan window in one merged request', async () => {
+    const table = await ParquetSource.open({ url, columns, rowGroupCache: 4, lookahead: 64 });
+    const atOpen = table.stats().rangeRequests; // size probe + footer
+    const plan = [...Array(PARQUET.rows).keys()];
+    table.setPlan(plan);
+    for (const r of plan) expect((await table.get(r)).image).toEqual(parquetRow(r).image);
+    // Group 0 on demand, then groups 1-3 together: 2 requests instead of 4.
+    expect(table.stats().rangeRequests - atOpen).toBe(2);
+    expect(table.stats().rowGroupReads).toBe(4);
+    table.close();
+  });
+
   it('only fetches the configured columns', async () => {
     const labels = await ParquetSource.open({ url, columns: { label: 'label' } });
     let allBytes = 0;

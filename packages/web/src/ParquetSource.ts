@@ -4,6 +4,7 @@ import {
   ClosedError,
   type Dataset,
   type GetOptions,
+  mergeRanges,
   type PlanAware,
   type RetryOptions,
 } from '@medfusion/core';
@@ -83,6 +84,13 @@ export interface ParquetStats {
   rangeRequests: number;
   /** Row groups decoded. */
   rowGroupReads: number;
+}
+
+/** A byte span being read ahead for several row groups. */
+interface Span {
+  start: number;
+  end: number;
+  bytes: Promise<Uint8Array>;
 }
 
 function raceSignal<T>(promise: Promise<T>, signal: AbortSignalLike | undefined): Promise<T> {
@@ -215,10 +223,16 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     });
     const closer = new AbortController();
     const { size } = await reader.probe({ signal: options.signal });
+    const spans: Span[] = [];
     const file: AsyncBuffer = {
       byteLength: size,
       slice: async (start: number, end?: number) => {
-        const b = await reader.read(start, end ?? size, { signal: closer.signal });
+        const stop = end ?? size;
+        // Bytes a merged read-ahead of several row groups is fetching anyway.
+        const span = spans.find((x) => x.start <= start && stop <= x.end);
+        const b = span
+          ? (await span.bytes).subarray(start - span.start, stop - span.start)
+          : await reader.read(start, stop, { signal: closer.signal });
         return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength
           ? (b.buffer as ArrayBuffer)
           : (b.slice().buffer as ArrayBuffer);
@@ -253,10 +267,12 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     }
     const source = new ParquetSource<T>(reader, file, metadata, options, cacheSize, lookahead);
     source.closer = closer;
+    source.spans = spans;
     return source;
   }
 
   private closer = new AbortController();
+  private spans: Span[] = [];
 
   /** Counters for monitoring and tests. */
   stats(): ParquetStats {
@@ -320,7 +336,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       const g = this.rowGroupOf(idx);
       if (!wanted.includes(g)) wanted.push(g);
     }
-    for (const g of wanted) void this.rowGroup(g).catch(() => {});
+    this.readAhead(wanted.filter((g) => !this.groups.has(g)));
   }
 
   /** Abort reads in flight and drop cached row groups; later `get`s throw `CLOSED`. */
@@ -329,6 +345,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     this.closed = true;
     this.closer.abort(new ClosedError('ParquetSource'));
     this.groups.clear();
+    this.spans.length = 0;
   }
 
   private advance(index: number): void {
@@ -344,8 +361,46 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
         const g = this.rowGroupOf(plan[q] as number);
         if (!upcoming.includes(g) && g !== this.rowGroupOf(index)) upcoming.push(g);
       }
-      for (const g of upcoming) void this.rowGroup(g).catch(() => {});
+      // Cached groups the window needs are touched (kept from eviction); the rest read ahead.
+      for (const g of upcoming) if (this.groups.has(g)) void this.rowGroup(g);
+      this.readAhead(upcoming.filter((g) => !this.groups.has(g)));
       return;
+    }
+  }
+
+  /** Bytes of the configured columns in row group `g`: `[start, end)`. */
+  private groupSpan(g: number): { start: number; end: number } {
+    const wanted = new Set(this.readColumns);
+    let start = Number.POSITIVE_INFINITY;
+    let end = 0;
+    for (const chunk of (this.metadata.row_groups[g] as FileMetaData['row_groups'][number])
+      .columns) {
+      const m = chunk.meta_data;
+      if (!m || !wanted.has(m.path_in_schema[0] as string)) continue;
+      const from = Number(m.dictionary_page_offset ?? m.data_page_offset);
+      start = Math.min(start, from);
+      end = Math.max(end, from + Number(m.total_compressed_size));
+    }
+    return { start: Number.isFinite(start) ? start : 0, end };
+  }
+
+  /** Read the column bytes of `groups` in merged requests, then decode each group from them. */
+  private readAhead(groups: number[]): void {
+    if (groups.length === 0) return;
+    const ranges = groups.map((g) => ({ g, ...this.groupSpan(g) })).filter((r) => r.end > r.start);
+    for (const m of mergeRanges(ranges, { maxGap: 65536, maxBytes: 32 << 20 })) {
+      const span: Span = {
+        start: m.start,
+        end: m.end,
+        bytes: this.reader.read(m.start, m.end, { signal: this.closer.signal }),
+      };
+      span.bytes.catch(() => {});
+      this.spans.push(span);
+      const decoded = m.parts.map((part) => this.rowGroup(part.g).catch(() => {}));
+      void Promise.all(decoded).then(() => {
+        const i = this.spans.indexOf(span);
+        if (i >= 0) this.spans.splice(i, 1);
+      });
     }
   }
 
