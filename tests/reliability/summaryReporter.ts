@@ -1,6 +1,7 @@
 // Vitest reporter for `pnpm test:reliability`: after the run, prints one table
 // of the figures each reliability test attached (harness.ts `report`), with the
-// test's result. Loaded by scripts/run.mjs as --reporter=<this file>.
+// test's result (rows with the same scenario and case are merged, numbers
+// summed). Loaded by scripts/run.mjs as --reporter=<this file>.
 import type { Reporter, TestModule } from 'vitest/node';
 
 interface Row {
@@ -12,6 +13,7 @@ interface Row {
 export default class ReliabilitySummary implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const rows: string[][] = [];
+    const merged = new Map<string, { row: Row; result: string }>();
     let passed = 0;
     let failed = 0;
     for (const mod of modules) {
@@ -26,12 +28,26 @@ export default class ReliabilitySummary implements Reporter {
           rows.push([mod.moduleId.split('/').pop() ?? '', test.name, result, '']);
         }
         for (const row of list) {
-          const figures = Object.entries(row.figures)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(' ');
-          rows.push([row.scenario, row.case, result, figures]);
+          // rows with the same scenario and case merge: numbers add up, e.g. one per table entry
+          const id = `${row.scenario}\u0000${row.case}`;
+          const seen = merged.get(id);
+          if (seen === undefined) {
+            merged.set(id, { row: { ...row, figures: { ...row.figures } }, result });
+            continue;
+          }
+          if (result !== 'ok') seen.result = result;
+          for (const [k, v] of Object.entries(row.figures)) {
+            const old = seen.row.figures[k];
+            seen.row.figures[k] = typeof old === 'number' && typeof v === 'number' ? old + v : v;
+          }
         }
       }
+    }
+    for (const { row, result } of merged.values()) {
+      const figures = Object.entries(row.figures)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ');
+      rows.push([row.scenario, row.case, result, figures]);
     }
     if (rows.length === 0) return;
     const head = ['scenario', 'case', 'result', 'figures'];
