@@ -76,6 +76,7 @@ describe('soak', () => {
       },
     });
 
+    const handlesBefore = process.getActiveResourcesInfo().length;
     let warmHeap = 0;
     let lastHeap = 0;
     let failuresTotal = 0;
@@ -110,6 +111,9 @@ describe('soak', () => {
     // read would add > 28 MB
     const growth = lastHeap - warmHeap;
     expect(growth).toBeLessThan(16 * 2 ** 20);
+    // no timer, socket or other handle left open by 50 epochs
+    const handlesAfter = process.getActiveResourcesInfo().length;
+    expect(handlesAfter).toBeLessThanOrEqual(handlesBefore);
     await cached.close();
     report(task, {
       scenario: 'soak',
@@ -121,6 +125,7 @@ describe('soak', () => {
         quarantined: loader.quarantine?.size ?? 0,
         heapGrowthMB: +(growth / 2 ** 20).toFixed(2),
         pendingTimers: clock.pending,
+        openHandlesDelta: handlesAfter - handlesBefore,
         s: +(ms / 1000).toFixed(1),
       },
     });
