@@ -32,6 +32,8 @@ export interface RowResult {
   stallShare: number;
   stepMs: number;
   batches: number;
+  /** Most loads in flight at once during the throughput epoch. */
+  peakInFlight: number;
 }
 
 type Element = { xs: tf.Tensor; ys: tf.Tensor };
@@ -47,6 +49,18 @@ interface Built {
 }
 
 const base = location.origin;
+
+/** Loads in flight right now, and the most seen, for the row being measured. */
+const flight = { now: 0, peak: 0 };
+async function counted<T>(load: () => Promise<T>): Promise<T> {
+  flight.now++;
+  if (flight.now > flight.peak) flight.peak = flight.now;
+  try {
+    return await load();
+  } finally {
+    flight.now--;
+  }
+}
 
 /** Seeded permutation (mulberry32 + Fisher–Yates) for the tf.data row's shuffle. */
 function permutation(n: number, seed: number): Int32Array {
@@ -77,7 +91,7 @@ function buildTfData(cfg: BenchConfig): Built {
       for (const i of order) yield i;
     })
     .mapAsync(async (i) => {
-      const s = await loadSample(base, i as number);
+      const s = await counted(() => loadSample(base, i as number));
       return {
         xs: tf.tensor3d(s.image.data, [SIZE, SIZE, 1]),
         ys: tf.tensor1d(s.label),
@@ -106,12 +120,18 @@ async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> 
     }
   }
   const source = fromLoader<BenchSample>(cfg.samples, (i, signal) =>
-    loadSample(base, i, signal as AbortSignal | undefined),
+    counted(() => loadSample(base, i, signal as AbortSignal | undefined)),
   );
   const prefetched = new PrefetchDataset(source, {
     prefetchSize: cfg.prefetchSize,
     numWorkers: cfg.concurrency,
-    ...(executor ? { executor } : {}),
+    ...(executor
+      ? {
+          executor: {
+            run: (i: number, signal: AbortSignal) => counted(() => executor.run(i, signal)),
+          },
+        }
+      : {}),
   });
   const loader = new DataLoader(prefetched, {
     batchSize: cfg.batchSize,
@@ -217,7 +237,9 @@ async function runBench(cfg: BenchConfig): Promise<RowResult[]> {
   for (const name of cfg.rows) {
     status(`${name}: throughput`);
     const a = await build(name, cfg);
+    flight.peak = 0;
     const drained = await drain(a.dataset);
+    const peakInFlight = flight.peak;
     await a.close();
     status(`${name}: fitDataset`);
     const b = await build(name, cfg);
@@ -231,6 +253,7 @@ async function runBench(cfg: BenchConfig): Promise<RowResult[]> {
       stallShare: fitted.waitMs / fitted.ms,
       stepMs: (fitted.ms - fitted.waitMs) / Math.max(1, fitted.batches),
       batches: fitted.batches,
+      peakInFlight,
     });
   }
   status('done');
