@@ -61,24 +61,6 @@ export { LRUCache } from './LRUCache.js';
 export type { MemoryStoreOptions } from './MemoryStore.js';
 export { MemoryStore } from './MemoryStore.js';
 export type { PersistentStore, StoreUsage, StoreValue } from './PersistentStore.js';
-export type { PrefetchDatasetOptions } from './PrefetchDataset.js';
-export { PrefetchDataset } from './PrefetchDataset.js';
-export type { QuarantineOptions } from './Quarantine.js';
-export { Quarantine } from './Quarantine.js';
-export type { ByteRange, MergedRange, MergeRangesOptions } from './rangeMerge.js';
-export { mergeRanges } from './rangeMerge.js';
-export type { RetryOptions } from './retry.js';
-export { backoffDelay, isRetryable, RetryExhaustedError, retry, sleep } from './retry.js';
-export type { SampleValue } from './sampleCodec.js';
-export { decodeSample, encodeSample, SampleCodecError } from './sampleCodec.js';
-export type { ShardPlanOptions } from './shardPlan.js';
-export { counterRandom, ShardLayout, shardPlan } from './shardPlan.js';
-export { shuffledOrder } from './shuffle.js';
-export { defaultSizeOf } from './sizeOf.js';
-export type { TypedArray, TypedArrayConstructor } from './typedArrays.js';
-export { isTypedArray } from './typedArrays.js';
-export type { WriteBehindQueueOptions, WriteBehindStats, WriteFn } from './writeBehindQueue.js';
-export { WriteBehindQueue } from './writeBehindQueue.js';
 export type {
   DatasetFingerprint,
   DiskTierStats,
@@ -92,3 +74,21 @@ export {
   resolveFingerprint,
   withDiskTier,
 } from './PersistentTierDataset.js';
+export type { PrefetchDatasetOptions } from './PrefetchDataset.js';
+export { PrefetchDataset } from './PrefetchDataset.js';
+export type { QuarantineOptions } from './Quarantine.js';
+export { Quarantine } from './Quarantine.js';
+export type { ByteRange, MergedRange, MergeRangesOptions } from './rangeMerge.js';
+export { mergeRanges } from './rangeMerge.js';
+export type { RetryOptions } from './retry.js';
+export { backoffDelay, isRetryable, RetryExhaustedError, retry, sleep } from './retry.js';
+export type { SampleValue } from './sampleCodec.js';
+export { decodeSample, encodeSample, SampleCodecError } from './sampleCodec.js';
+export type { ShardPlanOptions } from './shardPlan.js';
+export { ShardLayout, shardPlan } from './shardPlan.js';
+export { shuffledOrder } from './shuffle.js';
+export { defaultSizeOf } from './sizeOf.js';
+export type { TypedArray, TypedArrayConstructor } from './typedArrays.js';
+export { isTypedArray } from './typedArrays.js';
+export type { WriteBehindQueueOptions, WriteBehindStats, WriteFn } from './writeBehindQueue.js';
+export { WriteBehindQueue } from './writeBehindQueue.js';

@@ -1,3 +1,4 @@
+import { philox4x32 } from './counterRng.js';
 import { bool, index as checkIndex, nonNegativeInt, positiveInt } from './validate.js';
 
 /** Options of {@link shardPlan}. */
@@ -98,24 +99,25 @@ export class ShardLayout {
   }
 }
 
-/**
- * A counter-based random number: a pure function of (seed, stream, counter),
- * so any part of a plan can be recomputed alone and runs are reproducible.
- * Returns a float in [0, 1).
- */
-export function counterRandom(seed: number, stream: number, counter: number): number {
-  let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(stream + 0x632be5ab, 0xc2b2ae35);
-  h = Math.imul(h ^ (h >>> 16), 0x7feb352d) ^ Math.imul(counter + 0x27d4eb2f, 0x165667b1);
-  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
-  h ^= h >>> 16;
-  h = Math.imul(h ^ (h >>> 13), 0x5bd1e995);
-  h ^= h >>> 15;
-  return (h >>> 0) / 4294967296;
-}
+const TWO_32 = 4294967296;
+const TWO_26 = 67108864;
+const TWO_NEG_53 = 2 ** -53;
+const words = new Uint32Array(4);
 
-function shuffleInPlace(a: Uint32Array, seed: number, stream: number): void {
+/**
+ * Fisher–Yates over `a` whose swap at step `i` comes from Philox4x32-10 with
+ * counter `(i, stream, epoch)` and key `seed`: every draw is a pure function of
+ * its inputs, so any window of a plan can be recomputed on its own.
+ */
+function shuffleInPlace(a: Uint32Array, seed: number, epoch: number, stream: number): void {
+  const k0 = seed >>> 0;
+  const k1 = Math.floor(seed / TWO_32) >>> 0;
+  const e0 = epoch >>> 0;
+  const e1 = Math.floor(epoch / TWO_32) >>> 0;
   for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(counterRandom(seed, stream, i) * (i + 1));
+    philox4x32(i, stream, e0, e1, k0, k1, words);
+    const u = (((words[0] as number) >>> 5) * TWO_26 + ((words[1] as number) >>> 6)) * TWO_NEG_53;
+    const j = Math.min(i, Math.floor(u * (i + 1)));
     const t = a[i] as number;
     a[i] = a[j] as number;
     a[j] = t;
@@ -128,7 +130,7 @@ function shuffleInPlace(a: Uint32Array, seed: number, stream: number): void {
  * Random enough for SGD, yet at most `windowShards` shards are in flight, so
  * a prefetcher reading this plan ahead touches few objects and can merge
  * neighbouring byte ranges into one request. Seeded and counter-based:
- * the same options always give the same plan.
+ * the same options always give the same plan (Philox4x32-10, like `shuffledOrder`).
  *
  * @example
  * const order = shardPlan({ shardSizes: [1000, 1000, 1000, 800], seed: 7, epoch, windowShards: 2 });
@@ -146,8 +148,7 @@ export function shardPlan(options: ShardPlanOptions): Uint32Array {
   const plan = new Uint32Array(layout.length);
   const shards = new Uint32Array(layout.shardCount);
   for (let s = 0; s < shards.length; s++) shards[s] = s;
-  const mixed = (seed ^ Math.imul(epoch + 1, 0x9e3779b1)) >>> 0;
-  if (shuffle) shuffleInPlace(shards, mixed, 0);
+  if (shuffle) shuffleInPlace(shards, seed, epoch, 0);
   let pos = 0;
   for (let w = 0; w * windowShards < shards.length; w++) {
     const windowStart = pos;
@@ -158,7 +159,7 @@ export function shardPlan(options: ShardPlanOptions): Uint32Array {
       const size = layout.size(shard);
       for (let i = 0; i < size; i++) plan[pos++] = start + i;
     }
-    if (shuffle) shuffleInPlace(plan.subarray(windowStart, pos), mixed, w + 1);
+    if (shuffle) shuffleInPlace(plan.subarray(windowStart, pos), seed, epoch, w + 1);
   }
   return plan;
 }
