@@ -97,6 +97,13 @@ export const coreCases: BadInputCase[] = [
     run: () => new DataLoader(ds, { onError: { retry: 3 as never } }),
   },
   {
+    call: "new DataLoader(ds, { onError: { retry: {}, afterRetries: 'fail' } })",
+    kind: 'option',
+    error: 'RangeError',
+    mentions: ['onError.afterRetries', '"fail"'],
+    run: () => new DataLoader(ds, { onError: { retry: {}, afterRetries: 'fail' as never } }),
+  },
+  {
     call: "new DataLoader(ds, { onSampleError: 'log' })",
     kind: 'option',
     error: 'TypeError',

@@ -1,5 +1,5 @@
 // onError retry: exponential backoff on the injected clock, recovery of
-// transient faults, quarantine of what fails every attempt, `then: 'throw'`,
+// transient faults, quarantine of what fails every attempt, `afterRetries: 'throw'`,
 // and an abort during a backoff wait ends the epoch at once with no timer left.
 import {
   createAbortController,
@@ -70,12 +70,12 @@ describe('onError retry', () => {
     expect(loader.quarantine?.size).toBe(0);
   });
 
-  it("then: 'throw' fails the epoch with SampleFailedError naming the index and attempts", async () => {
+  it("afterRetries: 'throw' fails the epoch with SampleFailedError naming the index and attempts", async () => {
     const clock = new ManualClock();
     const { ds } = flaky(clock, 100);
     const loader = new DataLoader<number, number[]>(ds, {
       batchSize: 2,
-      onError: { retry: { attempts: 3, backoffMs: 10 }, then: 'throw' },
+      onError: { retry: { attempts: 3, backoffMs: 10 }, afterRetries: 'throw' },
       clock,
       collate: (s) => s.slice(),
     });

@@ -32,8 +32,8 @@ export interface RetryPolicy {
  *   batch whose samples all failed is not yielded) and reported.
  * - `'retry'`: up to 3 attempts with backoff (100 ms, doubling), then skip
  *   and put the index in quarantine.
- * - `{ retry: { attempts, backoffMs, maxBackoffMs }, then? }`: the same with
- *   your numbers; `then: 'throw'` fails the epoch instead of skipping.
+ * - `{ retry: { attempts, backoffMs, maxBackoffMs }, afterRetries? }`: the same
+ *   with your numbers; `afterRetries: 'throw'` fails the epoch instead of skipping.
  * Aborts and closed datasets always end the epoch; they are never skipped.
  *
  * @example
@@ -43,7 +43,12 @@ export type ErrorPolicy =
   | 'throw'
   | 'skip'
   | 'retry'
-  | { retry: RetryPolicy; then?: 'skip' | 'throw' };
+  | {
+      /** Attempts and backoff. */
+      retry: RetryPolicy;
+      /** What a sample that failed every attempt does. @default 'skip' */
+      afterRetries?: 'skip' | 'throw';
+    };
 
 /** An {@link ErrorPolicy} checked and with its defaults filled in. */
 export interface ResolvedErrorPolicy {
@@ -109,7 +114,7 @@ export function resolveErrorPolicy(policy: unknown, name = 'onError'): ResolvedE
       `${name} must be 'throw', 'skip', 'retry' or { retry: {...} }, got ${showValue(policy)}`,
     );
   }
-  const { retry, then } = policy as { retry?: unknown; then?: unknown };
+  const { retry, afterRetries } = policy as { retry?: unknown; afterRetries?: unknown };
   if (retry === null || typeof retry !== 'object') {
     throw new TypeError(`${name}.retry must be an object, got ${showValue(retry)}`);
   }
@@ -125,10 +130,12 @@ export function resolveErrorPolicy(policy: unknown, name = 'onError'): ResolvedE
       `${name}.retry.maxBackoffMs must be ≥ backoffMs (${backoffMs}), got ${maxBackoffMs}`,
     );
   }
-  if (then !== undefined && then !== 'skip' && then !== 'throw') {
-    throw new RangeError(`${name}.then must be 'skip' or 'throw', got ${showValue(then)}`);
+  if (afterRetries !== undefined && afterRetries !== 'skip' && afterRetries !== 'throw') {
+    throw new RangeError(
+      `${name}.afterRetries must be 'skip' or 'throw', got ${showValue(afterRetries)}`,
+    );
   }
-  return { attempts, backoffMs, maxBackoffMs, skip: then !== 'throw' };
+  return { attempts, backoffMs, maxBackoffMs, skip: afterRetries !== 'throw' };
 }
 
 /** True for failures no policy may absorb: aborts and closed datasets end the epoch. */
