@@ -16,6 +16,31 @@ export { ImageDecodeError, ImageDecoder } from './decodeImage.js';
 export { isCrossOriginIsolated } from './env.js';
 export type { ExposeLoaderOptions, WorkerLoader } from './exposeLoader.js';
 export { exposeLoader } from './exposeLoader.js';
+export { defaultOriginLimiter, OriginLimiter } from './OriginLimiter.js';
+export type {
+  ParquetColumns,
+  ParquetSample,
+  ParquetSourceOptions,
+  ParquetStats,
+} from './ParquetSource.js';
+export { ParquetSource } from './ParquetSource.js';
+export type { RangeReaderOptions, ReadOptions } from './RangeReader.js';
+export { RangeReader } from './RangeReader.js';
+export {
+  ChecksumMismatchError,
+  ObjectChangedError,
+  RemoteReadError,
+  SourceFormatError,
+} from './RemoteError.js';
+export { sha256Hex } from './sha256.js';
+export type { TarIndexFile, TarMember, TarSampleEntry } from './tarIndex.js';
+export {
+  decodeTarIndex,
+  encodeTarIndex,
+  groupSamples,
+  indexTarStream,
+  splitSampleName,
+} from './tarIndex.js';
 export type {
   BatchMapping,
   BatchSource,
@@ -34,6 +59,15 @@ export type {
   UploadRingOptions,
 } from './uploadBatch.js';
 export { UploadRing, uploadBatch } from './uploadBatch.js';
+export type {
+  SampleRange,
+  ShardManifest,
+  ShardManifestEntry,
+  WebDatasetSample,
+  WebDatasetSourceOptions,
+  WebDatasetStats,
+} from './WebDatasetSource.js';
+export { WebDatasetSource } from './WebDatasetSource.js';
 export { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
 export type {
   WorkerCrashEvent,
