@@ -3,7 +3,7 @@
 // added, adjustable latency, in `vite` (dev) and `vite preview` (built) alike.
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Connect, mergeConfig, type Plugin } from 'vite';
 import base from '../vite.config.ts';
@@ -40,7 +40,7 @@ function serveData(): Connect.NextHandleFunction {
     }
     const root = dataDir();
     const file = normalize(join(root, decodeURIComponent(url.pathname.slice('/data/'.length))));
-    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+    if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
       res.statusCode = 404;
       res.end(`not found: ${url.pathname}`);
       return;

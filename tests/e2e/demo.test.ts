@@ -22,7 +22,9 @@ function watch(p: Page): void {
       consoleErrors.push(`${p.url()}: ${msg.text()} (${msg.location().url || 'no location'})`);
     }
   });
-  p.on('pageerror', (err) => consoleErrors.push(`${p.url()}: uncaught ${err.message}`));
+  p.on('pageerror', (err) =>
+    consoleErrors.push(`${p.url()}: uncaught ${err.message}\n${err.stack ?? ''}`),
+  );
 }
 
 async function waitReady(p: Page): Promise<void> {
@@ -70,6 +72,27 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
   afterAll(async () => {
     await browser?.close();
     await new Promise<void>((res) => server?.httpServer.close(() => res()));
+  });
+
+  it('serves the data set as real files with the requested latency, nothing outside it', async () => {
+    const manifest = await fetch(`${baseUrl}data/manifest.csv`);
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers.get('x-added-latency-ms')).toBe('10'); // the default
+    expect(manifest.headers.get('cache-control')).toBe('no-store');
+    const lines = (await manifest.text()).trim().split('\n');
+    expect(lines[0]).toBe('id,image,age,marker_a,marker_b,bmi,label');
+    expect(lines.length).toBe(SAMPLES + 1);
+    const png = await fetch(`${baseUrl}data/images/000.png?latency=25`);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(png.headers.get('x-added-latency-ms')).toBe('25');
+    expect([...new Uint8Array(await png.arrayBuffer()).subarray(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
+    const cookie = await fetch(`${baseUrl}data/images/001.png`, {
+      headers: { cookie: 'mf-latency=3' },
+    });
+    expect(cookie.headers.get('x-added-latency-ms')).toBe('3');
+    await cookie.arrayBuffer();
+    expect((await fetch(`${baseUrl}data/%2e%2e%2f%2e%2e%2fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${baseUrl}data/images/nope.png`)).status).toBe(404);
   });
 
   it('trains with both + disk: the loss falls and the pipeline numbers are shown', async () => {
