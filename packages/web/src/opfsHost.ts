@@ -38,6 +38,8 @@ export type BackendFactory = (
  */
 export function createOpfsHost(makeBackend: BackendFactory = (d) => asyncBackend(d)) {
   let engine: OpfsShardEngine | undefined;
+  let channel: BroadcastChannel | undefined;
+  const self = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const transfer: Transferable[] = [];
 
   async function run(req: OpfsRequest): Promise<unknown> {
@@ -56,6 +58,18 @@ export function createOpfsHost(makeBackend: BackendFactory = (d) => asyncBackend
         (fn) => withWebLock(lockName, fn),
       );
       await e.open();
+      // Tell other stores (tabs, workers) on this directory when we write, so
+      // they re-read the head before serving their next read.
+      channel?.close();
+      const ch =
+        typeof BroadcastChannel === 'function' ? new BroadcastChannel(lockName) : undefined;
+      if (ch) {
+        ch.onmessage = (ev: MessageEvent<{ from: string }>) => {
+          if (ev.data?.from !== self) e.markStale();
+        };
+        e.onChange = () => ch.postMessage({ from: self });
+      }
+      channel = ch;
       engine = e;
       return e.usage().then((u) => u.backend);
     }
@@ -93,6 +107,8 @@ export function createOpfsHost(makeBackend: BackendFactory = (d) => asyncBackend
       case 'close': {
         const e = engine;
         engine = undefined;
+        channel?.close();
+        channel = undefined;
         return e.close();
       }
     }

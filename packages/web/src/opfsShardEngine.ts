@@ -78,6 +78,14 @@ export class OpfsShardEngine {
   private snapTimer: ReturnType<typeof setTimeout> | undefined;
   private liveBytes = 0;
   private counters = { evictedShards: 0, corruptDropped: 0, quotaErrors: 0 };
+  private stale = false;
+  /** Called after this engine changed the directory (the host tells other stores). */
+  onChange: () => void = () => {};
+
+  /** Another store on the directory changed it: re-check the head before the next read. */
+  markStale(): void {
+    this.stale = true;
+  }
 
   constructor(
     private readonly fs: FileBackend,
@@ -219,9 +227,13 @@ export class OpfsShardEngine {
 
   /** The bytes under `key`, verified; undefined when absent or corrupt. */
   async get(key: string): Promise<Uint8Array | undefined> {
-    // One 16-byte read tells whether another store (tab) wrote or deleted since.
-    await this.refreshIfChanged();
+    // Another store (tab) announced a write: re-read the head (one small read) first.
+    if (this.stale) {
+      this.stale = false;
+      await this.refreshIfChanged();
+    }
     let loc = this.entries.get(key);
+    if (!loc && (await this.refreshIfChanged())) loc = this.entries.get(key);
     if (!loc) return undefined;
     let data = await this.readVerified(key, loc);
     if (!data && (await this.refreshIfChanged())) {
@@ -459,6 +471,7 @@ export class OpfsShardEngine {
     this.next = Math.max(this.next, head.next);
     await this.head.write(0, encodeHead({ seq: this.seq, next: this.next }));
     await this.head.flush();
+    this.onChange();
   }
 
   private markDirty(): void {
