@@ -41,7 +41,12 @@ interface Call {
 interface Slot {
   readonly id: number;
   readonly worker: Worker;
+  /** The root comlink proxy, held strongly and released in `kill`. */
   readonly api: Comlink.Remote<WorkerApi>;
+  /** Method proxies made once per worker (each property read makes a new comlink proxy). */
+  readonly load: Comlink.Remote<WorkerApi>['load'];
+  readonly abort: Comlink.Remote<WorkerApi>['abort'];
+  readonly ping: Comlink.Remote<WorkerApi>['ping'];
   ready: boolean;
   dead: boolean;
   readonly calls: Map<number, Call>;
@@ -115,7 +120,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
   function withdraw(call: Call): void {
     const slot = call.slot;
     if (slot && !slot.dead) {
-      slot.api.abort(call.id).catch(() => {});
+      slot.abort(call.id).catch(() => {});
     }
   }
 
@@ -132,10 +137,14 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
       return;
     }
     const lockName = useLocks ? `${lockPrefix}-${slotSeq}` : null;
+    const api = Comlink.wrap<WorkerApi>(worker);
     const slot: Slot = {
       id: slotSeq++,
       worker,
-      api: Comlink.wrap<WorkerApi>(worker),
+      api,
+      load: api.load,
+      abort: api.abort,
+      ping: api.ping,
       ready: false,
       dead: false,
       calls: new Map(),
@@ -257,7 +266,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     call.slot = slot;
     slot.calls.set(call.id, call);
     if (!useLocks) scheduleHeartbeat(slot);
-    slot.api.load(call.id, call.index).then(
+    slot.load(call.id, call.index).then(
       (reply: LoadReply<unknown>) => {
         if (call.slot !== slot) return;
         if (reply.ok) settle(call, true, reply.value);
@@ -304,7 +313,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
   function probe(slot: Slot, why: string): void {
     if (slot.dead || slot.probeTimer !== undefined) return;
     slot.probeTimer = clock.setTimeout(() => kill(slot, why), heartbeatMs);
-    slot.api.ping().then(
+    slot.ping().then(
       () => {
         clock.clearTimeout(slot.probeTimer);
         slot.probeTimer = undefined;
