@@ -151,30 +151,30 @@ export class IdbStore implements PersistentStore {
   async get(key: string): Promise<StoreValue | undefined> {
     checkStoreKey(key);
     const db = await this.open();
+    // Both requests in one round trip: the entry's meta and all its chunks.
     const tx = db.transaction(['meta', 'data']);
-    const meta = await tx.objectStore('meta').get(key);
+    const [meta, parts] = await Promise.all([
+      tx.objectStore('meta').get(key),
+      tx.objectStore('data').getAll(IDBKeyRange.bound([key, 0], [key, Number.MAX_SAFE_INTEGER])),
+    ]);
     if (!meta) {
       this.forget(key);
       return undefined;
     }
-    const data = tx.objectStore('data');
-    const parts = await Promise.all(
-      Array.from({ length: meta.chunks }, (_, i) => data.get([key, i])),
-    );
     let out: Uint8Array;
     if (parts.length === 1 && parts[0]) out = parts[0];
     else {
       out = new Uint8Array(meta.len);
       let at = 0;
       for (const p of parts) {
-        if (!p || at + p.length > meta.len) {
+        if (at + p.length > meta.len) {
           at = -1;
           break;
         }
         out.set(p, at);
         at += p.length;
       }
-      if (at !== meta.len) out = new Uint8Array(0);
+      if (at !== meta.len || parts.length !== meta.chunks) out = new Uint8Array(0);
     }
     if (out.length !== meta.len || checksum(out) !== meta.sum) {
       this.counters.corruptDropped++;
