@@ -6,6 +6,7 @@ import {
   DataLoader,
   type Dataset,
   fromLoader,
+  Quarantine,
   type SampleFailure,
 } from '@medfusion/core';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +62,28 @@ describe("onError: 'skip'", () => {
       expect(loader.failures.map((f) => f.index)).toEqual([1, 4, 5, 6, 7]);
     });
   }
+
+  it("with a quarantine given, 'skip' quarantines what failed: not loaded next epoch", async () => {
+    const loads: number[] = [];
+    const quarantine = new Quarantine();
+    const loader = new DataLoader(
+      fromLoader(6, async (i) => {
+        loads.push(i);
+        if (i === 2) throw new Error('bad 2');
+        return i;
+      }),
+      { batchSize: 3, onError: 'skip', quarantine, collate },
+    );
+    await collect(loader);
+    expect(quarantine.indices()).toEqual([2]);
+    loads.length = 0;
+    const next = await collect(loader);
+    expect(next.flatMap((b) => b.values)).toEqual([0, 1, 3, 4, 5]);
+    expect(loads).not.toContain(2);
+    expect(loader.failures).toMatchObject([
+      { index: 2, attempts: 0, cause: { code: 'QUARANTINED' } },
+    ]);
+  });
 
   it('a resumed epoch keeps its failures; a new epoch starts a fresh list', async () => {
     const loader = new DataLoader(source(new Set([0, 9]), true), {

@@ -104,9 +104,10 @@ export interface DataLoaderOptions<T, B> {
   /** Told about each sample not delivered (index, cause, attempts), as it is left out. */
   onSampleError?: (failure: SampleFailure) => void;
   /**
-   * Indices that failed every retry; they are not loaded again, whatever the
-   * `onError` policy (each epoch still reports them, with 0 attempts). Give
-   * one with a `store` to keep it across visits; `false` turns it off.
+   * Indices that failed every attempt (with `'skip'`: that failed once); they
+   * are not loaded again, whatever the `onError` policy (each epoch still
+   * reports them, with 0 attempts). Give one with a `store` to keep it across
+   * visits; `false` turns it off.
    * @default an in-memory Quarantine for retrying policies, none otherwise
    */
   quarantine?: Quarantine | false;

@@ -96,7 +96,8 @@ export class FailureTracker {
   /** A sample of the epoch was skipped. */
   readonly skipped = (index: number, error: unknown): void => {
     this.record(failureOf(index, error));
-    if (error instanceof SampleFailedError) this.quarantine?.add(index);
+    // it failed every attempt the policy allows (one, for 'skip')
+    if (!(error instanceof QuarantinedError)) this.quarantine?.add(index);
   };
 
   /** The epoch ends with `error`: report it when it is about one sample. */
