@@ -53,7 +53,7 @@ describe('crash recovery', () => {
         worker: crashWorker,
         numWorkers: 2,
         liveness,
-        heartbeatMs: 100,
+        heartbeatMs: 1000,
         callTimeoutMs: 20_000,
         onCrash: (event) => crashes.push(event),
       });

@@ -76,19 +76,25 @@ describe('hang protection', () => {
   });
 
   it('every call of an epoch settles: hung ones time out, the others deliver', async () => {
+    const clock = new ManualClock();
     const executor = createWorkerExecutor<{ index: number }>({
       worker: hangWorker,
       numWorkers: 2,
-      callTimeoutMs: 1000,
+      callTimeoutMs: 5000,
+      clock,
     });
     closers.push(() => executor.close());
-    const settled = await Promise.allSettled(
-      Array.from({ length: 100 }, (_, i) => executor.run(i)),
-    );
+    const all = Promise.allSettled(Array.from({ length: 100 }, (_, i) => executor.run(i)));
+    // the 98 good loads finish while the clock stands still; then the bound passes
+    await expect.poll(() => executor.stats().completed, WAIT).toBe(98);
+    expect(executor.stats().inFlight).toBe(2);
+    await clock.advance(5000);
+    const settled = await all;
     const timedOut = settled.flatMap((s, i) => (s.status === 'rejected' ? [i] : []));
     expect(timedOut).toEqual([7, 57]);
     for (const i of timedOut) {
       expect((settled[i] as PromiseRejectedResult).reason).toBeInstanceOf(LoadTimeoutError);
     }
+    expect(executor.stats()).toMatchObject({ inFlight: 0, queued: 0, timeouts: 2 });
   });
 });
