@@ -71,9 +71,12 @@ describe('worker start', () => {
       onCrash: (event) => crashes.push(event),
     });
     closers.push(() => executor.close());
-    await expect.poll(() => crashes.length, { timeout: 20_000 }).toBe(2);
+    // a dead worker is replaced synchronously, so the pool shrinks only once it gives up
+    await expect.poll(() => executor.stats().liveWorkers, { timeout: 20_000 }).toBe(1);
+    expect(crashes.length).toBeGreaterThanOrEqual(2);
+    expect(crashes.every((c) => /uncaught error/.test(c.reason))).toBe(true);
     const results = await Promise.all([1, 2, 3].map((i) => executor.run(i)));
     expect(results.map((r) => r.index)).toEqual([1, 2, 3]);
-    expect(executor.stats()).toMatchObject({ liveWorkers: 1, crashes: 2 });
+    expect(executor.stats().liveWorkers).toBe(1);
   });
 });
