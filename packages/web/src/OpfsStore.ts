@@ -57,6 +57,12 @@ export interface OpfsStoreOptions {
    * @default 1000
    */
   snapshotDelayMs?: number;
+  /**
+   * Longest wait for one call to the store's worker; past it the call
+   * rejects with StoreError `STORE_TIMEOUT` (nothing waits forever).
+   * @default 30000
+   */
+  callTimeoutMs?: number;
 }
 
 /** Usage of an {@link OpfsStore}: entries, bytes, and what the disk holds. */
@@ -80,6 +86,7 @@ export interface OpfsStoreUsage extends StoreUsage {
 interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
+  timer: ReturnType<typeof setTimeout>;
 }
 
 interface PendingWrite {
@@ -114,6 +121,7 @@ export class OpfsStore implements PersistentStore {
   readonly maxBytes: number;
   private readonly args: OpfsOpenArgs;
   private readonly useWorker: boolean;
+  private readonly callTimeoutMs: number;
   private readonly persistAsked: boolean;
   private worker: Worker | undefined;
   private local: ReturnType<typeof import('./opfsHost.js').createOpfsHost> | undefined;
@@ -159,6 +167,11 @@ export class OpfsStore implements PersistentStore {
       backend,
       ...(options.quotaBytes === undefined ? {} : { quotaBytes: options.quotaBytes }),
     };
+    const callTimeoutMs = options.callTimeoutMs ?? 30_000;
+    if (typeof callTimeoutMs !== 'number' || !(callTimeoutMs > 0)) {
+      throw new RangeError(`callTimeoutMs must be a positive number, got ${String(callTimeoutMs)}`);
+    }
+    this.callTimeoutMs = callTimeoutMs;
     this.useWorker = options.worker ?? true;
     this.persistAsked = options.persist ?? false;
   }
@@ -211,13 +224,17 @@ export class OpfsStore implements PersistentStore {
     const p = this.calls.get(res.id);
     if (!p) return;
     this.calls.delete(res.id);
+    clearTimeout(p.timer);
     if (res.ok) p.resolve(res.value);
     else p.reject(deserializeError(res.error));
   }
 
   private fail(err: Error): void {
     this.gone = err;
-    for (const p of this.calls.values()) p.reject(err);
+    for (const p of this.calls.values()) {
+      clearTimeout(p.timer);
+      p.reject(err);
+    }
     this.calls.clear();
     for (const w of this.writes) w.reject(err);
     this.writes = [];
@@ -228,7 +245,16 @@ export class OpfsStore implements PersistentStore {
     const id = ++this.seq;
     const msg = { ...req, id } as OpfsRequest;
     return new Promise((resolve, reject) => {
-      this.calls.set(id, { resolve, reject });
+      const timer = setTimeout(() => {
+        if (!this.calls.delete(id)) return;
+        reject(
+          new StoreError(
+            'STORE_TIMEOUT',
+            `OpfsStore ${req.op} on ${JSON.stringify(this.dir)} did not settle within ${this.callTimeoutMs} ms`,
+          ),
+        );
+      }, this.callTimeoutMs);
+      this.calls.set(id, { resolve, reject, timer });
       if (this.worker) this.worker.postMessage(msg);
       else this.local!.handle(msg).then(({ res }) => this.settle(res));
     });

@@ -5,7 +5,8 @@
 // handles are missing.
 import { asyncBackend, hasSyncAccessHandles } from './opfsAsyncFallback.js';
 import { type FileBackend, isNotFound, listFiles, type ShardFile } from './opfsFiles.js';
-import { createOpfsHost, type OpfsRequest } from './opfsHost.js';
+import { createOpfsHost, type OpfsRequest, type OpfsResponse } from './opfsHost.js';
+import { serializeError } from './storeErrors.js';
 
 interface SyncHandle {
   read(buffer: Uint8Array, options?: { at: number }): number;
@@ -79,15 +80,25 @@ const host = createOpfsHost((dir, kind) =>
 );
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let chain: Promise<void> = Promise.resolve();
+
+function reply(res: OpfsResponse, transfer: Transferable[]): void {
+  try {
+    scope.postMessage(res, transfer);
+  } catch (err) {
+    // Never leave a call unanswered: report the failure instead.
+    scope.postMessage({ id: res.id, ok: false, error: serializeError(err) } satisfies OpfsResponse);
+  }
+}
+
 scope.onmessage = (ev: MessageEvent<OpfsRequest>) => {
   const req = ev.data;
   const run = async () => {
     const { res, transfer } = await host.handle(req);
-    scope.postMessage(res, transfer);
+    reply(res, transfer);
   };
-  // Reads run at once; writes, opens and closes keep their order.
+  // Reads run at once (checksums guard them); writes, opens and closes keep their order.
   if (req.op === 'get' || req.op === 'has' || req.op === 'usage' || req.op === 'keys') {
-    void chain.then(run);
+    void run();
   } else {
     chain = chain.then(run);
   }

@@ -40,9 +40,9 @@ export function createOpfsHost(makeBackend: BackendFactory = (d) => asyncBackend
   let engine: OpfsShardEngine | undefined;
   let channel: BroadcastChannel | undefined;
   const self = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  const transfer: Transferable[] = [];
 
-  async function run(req: OpfsRequest): Promise<unknown> {
+  // `transfer` is per request: requests interleave at every await.
+  async function run(req: OpfsRequest, transfer: Transferable[]): Promise<unknown> {
     if (req.op === 'open') {
       const a = req.args;
       const dir = await openDirectory(a.dir);
@@ -77,11 +77,7 @@ export function createOpfsHost(makeBackend: BackendFactory = (d) => asyncBackend
     switch (req.op) {
       case 'get': {
         const data = await engine.get(req.key);
-        if (data && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength) {
-          transfer.push(data.buffer);
-        } else if (data) {
-          transfer.push(data.buffer);
-        }
+        if (data) transfer.push(data.buffer);
         return data;
       }
       case 'has':
@@ -115,14 +111,13 @@ export function createOpfsHost(makeBackend: BackendFactory = (d) => asyncBackend
   }
 
   return {
-    /** Handle one request; `transfer` lists buffers the reply may move. */
+    /** Handle one request; `transfer` lists buffers the reply may move. Never rejects. */
     async handle(req: OpfsRequest): Promise<{ res: OpfsResponse; transfer: Transferable[] }> {
-      transfer.length = 0;
+      const transfer: Transferable[] = [];
       try {
-        const value = await run(req);
-        return { res: { id: req.id, ok: true, value }, transfer: transfer.splice(0) };
+        const value = await run(req, transfer);
+        return { res: { id: req.id, ok: true, value }, transfer };
       } catch (err) {
-        transfer.length = 0;
         return { res: { id: req.id, ok: false, error: serializeError(err) }, transfer: [] };
       }
     },

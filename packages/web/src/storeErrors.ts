@@ -10,6 +10,8 @@ export type StoreErrorCode =
   | 'STORE_UNAVAILABLE'
   /** The store's worker stopped (terminated or crashed). */
   | 'STORE_WORKER_GONE'
+  /** A store call did not settle within the store's `callTimeoutMs`. */
+  | 'STORE_TIMEOUT'
   /** Any other storage failure; `cause` holds the platform error. */
   | 'STORE_FAILED';
 
@@ -59,6 +61,7 @@ export function deserializeError(s: SerializedError): Error {
     s.code === 'ENTRY_TOO_LARGE' ||
     s.code === 'STORE_UNAVAILABLE' ||
     s.code === 'STORE_WORKER_GONE' ||
+    s.code === 'STORE_TIMEOUT' ||
     s.code === 'STORE_FAILED'
   ) {
     return new StoreError(s.code, s.message);
