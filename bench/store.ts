@@ -2,8 +2,9 @@
 //
 // The persistent tier in Chromium (one page, one run):
 // (1) put and get throughput of OpfsStore, IdbStore and idb-keyval for 4 KB samples
-//     (10,000) and 150 KB samples (2,000), each with N operations in flight (default 8),
-//     reads in a shuffled order, every read checked;
+//     (10,000) and 150 KB samples (2,000), each with N operations in flight (default 8);
+//     reads in three shuffled rounds (median reported), every read checked; stores run one
+//     after the other with a 1.5 s pause so one's background work does not slow the next;
 // (2) one epoch of 2,000 samples of 150 KB over HTTP from a local Node server that behaves
 //     like a consumer link (20 ms added latency, 100 Mbit/s shared by all connections, token
 //     bucket) versus one epoch from disk (OpfsStore, new store and dataset, network off).

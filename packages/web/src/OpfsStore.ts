@@ -277,7 +277,7 @@ export class OpfsStore implements PersistentStore {
    * being written) go to disk as one batch. Rejects with StoreError
    * `QUOTA_EXCEEDED` when the browser refuses the bytes even after evicting.
    */
-  put(key: string, value: StoreValue): Promise<void> {
+  async put(key: string, value: StoreValue): Promise<void> {
     checkStoreKey(key);
     checkStoreValue(value);
     return this.enqueueWrite(key, value);

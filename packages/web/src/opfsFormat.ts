@@ -10,7 +10,7 @@ import { checksum } from '@medfusion/core';
  * so a torn write is never read back.
  *
  * Index snapshots `index-a.bin` / `index-b.bin` (written alternately):
- * `[magic u32 | byteLength u32 | sum u32 | JSON]`; the valid one with the
+ * `[magic u32 | byteLength u32 | sum u32 | generation u32 | JSON]`; the valid one with the
  * highest generation wins. `head.bin` holds a write sequence number that
  * every write batch bumps, so other stores on the same directory notice.
  */
@@ -142,31 +142,43 @@ export interface SnapshotData {
   entries: [string, number, number, number, number, number][];
 }
 
+/** Size of a snapshot file's header: magic, JSON length, JSON checksum, generation. */
+export const SNAPSHOT_HEADER = 16;
+
 /** Serialize a snapshot with its header and checksum. */
 export function encodeSnapshot(s: SnapshotData): Uint8Array {
   const json = enc.encode(JSON.stringify(s));
-  const out = new Uint8Array(12 + json.length);
+  const out = new Uint8Array(SNAPSHOT_HEADER + json.length);
   const dv = new DataView(out.buffer);
   dv.setUint32(0, SNAPSHOT_MAGIC, true);
   dv.setUint32(4, json.length, true);
   dv.setUint32(8, checksum(json), true);
-  out.set(json, 12);
+  dv.setUint32(12, s.gen >>> 0, true);
+  out.set(json, SNAPSHOT_HEADER);
   return out;
+}
+
+/** The generation in a snapshot header (first 16 bytes), or -1 when it is not one. */
+export function peekSnapshotGen(header: Uint8Array): number {
+  if (header.length < SNAPSHOT_HEADER) return -1;
+  const dv = new DataView(header.buffer, header.byteOffset, SNAPSHOT_HEADER);
+  return dv.getUint32(0, true) === SNAPSHOT_MAGIC ? dv.getUint32(12, true) : -1;
 }
 
 /** Parse a snapshot file; undefined when torn, corrupt or foreign. */
 export function decodeSnapshot(bytes: Uint8Array): SnapshotData | undefined {
-  if (bytes.length < 12) return undefined;
+  if (bytes.length < SNAPSHOT_HEADER) return undefined;
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (dv.getUint32(0, true) !== SNAPSHOT_MAGIC) return undefined;
   const len = dv.getUint32(4, true);
-  if (bytes.length < 12 + len) return undefined;
-  const json = bytes.subarray(12, 12 + len);
+  if (bytes.length < SNAPSHOT_HEADER + len) return undefined;
+  const json = bytes.subarray(SNAPSHOT_HEADER, SNAPSHOT_HEADER + len);
   if (checksum(json) !== dv.getUint32(8, true)) return undefined;
   try {
     const s = JSON.parse(dec.decode(json)) as SnapshotData;
-    if (typeof s.gen !== 'number' || !Array.isArray(s.shards) || !Array.isArray(s.entries))
+    if (typeof s.gen !== 'number' || !Array.isArray(s.shards) || !Array.isArray(s.entries)) {
       return undefined;
+    }
     return s;
   } catch {
     return undefined;

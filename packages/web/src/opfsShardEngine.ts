@@ -2,21 +2,19 @@ import type { StoreUsage } from '@medfusion/core';
 import type { FileBackend, ShardFile } from './opfsFiles.js';
 import {
   decodeHead,
-  decodeSnapshot,
   type EntryLocation,
   encodeHead,
-  encodeSnapshot,
   FLAG_TOMBSTONE,
   keyBytes,
   parseHeader,
   RECORD_HEADER,
   recordSize,
-  type SnapshotData,
   shardIdOf,
   shardName,
   verifyRecord,
   writeRecord,
 } from './opfsFormat.js';
+import { readNewestSnapshot, writeSnapshotFile } from './opfsSnapshotFiles.js';
 import { isQuotaError, StoreError } from './storeErrors.js';
 
 /** Settings of the shard engine (validated by OpfsStore). Internal. */
@@ -56,8 +54,6 @@ interface Shard {
 
 /** Runs `fn` under the directory's writer lock. */
 export type LockFn = <T>(fn: () => Promise<T>) => Promise<T>;
-
-const SNAP_FILES = ['index-a.bin', 'index-b.bin'] as const;
 
 /**
  * The OPFS store's logic, independent of where it runs and which file API
@@ -103,14 +99,7 @@ export class OpfsShardEngine {
   async open(): Promise<void> {
     const headFile = await this.fs.open('head.bin', true);
     this.head = headFile;
-    let best: SnapshotData | undefined;
-    for (const name of SNAP_FILES) {
-      const f = await this.fs.open(name, false);
-      if (!f) continue;
-      const snap = decodeSnapshot(await f.read(0, await f.size()));
-      await f.close();
-      if (snap && (!best || snap.gen > best.gen)) best = snap;
-    }
+    const best = await readNewestSnapshot(this.fs);
     const names = await this.fs.list();
     const onDisk = new Set(names.map(shardIdOf).filter((id): id is number => id !== undefined));
     if (best) {
@@ -490,21 +479,8 @@ export class OpfsShardEngine {
       clearTimeout(this.snapTimer);
       this.snapTimer = undefined;
     }
-    let newest = this.snapGen;
-    let target: (typeof SNAP_FILES)[number] = SNAP_FILES[0];
-    let targetGen = Number.POSITIVE_INFINITY;
-    for (const name of SNAP_FILES) {
-      const f = await this.fs.open(name, false);
-      const gen = f ? (decodeSnapshot(await f.read(0, await f.size()))?.gen ?? -1) : -1;
-      if (f) await f.close();
-      newest = Math.max(newest, gen);
-      if (gen < targetGen) {
-        targetGen = gen;
-        target = name;
-      }
-    }
-    const snap: SnapshotData = {
-      gen: newest + 1,
+    this.snapGen = await writeSnapshotFile(this.fs, this.snapGen, (gen) => ({
+      gen,
       next: this.next,
       tick: this.tick,
       shards: [...this.shards.values()].map((s) => [s.id, s.end, s.lastUsed]),
@@ -516,18 +492,7 @@ export class OpfsShardEngine {
         l.len,
         l.sum,
       ]),
-    };
-    const bytes = encodeSnapshot(snap);
-    const f = await this.fs.open(target, true);
-    if (!f) return;
-    try {
-      await f.truncate(0);
-      await f.write(0, bytes);
-      await f.flush();
-    } finally {
-      await f.close();
-    }
-    this.snapGen = snap.gen;
+    }));
     this.dirty = false;
   }
 
