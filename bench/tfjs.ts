@@ -1,5 +1,5 @@
-// `pnpm bench tfjs [--samples N] [--latency MS] [--backend cpu|webgl] [--workers N]
-//                  [--concurrency N] [--prefetch N] [--rows a,b,c] [--reps N]`
+// `pnpm bench tfjs [--samples N | --scale F] [--latency MS] [--backend cpu|webgl] [--workers N]
+//                  [--concurrency N] [--prefetch N] [--rows a,b,c] [--reps N] [--transport h1,h2]`
 //
 // Feeding a TF.js model in Chromium: tf.data (generator → mapAsync decode → prefetch(10) →
 // batch(32)) against our pipeline (DataLoader → PrefetchDataset → toTfDataset) with loads run
@@ -30,7 +30,12 @@ function intArg(name: string, fallback: number): number {
   return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
-const SAMPLES = intArg('samples', 2000);
+const SCALE = Number(arg('scale') ?? 1);
+/** --samples N, or 2,000 × --scale (same shape, shorter run). */
+const SAMPLES = intArg(
+  'samples',
+  Math.max(64, Math.round(2000 * (Number.isFinite(SCALE) && SCALE > 0 ? SCALE : 1))),
+);
 const LATENCY_MS = Number(arg('latency') ?? 10);
 const SIZE = 64;
 const here = dirname(fileURLToPath(import.meta.url));
