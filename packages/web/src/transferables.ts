@@ -11,10 +11,18 @@
  * postMessage(sample, collectTransferables(sample)); // sample.image is now detached here
  */
 export function collectTransferables(value: unknown): Transferable[] {
-  const found = new Set<Transferable>();
-  visit(value, found, new Set());
-  return [...found];
+  // the walk is synchronous, so two scratch sets serve every call
+  try {
+    visit(value, found, seen);
+    return Array.from(found);
+  } finally {
+    found.clear();
+    seen.clear();
+  }
 }
+
+const found = new Set<Transferable>();
+const seen = new Set<object>();
 
 const hasImageBitmap = typeof ImageBitmap !== 'undefined';
 
