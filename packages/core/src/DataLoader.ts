@@ -20,7 +20,14 @@ import { FailureTracker } from './FailureTracker.js';
 import type { Quarantine } from './Quarantine.js';
 import { SampleWindow } from './SampleWindow.js';
 import { shuffledOrder } from './shuffle.js';
-import { bool, func, nonNegativeInt, positiveInt, showValue } from './validate.js';
+import {
+  bool,
+  index as checkIndex,
+  func,
+  nonNegativeInt,
+  positiveInt,
+  showValue,
+} from './validate.js';
 
 /**
  * Where a loader stands, as plain JSON of constant size: enough to rebuild the
@@ -49,6 +56,18 @@ export interface DataLoaderOptions<T, B> {
    * @default false
    */
   shuffle?: boolean;
+  /**
+   * Gives each epoch's order instead of `shuffle`, the role of PyTorch's
+   * `sampler`: called once per epoch with the epoch number and `seed`, it must
+   * return `dataset.length` indices in [0, length) and the same order for the
+   * same arguments (so `resumeFrom` and the plan handed to the dataset stay
+   * exact). Cannot go with `shuffle: true`.
+   * @default undefined (index order, or the seeded permutation with `shuffle`)
+   * @example
+   * // read remote shards a few at a time (see docs/remote-data.md)
+   * sampler: (epoch, seed) => shardPlan({ shardSizes: source.shardSizes, seed, epoch })
+   */
+  sampler?: (epoch: number, seed: number) => ArrayLike<number>;
   /**
    * Shuffle seed, an integer in [0, 2^53).
    * @default 0 (or `resumeFrom.seed`)
@@ -161,6 +180,8 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
   readonly seed: number;
   /** Whether the short last batch is dropped. */
   readonly dropLast: boolean;
+  /** The custom epoch order, when one was given. */
+  readonly sampler: ((epoch: number, seed: number) => ArrayLike<number>) | undefined;
   /** Batches whose `get`s run ahead of the current one. */
   readonly prefetchBatches: number;
   private readonly dataset: Dataset<T>;
@@ -186,6 +207,13 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     this.size = nonNegativeInt('dataset.length', dataset.length);
     this.batchSize = positiveInt('batchSize', options.batchSize ?? 32);
     this.shuffle = bool('shuffle', options.shuffle ?? false);
+    if (options.sampler !== undefined) {
+      func('sampler', options.sampler);
+      if (this.shuffle) {
+        throw new TypeError('sampler gives the order itself and cannot go with shuffle: true');
+      }
+    }
+    this.sampler = options.sampler;
     this.dropLast = bool('dropLast', options.dropLast ?? false);
     this.prefetchBatches = nonNegativeInt('prefetchBatches', options.prefetchBatches ?? 2);
     const resume = options.resumeFrom;
@@ -271,9 +299,29 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
 
   /** The order of epoch `epoch` (a fresh array; the loader does not keep it). */
   orderOf(epoch: number): Uint32Array {
+    if (this.sampler) return this.sampledOrder(epoch);
     if (this.shuffle) return shuffledOrder(this.size, this.seed, epoch);
     const order = new Uint32Array(this.size);
     for (let i = 0; i < order.length; i++) order[i] = i;
+    return order;
+  }
+
+  private sampledOrder(epoch: number): Uint32Array {
+    const out = this.sampler!(epoch, this.seed);
+    if (out === null || typeof out !== 'object' || typeof out.length !== 'number') {
+      throw new TypeError(
+        `sampler(${epoch}) must return an array of indices, got ${showValue(out)}`,
+      );
+    }
+    if (out.length !== this.size) {
+      throw new RangeError(
+        `sampler(${epoch}) returned ${out.length} indices; the dataset has ${this.size}`,
+      );
+    }
+    const order = new Uint32Array(this.size);
+    for (let i = 0; i < order.length; i++) {
+      order[i] = checkIndex(out[i], this.size, `sampler(${epoch})[${i}]`);
+    }
     return order;
   }
 
