@@ -19,7 +19,7 @@ describe('OpfsStore under concurrent calls', () => {
     const store = new OpfsStore({ dir: dirName('async'), backend: 'async', callTimeoutMs: 10_000 });
     await Promise.all(Array.from({ length: 24 }, (_, i) => store.put(`k${i}`, value(i))));
     const got = await Promise.all(Array.from({ length: 24 }, (_, i) => store.get(`k${i}`)));
-    got.forEach((g, i) => expect(g, `k${i}`).toEqual(value(i)));
+    for (const [i, g] of got.entries()) expect(g, `k${i}`).toEqual(value(i));
     await store.close();
   });
 
@@ -47,7 +47,7 @@ describe('OpfsStore under concurrent calls', () => {
     await new Promise((r) => setTimeout(r, 50)); // the write now waits for the lock in the worker
     // reads do not queue behind the blocked write, and all settle with the right bytes
     const got = await Promise.all(Array.from({ length: 12 }, (_, i) => store.get(`k${i}`)));
-    got.forEach((g, i) => expect(g).toEqual(value(i)));
+    for (const [i, g] of got.entries()) expect(g).toEqual(value(i));
     expect(putDone).toBe(false);
     release();
     await put;

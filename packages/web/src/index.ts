@@ -9,6 +9,8 @@ export {
 } from './batchToTensors.js';
 export type { CsvImageDatasetOptions, CsvImageSample } from './CsvImageDataset.js';
 export { CsvFormatError, CsvImageDataset } from './CsvImageDataset.js';
+export type { WebCachedDatasetOptions } from './createCachedDataset.js';
+export { createCachedDataset, storeForCacheDir } from './createCachedDataset.js';
 export type { WorkerExecutor } from './createWorkerExecutor.js';
 export { createWorkerExecutor } from './createWorkerExecutor.js';
 export type { DecodedImage, ImageDecoderOptions } from './decodeImage.js';
@@ -16,6 +18,16 @@ export { ImageDecodeError, ImageDecoder } from './decodeImage.js';
 export { isCrossOriginIsolated } from './env.js';
 export type { ExposeLoaderOptions, WorkerLoader } from './exposeLoader.js';
 export { exposeLoader } from './exposeLoader.js';
+export type { IdbStoreOptions, IdbStoreUsage } from './IdbStore.js';
+export { IdbStore } from './IdbStore.js';
+export type {
+  CachedTypedArray,
+  MemoryMappedCacheOptions,
+  MemoryMappedCacheStats,
+} from './MemoryMappedCache.js';
+export { MemoryMappedCache } from './MemoryMappedCache.js';
+export type { OpfsStoreOptions, OpfsStoreUsage } from './OpfsStore.js';
+export { OpfsStore } from './OpfsStore.js';
 export { defaultOriginLimiter, OriginLimiter } from './OriginLimiter.js';
 export type {
   ParquetColumns,
@@ -33,6 +45,8 @@ export {
   SourceFormatError,
 } from './RemoteError.js';
 export { sha256Hex } from './sha256.js';
+export type { StoreErrorCode } from './storeErrors.js';
+export { isQuotaError, StoreError } from './storeErrors.js';
 export type { TarIndexFile, TarMember, TarSampleEntry } from './tarIndex.js';
 export {
   decodeTarIndex,
@@ -68,6 +82,7 @@ export type {
   WebDatasetStats,
 } from './WebDatasetSource.js';
 export { WebDatasetSource } from './WebDatasetSource.js';
+export { withWebLock } from './webLocks.js';
 export { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
 export type {
   WorkerCrashEvent,
@@ -75,18 +90,3 @@ export type {
   WorkerExecutorStats,
   WorkerLiveness,
 } from './workerExecutorOptions.js';
-export type { OpfsStoreOptions, OpfsStoreUsage } from './OpfsStore.js';
-export { OpfsStore } from './OpfsStore.js';
-export type { StoreErrorCode } from './storeErrors.js';
-export { isQuotaError, StoreError } from './storeErrors.js';
-export { withWebLock } from './webLocks.js';
-export type { IdbStoreOptions, IdbStoreUsage } from './IdbStore.js';
-export { IdbStore } from './IdbStore.js';
-export type {
-  CachedTypedArray,
-  MemoryMappedCacheOptions,
-  MemoryMappedCacheStats,
-} from './MemoryMappedCache.js';
-export { MemoryMappedCache } from './MemoryMappedCache.js';
-export type { WebCachedDatasetOptions } from './createCachedDataset.js';
-export { createCachedDataset, storeForCacheDir } from './createCachedDataset.js';
