@@ -1,25 +1,30 @@
 // `pnpm bench tfjs [--samples N | --scale F] [--latency MS] [--backend cpu|webgl] [--workers N]
-//                  [--concurrency N] [--prefetch N] [--rows a,b,c] [--reps N] [--transport h1,h2]`
+//    [--concurrency N] [--prefetch N] [--tuned-prefetch N] [--rows a,b,c] [--reps N]
+//    [--transport h1,h1x4,h2]`   (rows: fetch-only, tfjs-data, tfjs-data-tuned, ours-in-thread,
+//    ours-workers; transports: HTTP/1.1 one origin, HTTP/1.1 over 4 origins, HTTP/2)
 //
 // Feeding a TF.js model in Chromium: tf.data (generator → mapAsync decode → prefetch(10) →
 // batch(32)) against our pipeline (DataLoader → PrefetchDataset → toTfDataset) with loads run
 // in-thread or by the Web Worker executor (2 workers). Source: 2,000 generated 64×64 PNGs served
-// over HTTP by a Vite dev server on 127.0.0.1 with 10 ms added latency and no caching; every row
-// fetches, decodes (createImageBitmap + OffscreenCanvas) and normalises to Float32 the same way.
+// from memory by a plain node:http / node:http2 server on 127.0.0.1 (keep-alive, pre-encoded
+// bytes, 10 ms added latency by setTimeout, no caching), apart from the Vite dev server that
+// serves the page's modules; over HTTP/1.1 the samples are spread over 4 origins so neither
+// side is held to Chromium's 6 connections per host. Every row fetches, decodes
+// (createImageBitmap + OffscreenCanvas) and normalises to Float32 the same way.
 // Per row, in the same page: (a) throughput, one epoch drained as fitDataset takes it (tensors
 // made and disposed, no training); (b) one epoch of fitDataset on a small conv net, with the
-// share of the epoch spent waiting in the data iterator's next(). Rows run one after the other
-// in one page of one Chromium; each measurement builds a fresh pipeline (no cache carries over).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+// share of the epoch spent waiting in the data iterator's next(). The "fetch only" row is the
+// transport's ceiling: the same requests, bodies read, nothing decoded. Rows run one after the
+// other in one page of one Chromium; each measurement builds a fresh pipeline (no cache
+// carries over). bench/tfjs/probe.ts breaks the ceiling down (fetch rate by latency, loads in
+// flight, page vs worker, transport; decode cost; server CPU per request).
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encode } from 'fast-png';
 import { chromium } from 'playwright';
-import { createServer, defaultClientConditions, type Plugin } from 'vite';
+import { createServer, defaultClientConditions } from 'vite';
+import { startDataServer } from './tfjs/dataServer.js';
 import type { BenchConfig, RowResult } from './tfjs/main.js';
+import { generatePngs, PNG_SIZE } from './tfjs/pngs.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -37,98 +42,29 @@ const SAMPLES = intArg(
   Math.max(64, Math.round(2000 * (Number.isFinite(SCALE) && SCALE > 0 ? SCALE : 1))),
 );
 const LATENCY_MS = Number(arg('latency') ?? 10);
-const SIZE = 64;
+const SIZE = PNG_SIZE;
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..');
 
-/** Seeded PNGs: label = index % 2, horizontal (0) or vertical (1) stripes under noise. */
-function generatePngs(n: number): Uint8Array[] {
-  let a = 0x5eed;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out: Uint8Array[] = [];
-  const data = new Uint8Array(SIZE * SIZE);
-  for (let i = 0; i < n; i++) {
-    const vertical = i % 2 === 1;
-    const period = 4 + Math.floor(rand() * 8);
-    for (let y = 0; y < SIZE; y++) {
-      for (let x = 0; x < SIZE; x++) {
-        const stripe = Math.floor((vertical ? x : y) / period) % 2 === 0 ? 170 : 60;
-        data[y * SIZE + x] = Math.max(0, Math.min(255, stripe + Math.floor((rand() - 0.5) * 80)));
-      }
-    }
-    out.push(encode({ width: SIZE, height: SIZE, data, channels: 1, depth: 8 }));
-  }
-  return out;
-}
+type Transport = 'h1' | 'h1x4' | 'h2';
 
-/** Serves /data/<i>.png after `latencyMs`, uncacheable, so every epoch goes to the "network". */
-function pngServer(pngs: Uint8Array[], latencyMs: number): Plugin {
-  return {
-    name: 'bench-pngs',
-    configureServer(server) {
-      server.middlewares.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
-        const m = /^\/data\/(\d+)\.png$/.exec(req.url ?? '');
-        if (!m) return next();
-        const png = pngs[Number(m[1])];
-        setTimeout(() => {
-          if (!png) {
-            res.statusCode = 404;
-            res.end();
-            return;
-          }
-          res.setHeader('Content-Type', 'image/png');
-          res.setHeader('Cache-Control', 'no-store');
-          res.setHeader('Content-Length', String(png.byteLength));
-          res.end(png);
-        }, latencyMs);
-      });
-    },
-  };
-}
-
-type Transport = 'h1' | 'h2';
-
-/** A throwaway self-signed certificate for 127.0.0.1 (HTTP/2 needs TLS in browsers). */
-function selfSignedCert(): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'medfusion-bench-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-      ].concat(['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]),
-      { stdio: 'ignore' },
-    );
-    return {
-      key: readFileSync(join(dir, 'key.pem'), 'utf8'),
-      cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Serve bench/tfjs + the PNGs over `transport`, run every row `reps` times in one page. */
+/**
+ * Serve the PNGs over `transport` (plain node server, apart from Vite), the page's modules
+ * from Vite, and run every row `reps` times in one page.
+ */
 async function runTransport(
   transport: Transport,
   pngs: Uint8Array[],
-  cfg: BenchConfig,
+  baseCfg: Omit<BenchConfig, 'origins'>,
   reps: number,
-): Promise<RowResult[]> {
+): Promise<{ rows: RowResult[]; serverMsPerRequest: number }> {
+  const data = await startDataServer(
+    pngs,
+    LATENCY_MS,
+    transport === 'h2' ? 'h2' : 'h1',
+    transport === 'h1x4' ? 4 : 1,
+  );
+  const cfg: BenchConfig = { ...baseCfg, origins: data.origins };
   const server = await createServer({
     configFile: false,
     root: resolve(here, 'tfjs'),
@@ -147,17 +83,14 @@ async function runTransport(
       // no watcher, no HMR: edits elsewhere in the tree must not reload the page mid-run
       hmr: false,
       watch: null,
-      // with TLS Vite serves HTTP/2: no 6-connections-per-host cap of HTTP/1.1
-      ...(transport === 'h2' ? { https: selfSignedCert() } : {}),
     },
-    plugins: [pngServer(pngs, LATENCY_MS)],
   });
   await server.listen();
   const address = server.httpServer?.address();
   if (address === null || address === undefined || typeof address === 'string') {
     throw new Error('the Vite server has no TCP address');
   }
-  const url = `${transport === 'h2' ? 'https' : 'http'}://127.0.0.1:${address.port}/`;
+  const url = `http://127.0.0.1:${address.port}/`;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -180,12 +113,14 @@ async function runTransport(
     page.on('pageerror', (err) => console.error(`  page error: ${err.message}`));
     await page.goto(url);
     await page.waitForFunction(() => 'runBench' in window, undefined, { timeout: 120_000 });
-    const protocol = await page.evaluate(
-      () =>
-        (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming)
-          .nextHopProtocol,
-    );
-    console.error(`  ${transport}: page served over ${protocol}`);
+    const protocol = await page.evaluate(async (origin) => {
+      await (await fetch(`${origin}/data/0.png`)).arrayBuffer();
+      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      return entries.find((e) => e.name.startsWith(origin))?.nextHopProtocol ?? '?';
+    }, data.origins[0] as string);
+    console.error(`  ${transport}: data served over ${protocol} from ${data.origins.join(' ')}`);
+    data.cpuMs();
+    const requests0 = data.requests();
     const runs: RowResult[][] = [];
     for (let r = 0; r < reps; r++) {
       runs.push(
@@ -196,10 +131,12 @@ async function runTransport(
         ),
       );
     }
-    return medianRows(runs);
+    const serverMsPerRequest = data.cpuMs() / Math.max(1, data.requests() - requests0);
+    return { rows: medianRows(runs), serverMsPerRequest };
   } finally {
     await browser.close();
     await server.close();
+    await data.close();
   }
 }
 
@@ -207,18 +144,21 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const pngs = generatePngs(SAMPLES);
   const genMs = performance.now() - t0;
-  const cfg: BenchConfig = {
+  const cfg: Omit<BenchConfig, 'origins'> = {
     samples: SAMPLES,
     batchSize: 32,
     prefetchSize: intArg('prefetch', 10),
+    tunedPrefetch: intArg('tuned-prefetch', 32),
     concurrency: intArg('concurrency', 32),
     workers: intArg('workers', 2),
     backend: arg('backend') ?? 'cpu',
     seed: 7,
-    rows: (arg('rows') ?? 'tfjs-data,ours-in-thread,ours-workers').split(','),
+    rows: (arg('rows') ?? 'fetch-only,tfjs-data,tfjs-data-tuned,ours-in-thread,ours-workers').split(
+      ',',
+    ),
   };
   const reps = intArg('reps', 1);
-  const transports = (arg('transport') ?? 'h1,h2').split(',') as Transport[];
+  const transports = (arg('transport') ?? 'h1x4,h2').split(',') as Transport[];
   console.error(
     `tfjs bench: ${SAMPLES} PNGs ${SIZE}x${SIZE} (generated in ${genMs.toFixed(0)} ms), ` +
       `${LATENCY_MS} ms latency, batch ${cfg.batchSize}, backend ${cfg.backend}, ` +
@@ -226,12 +166,13 @@ async function main(): Promise<void> {
       `workers ${cfg.workers}, transports ${transports.join('+')}, ${reps} rep(s)`,
   );
   const results: Array<RowResult & { transport: Transport }> = [];
+  const serverCost: string[] = [];
   for (const transport of transports) {
-    for (const row of await runTransport(transport, pngs, cfg, reps)) {
-      results.push({ ...row, transport });
-    }
+    const { rows, serverMsPerRequest } = await runTransport(transport, pngs, cfg, reps);
+    for (const row of rows) results.push({ ...row, transport });
+    serverCost.push(`${transport} ${serverMsPerRequest.toFixed(2)} ms`);
   }
-  report(results, cfg, reps);
+  report(results, cfg, reps, `data server CPU per request: ${serverCost.join(', ')}`);
 }
 
 /** Per row, the median of each figure over the repetitions. */
@@ -259,25 +200,33 @@ function medianRows(runs: RowResult[][]): RowResult[] {
 
 function report(
   rows: Array<RowResult & { transport: Transport }>,
-  cfg: BenchConfig,
+  cfg: Omit<BenchConfig, 'origins'>,
   reps: number,
+  footer: string,
 ): void {
   const labels: Record<string, string> = {
-    'tfjs-data': 'tf.data (prefetch 10)',
+    'fetch-only': `fetch only, no decode (${cfg.concurrency} in flight)`,
+    'tfjs-data': `tf.data (prefetch ${cfg.prefetchSize})`,
+    'tfjs-data-tuned': `tf.data tuned (prefetch ${cfg.tunedPrefetch})`,
     'ours-in-thread': 'ours, in-thread executor',
     'ours-workers': `ours, Worker executor (${cfg.workers})`,
   };
-  const transportLabel = { h1: 'HTTP/1.1', h2: 'HTTP/2' };
+  const transportLabel = { h1: 'HTTP/1.1', h1x4: 'HTTP/1.1 x4 origins', h2: 'HTTP/2' };
+  const num = (x: number, digits: number) => (Number.isFinite(x) ? round(x, digits) : null);
   const out = rows.map((r) => {
-    const baseline = rows.find((b) => b.transport === r.transport && b.pipeline === 'tfjs-data');
+    const of = (name: string) =>
+      rows.find((b) => b.transport === r.transport && b.pipeline === name)?.samplesPerSec;
+    const baseline = of('tfjs-data');
+    const ceiling = of('fetch-only');
     return {
       transport: r.transport,
       pipeline: r.pipeline,
       samplesPerSec: round(r.samplesPerSec, 1),
-      ratio: baseline ? round(r.samplesPerSec / baseline.samplesPerSec, 2) : null,
-      stallShare: round(r.stallShare, 4),
-      fitMs: round(r.fitMs, 0),
-      stepMs: round(r.stepMs, 1),
+      ratio: baseline ? round(r.samplesPerSec / baseline, 2) : null,
+      ofCeiling: ceiling ? round(r.samplesPerSec / ceiling, 2) : null,
+      stallShare: num(r.stallShare, 4),
+      fitMs: num(r.fitMs, 0),
+      stepMs: num(r.stepMs, 1),
       peakInFlight: r.peakInFlight,
     };
   });
@@ -286,6 +235,7 @@ function report(
     'pipeline',
     '(a) samples/s',
     'vs tf.data',
+    'of fetch ceiling',
     '(b) data stall',
     'fit epoch ms',
     'step ms (no wait)',
@@ -296,9 +246,10 @@ function report(
     labels[r.pipeline] ?? r.pipeline,
     r.samplesPerSec.toFixed(1),
     r.ratio === null ? '-' : `${r.ratio.toFixed(2)}x`,
-    `${(r.stallShare * 100).toFixed(1)} %`,
-    String(r.fitMs),
-    r.stepMs.toFixed(1),
+    r.ofCeiling === null ? '-' : `${(r.ofCeiling * 100).toFixed(0)} %`,
+    r.stallShare === null ? '-' : `${(r.stallShare * 100).toFixed(1)} %`,
+    r.fitMs === null ? '-' : String(r.fitMs),
+    r.stepMs === null ? '-' : r.stepMs.toFixed(1),
     String(r.peakInFlight),
   ]);
   const widths = header.map((h, i) =>
@@ -311,7 +262,7 @@ function report(
   console.log(
     `targets: (a) ours ≥ 4x tf.data; (b) our data-stall share < 5 %. ${SAMPLES} samples, ` +
       `${LATENCY_MS} ms latency, batch ${cfg.batchSize}, TF.js backend ${cfg.backend}, ` +
-      `median of ${reps} run(s).`,
+      `median of ${reps} run(s). ${footer}.`,
   );
   console.log(JSON.stringify({ bench: 'tfjs', rows: out }));
 }

@@ -9,10 +9,14 @@ import { type BenchSample, loadSample, SIZE } from './sample.js';
 
 /** What the driver passes to `runBench`. */
 export interface BenchConfig {
+  /** Origins of the data server; sample i is fetched from origins[i % origins.length]. */
+  origins: string[];
   samples: number;
   batchSize: number;
   /** tf.data prefetch(N) and our prefetchSize. */
   prefetchSize: number;
+  /** prefetch(N) of the "tf.data tuned" row. */
+  tunedPrefetch: number;
   /** Our loads in flight at once (PrefetchDataset numWorkers). */
   concurrency: number;
   /** Web Workers in the worker row. */
@@ -28,6 +32,7 @@ export interface RowResult {
   pipeline: string;
   samplesPerSec: number;
   drainMs: number;
+  /** NaN for the fetch-only row (no fit). */
   fitMs: number;
   stallShare: number;
   stepMs: number;
@@ -47,8 +52,6 @@ interface Built {
   dataset: DatasetLike;
   close(): Promise<void>;
 }
-
-const base = location.origin;
 
 /** Loads in flight right now, and the most seen, for the row being measured. */
 const flight = { now: 0, peak: 0 };
@@ -84,20 +87,20 @@ function permutation(n: number, seed: number): Int32Array {
 }
 
 /** tf.data: generator → mapAsync(decode) → prefetch(10) → batch(32). */
-function buildTfData(cfg: BenchConfig): Built {
+function buildTfData(cfg: BenchConfig, prefetch: number): Built {
   const order = permutation(cfg.samples, cfg.seed);
   const dataset = tf.data
     .generator(function* () {
       for (const i of order) yield i;
     })
     .mapAsync(async (i) => {
-      const s = await counted(() => loadSample(base, i as number));
+      const s = await counted(() => loadSample(cfg.origins, i as number));
       return {
         xs: tf.tensor3d(s.image.data, [SIZE, SIZE, 1]),
         ys: tf.tensor1d(s.label),
       } as unknown as tf.TensorContainer;
     })
-    .prefetch(cfg.prefetchSize)
+    .prefetch(prefetch)
     .batch(cfg.batchSize);
   return { dataset: dataset as unknown as DatasetLike, close: async () => {} };
 }
@@ -107,7 +110,11 @@ async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> 
   const executor = useWorkers
     ? createWorkerExecutor<BenchSample>({
         worker: () =>
-          new Worker(new URL('./loader.worker.ts', import.meta.url), { type: 'module' }),
+          // the worker reads the data origins from its name
+          new Worker(new URL('./loader.worker.ts', import.meta.url), {
+            type: 'module',
+            name: JSON.stringify(cfg.origins),
+          }),
         numWorkers: cfg.workers,
       })
     : undefined;
@@ -120,7 +127,7 @@ async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> 
     }
   }
   const source = fromLoader<BenchSample>(cfg.samples, (i, signal) =>
-    counted(() => loadSample(base, i, signal as AbortSignal | undefined)),
+    counted(() => loadSample(cfg.origins, i, signal as AbortSignal | undefined)),
   );
   const prefetched = new PrefetchDataset(source, {
     prefetchSize: cfg.prefetchSize,
@@ -149,7 +156,8 @@ async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> 
 }
 
 function build(name: string, cfg: BenchConfig): Promise<Built> {
-  if (name === 'tfjs-data') return Promise.resolve(buildTfData(cfg));
+  if (name === 'tfjs-data') return Promise.resolve(buildTfData(cfg, cfg.prefetchSize));
+  if (name === 'tfjs-data-tuned') return Promise.resolve(buildTfData(cfg, cfg.tunedPrefetch));
   if (name === 'ours-in-thread') return buildOurs(cfg, false);
   if (name === 'ours-workers') return buildOurs(cfg, true);
   throw new RangeError(`unknown row ${name}`);
@@ -226,7 +234,29 @@ async function warmUp(cfg: BenchConfig): Promise<void> {
   await model.fit(xs, ys, { epochs: 2, batchSize: cfg.batchSize, verbose: 0 });
   tf.dispose([xs, ys]);
   model.dispose();
-  await Promise.all(Array.from({ length: 8 }, (_, i) => loadSample(base, i)));
+  await Promise.all(Array.from({ length: 8 }, (_, i) => loadSample(cfg.origins, i)));
+}
+
+/**
+ * The transport's ceiling: fetch every PNG (body read, no decode, no tensors) with
+ * `concurrency` requests in flight — what any pipeline that makes one request per sample
+ * can at most reach in this browser on this machine.
+ */
+async function fetchOnly(cfg: BenchConfig): Promise<{ samples: number; ms: number }> {
+  let next = 0;
+  const t0 = performance.now();
+  const lane = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= cfg.samples) return;
+      await counted(async () => {
+        const res = await fetch(`${cfg.origins[i % cfg.origins.length]}/data/${i}.png`);
+        await res.arrayBuffer();
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: cfg.concurrency }, lane));
+  return { samples: cfg.samples, ms: performance.now() - t0 };
 }
 
 async function runBench(cfg: BenchConfig): Promise<RowResult[]> {
@@ -236,6 +266,21 @@ async function runBench(cfg: BenchConfig): Promise<RowResult[]> {
   const out: RowResult[] = [];
   for (const name of cfg.rows) {
     status(`${name}: throughput`);
+    if (name === 'fetch-only') {
+      flight.peak = 0;
+      const f = await fetchOnly(cfg);
+      out.push({
+        pipeline: name,
+        samplesPerSec: (f.samples / f.ms) * 1000,
+        drainMs: f.ms,
+        fitMs: Number.NaN,
+        stallShare: Number.NaN,
+        stepMs: Number.NaN,
+        batches: 0,
+        peakInFlight: flight.peak,
+      });
+      continue;
+    }
     const a = await build(name, cfg);
     flight.peak = 0;
     const drained = await drain(a.dataset);

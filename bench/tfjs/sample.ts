@@ -13,13 +13,13 @@ export interface BenchSample {
 
 let ctx: OffscreenCanvasRenderingContext2D | undefined;
 
-/** Decode sample `index` served under `base` (e.g. `http://127.0.0.1:5173`). */
+/** Decode sample `index`, fetched from `origins[index % origins.length]`. */
 export async function loadSample(
-  base: string,
+  origins: readonly string[],
   index: number,
   signal?: AbortSignal,
 ): Promise<BenchSample> {
-  const res = await fetch(`${base}/data/${index}.png`, { signal });
+  const res = await fetch(`${origins[index % origins.length]}/data/${index}.png`, { signal });
   if (!res.ok) throw new Error(`HTTP ${res.status} for sample ${index}`);
   const bitmap = await createImageBitmap(await res.blob());
   ctx ??=
