@@ -36,9 +36,14 @@ export class PlanCache<V> {
   private readonly usePlan: boolean;
   private readonly onEvict: ((key: number) => void) | undefined;
   private readonly heap: IndexedMaxHeap;
+  /** Storage slot of each key, -1 when not held (the only per-sample array besides the heap's). */
+  private readonly slotOf: Int32Array;
+  // Slot arrays, sized by capacity:
   private readonly values: (V | undefined)[];
   private readonly sizes: Float64Array;
   private readonly lastTouch: Float64Array;
+  private readonly freeSlots: Int32Array;
+  private freeCount: number;
   private plan: AccessPlan | undefined;
   private seq = 0;
   /** Bytes held by resident samples. */
@@ -51,10 +56,15 @@ export class PlanCache<V> {
     this.usePlan = options.usePlan;
     this.onEvict = options.onEvict;
     const keySpace = Math.max(1, options.keySpace);
-    this.heap = new IndexedMaxHeap(keySpace, Math.min(keySpace, options.capacity + 1));
-    this.values = new Array<V | undefined>(keySpace);
-    this.sizes = new Float64Array(keySpace);
-    this.lastTouch = new Float64Array(keySpace);
+    const slots = Math.max(1, Math.min(keySpace, options.capacity));
+    this.heap = new IndexedMaxHeap(keySpace, slots);
+    this.slotOf = new Int32Array(keySpace).fill(-1);
+    this.values = new Array<V | undefined>(slots).fill(undefined);
+    this.sizes = new Float64Array(slots);
+    this.lastTouch = new Float64Array(slots);
+    this.freeSlots = new Int32Array(slots);
+    for (let i = 0; i < slots; i++) this.freeSlots[i] = slots - 1 - i;
+    this.freeCount = slots;
   }
 
   /** Samples held. */
@@ -64,12 +74,13 @@ export class PlanCache<V> {
 
   /** Whether sample `key` is held. */
   has(key: number): boolean {
-    return this.heap.has(key);
+    return this.slotOf[key]! >= 0;
   }
 
   /** The held value of `key` without counting it as a use. */
   peek(key: number): V | undefined {
-    return this.heap.has(key) ? this.values[key] : undefined;
+    const slot = this.slotOf[key]!;
+    return slot >= 0 ? this.values[slot] : undefined;
   }
 
   /** Use `plan` for eviction order from now on (undefined: recency only). */
@@ -85,24 +96,30 @@ export class PlanCache<V> {
 
   /** Record a use of a held sample (call after the plan's cursor moved past it). */
   touch(key: number): V | undefined {
-    if (!this.heap.has(key)) return undefined;
-    this.lastTouch[key] = ++this.seq;
+    const slot = this.slotOf[key]!;
+    if (slot < 0) return undefined;
+    this.lastTouch[slot] = ++this.seq;
     this.heap.set(key, this.priority(key));
-    return this.values[key];
+    return this.values[slot];
   }
 
   /** Recompute the eviction priority of `key` after its next planned use changed. */
   reprioritize(key: number): void {
-    if (this.heap.has(key)) this.heap.set(key, this.priority(key));
+    if (this.slotOf[key]! >= 0) this.heap.set(key, this.priority(key));
   }
 
-  /** The priority `key` would have now (larger = evicted sooner). */
+  /**
+   * The priority `key` has (larger = evicted sooner); for a key not held, the
+   * priority it would get if it were used now.
+   */
   priority(key: number): number {
     if (this.usePlan && this.plan) {
       const next = this.plan.nextUse(key);
       if (next !== NEVER) return next;
     }
-    return RECENCY_BAND + (MAX_SEQ - this.lastTouch[key]!);
+    const slot = this.slotOf[key]!;
+    const touched = slot >= 0 ? this.lastTouch[slot]! : this.seq + 1;
+    return RECENCY_BAND + (MAX_SEQ - touched);
   }
 
   /**
@@ -111,16 +128,18 @@ export class PlanCache<V> {
    * farther from its next use than everything held, or cannot fit.
    */
   admit(key: number, value: V, bytes: number, budget: number): boolean {
-    if (this.heap.has(key)) this.delete(key);
+    if (this.slotOf[key]! >= 0) this.delete(key);
     if (this.capacity === 0 || bytes > budget) return false;
-    this.lastTouch[key] = ++this.seq;
     const p = this.priority(key);
     while (this.heap.size >= this.capacity || this.bytes + bytes > budget) {
       if (this.heap.size === 0 || this.heap.peekPriority() < p) return false;
       this.evictOne();
     }
-    this.values[key] = value;
-    this.sizes[key] = bytes;
+    const slot = this.freeSlots[--this.freeCount]!;
+    this.slotOf[key] = slot;
+    this.values[slot] = value;
+    this.sizes[slot] = bytes;
+    this.lastTouch[slot] = ++this.seq;
     this.bytes += bytes;
     this.heap.set(key, p);
     return true;
@@ -128,7 +147,7 @@ export class PlanCache<V> {
 
   /**
    * Evict the sample that is needed last, if it is needed later than
-   * `priority` (pass Infinity to evict unconditionally). True when one went.
+   * `priority` (pass -Infinity to evict unconditionally). True when one went.
    */
   evictAbove(priority: number): boolean {
     if (this.heap.size === 0 || !(this.heap.peekPriority() > priority)) return false;
@@ -146,10 +165,9 @@ export class PlanCache<V> {
   /** Remove everything. */
   clear(): void {
     this.heap.forEach((k) => {
-      this.values[k] = undefined;
+      this.release(k);
     });
     this.heap.clear();
-    this.bytes = 0;
   }
 
   /** Call `fn` for every held key. */
@@ -164,9 +182,13 @@ export class PlanCache<V> {
     this.onEvict?.(key);
   }
 
+  /** Free the storage slot of `key` (already out of the heap, or about to be). */
   private release(key: number): void {
-    this.values[key] = undefined;
-    this.bytes -= this.sizes[key]!;
-    this.sizes[key] = 0;
+    const slot = this.slotOf[key]!;
+    this.slotOf[key] = -1;
+    this.values[slot] = undefined;
+    this.bytes -= this.sizes[slot]!;
+    this.sizes[slot] = 0;
+    this.freeSlots[this.freeCount++] = slot;
   }
 }
