@@ -57,7 +57,8 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   private readonly planEviction: boolean;
   private readonly predictor: AccessPredictor;
   private readonly predicted: Int32Array;
-  private readonly predStamp: Uint32Array;
+  /** Marks the predicted indices (allocated on the first plan-less read). */
+  private predStamp: Uint32Array | undefined;
   private readonly flights = new Map<number, LoadFlight<T>>();
   private queue: LoadFlight<T>[] = [];
   private queueHead = 0;
@@ -114,7 +115,6 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     });
     this.predictor = new AccessPredictor(this.length);
     this.predicted = new Int32Array(this.prefetchSize);
-    this.predStamp = new Uint32Array(this.prefetchSize > 0 ? Math.max(1, this.length) : 1);
   }
 
   /**
@@ -279,15 +279,12 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     // Forget prefetches the new guess no longer covers (all of them when the
     // reads follow no pattern).
     this.stamp = (this.stamp + 1) >>> 0 || 1;
-    for (let i = 0; i < n; i++) this.predStamp[this.predicted[i]!] = this.stamp;
-    this.predStamp[index] = this.stamp;
+    this.predStamp ??= new Uint32Array(this.length);
+    const stamps = this.predStamp;
+    for (let i = 0; i < n; i++) stamps[this.predicted[i]!] = this.stamp;
+    stamps[index] = this.stamp;
     for (const f of this.flights.values()) {
-      if (
-        f.prefetch &&
-        !f.claimed &&
-        f.waiters.length === 0 &&
-        this.predStamp[f.key] !== this.stamp
-      )
+      if (f.prefetch && !f.claimed && f.waiters.length === 0 && stamps[f.key] !== this.stamp)
         this.drop(f);
     }
     this.predCount = n;
