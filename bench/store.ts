@@ -1,10 +1,12 @@
-// `pnpm bench store [--scale F] [--concurrency N]`
+// `pnpm bench store [--scale F] [--concurrency N] [--rounds R] [--only throughput|epoch]`
 //
 // The persistent tier in Chromium (one page, one run):
 // (1) put and get throughput of OpfsStore, IdbStore and idb-keyval for 4 KB samples
 //     (10,000) and 150 KB samples (2,000), each with N operations in flight (default 8);
-//     reads in three shuffled rounds (median reported), every read checked; stores run one
-//     after the other with a 1.5 s pause so one's background work does not slow the next;
+//     puts one store after the other with a 1.5 s pause so one's background work does not
+//     slow the next; reads after a warm-up pass per store, in R rounds (default 5) that
+//     alternate which store goes first, each round a new shuffled order, every read
+//     checked, the median round reported;
 // (2) one epoch of 2,000 samples of 150 KB over HTTP from a local Node server that behaves
 //     like a consumer link (20 ms added latency, 100 Mbit/s shared by all connections, token
 //     bucket) versus one epoch from disk (OpfsStore, new store and dataset, network off).
@@ -26,6 +28,12 @@ function arg(name: string): string | undefined {
 }
 const scale = Math.min(1, Math.max(0.01, Number(arg('scale') ?? 1) || 1));
 const concurrency = Math.max(1, Number(arg('concurrency') ?? 8) || 8);
+const readRounds = Math.max(1, Number(arg('rounds') ?? 5) || 5);
+const onlyArg = arg('only') ?? 'all';
+if (onlyArg !== 'all' && onlyArg !== 'throughput' && onlyArg !== 'epoch') {
+  throw new RangeError(`--only must be throughput or epoch, got ${onlyArg}`);
+}
+const only: 'all' | 'throughput' | 'epoch' = onlyArg;
 const n = (x: number) => Math.max(10, Math.round(x * scale));
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,6 +52,8 @@ async function main(): Promise<void> {
     netSweep: [4, 8, 16],
     netSweepSamples: n(150),
     diskSweep: [2, 8, 32],
+    readRounds,
+    only,
   };
   const net = await startThrottledServer({ latencyMs: 20, mbit: 100, size: cfgBase.epochSize });
   const server = await createServer({

@@ -24,6 +24,10 @@ export interface StoreBenchConfig {
   netSweepSamples: number;
   /** Prefetch depths tried for the disk epoch (full epochs). */
   diskSweep: number[];
+  /** Timed read rounds per store and size (the median is reported). */
+  readRounds: number;
+  /** Which parts to run. */
+  only: 'all' | 'throughput' | 'epoch';
 }
 
 /** One throughput measurement. */
@@ -49,6 +53,7 @@ export interface EpochRow {
 
 const log = (m: string) => console.log(`[bench] ${m}`);
 const idle = () => new Promise((r) => setTimeout(r, 1500));
+const pause = () => new Promise((r) => setTimeout(r, 200));
 
 function permutation(n: number, seed: number): number[] {
   const a = Array.from({ length: n }, (_, i) => i);
@@ -127,32 +132,49 @@ async function throughput(cfg: StoreBenchConfig): Promise<ThroughputRow[]> {
   const rows: ThroughputRow[] = [];
   for (const [count, bytes] of cfg.sizes) {
     const values = Array.from({ length: 16 }, (_, v) => new Uint8Array(bytes).fill(v + 1));
-    // one store at a time, so they never compete for the disk
-    for (const s of stores()) {
+    const all = stores();
+    // puts: one store at a time, so they never compete for the disk
+    for (const s of all) {
       await idle(); // let the previous store's background work (compaction, deletes) settle
       const putMs = await pump(count, cfg.concurrency, (i) => s.put(`k${i}`, values[i % 16]!));
-      let bad = 0;
-      // three read rounds in different shuffled orders; the median is reported
-      const rounds: number[] = [];
-      for (let r = 0; r < 3; r++) {
-        const order = permutation(count, 99 + r);
-        rounds.push(
-          await pump(count, cfg.concurrency, async (n) => {
-            const i = order[n]!;
-            const v = await s.get(`k${i}`);
-            if (!v || v.length !== bytes || v[0] !== (i % 16) + 1) bad++;
-          }),
-        );
-      }
-      const getMs = rounds.sort((a, b) => a - b)[1]!;
-      if (bad) throw new Error(`${s.name}: ${bad} reads returned wrong data`);
-      log(
-        `${s.name} ${bytes} B x ${count}: put ${putMs.toFixed(0)} ms, get ${getMs.toFixed(0)} ms`,
-      );
       rows.push({ store: s.name, op: 'put', count, bytes, ms: putMs });
-      rows.push({ store: s.name, op: 'get', count, bytes, ms: getMs });
-      await s.dispose();
+      log(`${s.name} ${bytes} B x ${count}: put ${putMs.toFixed(0)} ms`);
     }
+    await idle();
+    // reads: a warm-up pass each, then cfg.readRounds rounds; round r starts with a different
+    // store (alternating order) and reads every key in its own shuffled order, checked; the
+    // median round per store is reported
+    const read = (s: KV, seed: number) => {
+      const order = permutation(count, seed);
+      let bad = 0;
+      return pump(count, cfg.concurrency, async (n) => {
+        const i = order[n]!;
+        const v = await s.get(`k${i}`);
+        if (!v || v.length !== bytes || v[0] !== (i % 16) + 1 || v[bytes - 1] !== (i % 16) + 1)
+          bad++;
+      }).then((ms) => {
+        if (bad) throw new Error(`${s.name}: ${bad} reads returned wrong data`);
+        return ms;
+      });
+    };
+    for (const s of all) await read(s, 98);
+    const rounds = new Map<string, number[]>(all.map((s) => [s.name, []]));
+    for (let r = 0; r < cfg.readRounds; r++) {
+      for (let j = 0; j < all.length; j++) {
+        const s = all[(r + j) % all.length]!;
+        await pause();
+        rounds.get(s.name)!.push(await read(s, 99 + r));
+      }
+    }
+    for (const s of all) {
+      const ms = rounds.get(s.name)!.sort((a, b) => a - b);
+      const getMs = ms[ms.length >> 1]!;
+      log(
+        `${s.name} ${bytes} B x ${count}: get rounds ${ms.map((m) => m.toFixed(0)).join(' ')} ms, median ${getMs.toFixed(0)}`,
+      );
+      rows.push({ store: s.name, op: 'get', count, bytes, ms: getMs });
+    }
+    for (const s of all) await s.dispose();
   }
   return rows;
 }
@@ -272,8 +294,8 @@ async function runStoreBench(
   for (const d of ['bench-store-opfs', 'bench-store-epoch'])
     await root.removeEntry(d, { recursive: true }).catch(() => {});
   await deleteDB('bench-store-idb');
-  const t = await throughput(cfg);
-  const e = await epochs(cfg);
+  const t = cfg.only === 'epoch' ? [] : await throughput(cfg);
+  const e = cfg.only === 'throughput' ? [] : await epochs(cfg);
   return { throughput: t, epochs: e };
 }
 

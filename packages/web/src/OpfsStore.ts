@@ -96,7 +96,18 @@ interface PendingWrite {
   reject: (e: unknown) => void;
 }
 
+interface PendingGet {
+  key: string;
+  resolve: (v: Uint8Array | undefined) => void;
+  reject: (e: unknown) => void;
+}
+
 const MiB = 2 ** 20;
+/**
+ * Most reads one message carries (its reply moves at most this many buffers).
+ * Measured: whole batches beat splitting them to overlap reading and consuming.
+ */
+const MAX_GET_BATCH = 64;
 
 /**
  * A {@link PersistentStore} in the Origin Private File System. Samples are
@@ -131,6 +142,8 @@ export class OpfsStore implements PersistentStore {
   private closed = false;
   private gone: Error | undefined;
   private writes: PendingWrite[] = [];
+  private gets: PendingGet[] = [];
+  private opened = false;
   private writing = false;
   private persistedAnswer: boolean | undefined;
 
@@ -218,6 +231,7 @@ export class OpfsStore implements PersistentStore {
       this.local = createOpfsHost();
     }
     await this.send({ id: 0, op: 'open', args: this.args });
+    this.opened = true;
   }
 
   private settle(res: OpfsResponse): void {
@@ -238,6 +252,8 @@ export class OpfsStore implements PersistentStore {
     this.calls.clear();
     for (const w of this.writes) w.reject(err);
     this.writes = [];
+    for (const g of this.gets) g.reject(err);
+    this.gets = [];
   }
 
   private send(req: OpfsRequest): Promise<unknown> {
@@ -266,10 +282,38 @@ export class OpfsStore implements PersistentStore {
     return this.send(req);
   }
 
-  /** The bytes stored under `key`, or undefined when absent or corrupt. */
+  /**
+   * The bytes stored under `key`, or undefined when absent or corrupt.
+   * Reads issued together (in one turn of the event loop) travel to the
+   * worker and back as one message.
+   */
   async get(key: string): Promise<StoreValue | undefined> {
     checkStoreKey(key);
-    return (await this.call({ id: 0, op: 'get', key })) as Uint8Array | undefined;
+    if (this.closed) throw new ClosedError('OpfsStore');
+    if (!this.opened) await this.open();
+    return new Promise<Uint8Array | undefined>((resolve, reject) => {
+      if (this.gone) return reject(this.gone);
+      this.gets.push({ key, resolve, reject });
+      if (this.gets.length === 1) queueMicrotask(() => this.flushGets());
+    });
+  }
+
+  /** Send the reads queued in this turn, up to MAX_GET_BATCH per message. */
+  private flushGets(): void {
+    const queued = this.gets;
+    this.gets = [];
+    for (let i = 0; i < queued.length; i += MAX_GET_BATCH) {
+      const batch = queued.length <= MAX_GET_BATCH ? queued : queued.slice(i, i + MAX_GET_BATCH);
+      this.send({ id: 0, op: 'getMany', keys: batch.map((g) => g.key) }).then(
+        (values) => {
+          const vs = values as (Uint8Array | undefined)[];
+          for (let j = 0; j < batch.length; j++) batch[j]!.resolve(vs[j]);
+        },
+        (err) => {
+          for (const g of batch) g.reject(err);
+        },
+      );
+    }
   }
 
   /**

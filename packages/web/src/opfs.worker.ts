@@ -23,6 +23,10 @@ class SyncShardFile implements ShardFile {
     return this.h.getSize();
   }
   async read(at: number, length: number): Promise<Uint8Array> {
+    return this.readSync(at, length);
+  }
+  /** Reads straight into a fresh buffer that the reply transfers (no copy, no slice). */
+  readSync(at: number, length: number): Uint8Array {
     const buf = new Uint8Array(length);
     const n = this.h.read(buf, { at });
     return n === length ? buf : buf.subarray(0, n);
@@ -97,7 +101,7 @@ scope.onmessage = (ev: MessageEvent<OpfsRequest>) => {
     reply(res, transfer);
   };
   // Reads run at once (checksums guard them); writes, opens and closes keep their order.
-  if (req.op === 'get' || req.op === 'has' || req.op === 'usage' || req.op === 'keys') {
+  if (req.op === 'getMany' || req.op === 'has' || req.op === 'usage' || req.op === 'keys') {
     void run();
   } else {
     chain = chain.then(run);

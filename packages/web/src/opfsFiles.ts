@@ -8,6 +8,11 @@ export interface ShardFile {
   size(): Promise<number>;
   /** Up to `length` bytes from `at` (fewer at the end of the file). */
   read(at: number, length: number): Promise<Uint8Array>;
+  /**
+   * The same as {@link read}, without a promise: offered by sync access
+   * handles only, so the engine can serve a batch of reads with no await.
+   */
+  readSync?(at: number, length: number): Uint8Array;
   /** Write `data` at `at`, extending the file as needed. */
   write(at: number, data: Uint8Array): Promise<void>;
   /** Cut the file to `size` bytes. */

@@ -128,6 +128,29 @@ export function verifyRecord(
   return { header, key: dec.decode(key), data };
 }
 
+/**
+ * The value of a record read for `key` at `loc`: undefined unless the
+ * record is valid (magic, both checksums, lengths) and is a live entry
+ * of that key with the indexed length and checksum.
+ */
+export function verifyEntry(
+  bytes: Uint8Array,
+  key: string,
+  loc: EntryLocation,
+): Uint8Array | undefined {
+  const rec = verifyRecord(bytes);
+  if (
+    !rec ||
+    rec.key !== key ||
+    rec.header.flags !== 0 ||
+    rec.header.dataLen !== loc.len ||
+    rec.header.dataSum !== loc.sum
+  ) {
+    return undefined;
+  }
+  return rec.data;
+}
+
 /** Persisted index state. */
 export interface SnapshotData {
   /** Generation; the higher valid one wins. */

@@ -17,7 +17,8 @@ export interface OpfsOpenArgs {
 /** A request to the engine host. Internal. */
 export type OpfsRequest =
   | { id: number; op: 'open'; args: OpfsOpenArgs }
-  | { id: number; op: 'get' | 'has' | 'delete'; key: string }
+  | { id: number; op: 'getMany'; keys: string[] }
+  | { id: number; op: 'has' | 'delete'; key: string }
   | { id: number; op: 'write'; items: { key: string; value: Uint8Array | undefined }[] }
   | { id: number; op: 'keys' | 'clear' | 'usage' | 'close' | 'persistIndex' };
 
@@ -75,10 +76,14 @@ export function createOpfsHost(makeBackend: BackendFactory = (d) => asyncBackend
     }
     if (!engine) throw new StoreError('STORE_FAILED', 'the OPFS store is not open');
     switch (req.op) {
-      case 'get': {
-        const data = await engine.get(req.key);
-        if (data) transfer.push(data.buffer);
-        return data;
+      case 'getMany': {
+        // One reply for the whole batch; every value's buffer moves, none is copied.
+        const values = await engine.getMany(req.keys);
+        for (const v of values) {
+          if (v && !transfer.includes(v.buffer as ArrayBuffer))
+            transfer.push(v.buffer as ArrayBuffer);
+        }
+        return values;
       }
       case 'has':
         return engine.has(req.key);

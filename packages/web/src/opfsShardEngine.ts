@@ -4,17 +4,14 @@ import {
   decodeHead,
   type EntryLocation,
   encodeHead,
-  FLAG_TOMBSTONE,
-  keyBytes,
-  parseHeader,
-  RECORD_HEADER,
   recordSize,
   shardIdOf,
   shardName,
-  verifyRecord,
-  writeRecord,
+  verifyEntry,
 } from './opfsFormat.js';
+import { OpfsShardIndex, type Shard } from './opfsShardIndex.js';
 import { readNewestSnapshot, writeSnapshotFile } from './opfsSnapshotFiles.js';
+import { packSegment, planWrites, segmentEnd } from './opfsWritePlan.js';
 import { isQuotaError, StoreError } from './storeErrors.js';
 
 /** Settings of the shard engine (validated by OpfsStore). Internal. */
@@ -45,12 +42,8 @@ export interface EngineUsage extends StoreUsage {
   quotaErrors: number;
 }
 
-interface Shard {
-  id: number;
-  file: ShardFile;
-  end: number;
-  lastUsed: number;
-}
+/** Marks a read the sync fast path leaves to the async one. */
+const SLOW_PATH = Symbol('slow path');
 
 /** Runs `fn` under the directory's writer lock. */
 export type LockFn = <T>(fn: () => Promise<T>) => Promise<T>;
@@ -63,16 +56,13 @@ export type LockFn = <T>(fn: () => Promise<T>) => Promise<T>;
  * use {@link OpfsStore}.
  */
 export class OpfsShardEngine {
-  private readonly shards = new Map<number, Shard>();
-  private readonly entries = new Map<string, EntryLocation>();
+  private readonly index = new OpfsShardIndex();
   private head: ShardFile | undefined;
   private seq = 0;
   private next = 1;
-  private tick = 0;
   private snapGen = 0;
   private dirty = false;
   private snapTimer: ReturnType<typeof setTimeout> | undefined;
-  private liveBytes = 0;
   private counters = { evictedShards: 0, corruptDropped: 0, quotaErrors: 0 };
   private stale = false;
   /** Called after this engine changed the directory (the host tells other stores). */
@@ -89,12 +79,6 @@ export class OpfsShardEngine {
     private readonly lock: LockFn,
   ) {}
 
-  private diskBytes(): number {
-    let total = 0;
-    for (const s of this.shards.values()) total += s.end;
-    return total;
-  }
-
   /** Load the newest valid snapshot, then recover every record written after it. */
   async open(): Promise<void> {
     const headFile = await this.fs.open('head.bin', true);
@@ -105,39 +89,14 @@ export class OpfsShardEngine {
     if (best) {
       this.snapGen = best.gen;
       this.next = best.next;
-      this.tick = best.tick;
-      for (const [id, end, lastUsed] of best.shards) {
-        if (!onDisk.has(id)) continue;
-        const file = await this.fs.open(shardName(id), false);
-        if (file) this.shards.set(id, { id, file, end, lastUsed });
-      }
-      for (const [key, shard, offset, keyLen, len, sum] of best.entries) {
-        if (this.shards.has(shard)) this.setEntry(key, { shard, offset, keyLen, len, sum });
-      }
+      await this.index.load(best, async (id) =>
+        onDisk.has(id) ? this.fs.open(shardName(id), false) : undefined,
+      );
     }
     await this.catchUp(names);
     const head = decodeHead((await headFile?.read(0, 16)) ?? new Uint8Array(0));
     this.seq = head.seq;
     this.next = Math.max(this.next, head.next);
-  }
-
-  private setEntry(key: string, loc: EntryLocation): void {
-    const old = this.entries.get(key);
-    if (old) this.liveBytes -= old.len;
-    this.entries.set(key, loc);
-    this.liveBytes += loc.len;
-  }
-
-  private dropEntry(key: string): boolean {
-    const old = this.entries.get(key);
-    if (!old) return false;
-    this.entries.delete(key);
-    this.liveBytes -= old.len;
-    return true;
-  }
-
-  private dropShardEntries(id: number): void {
-    for (const [key, loc] of this.entries) if (loc.shard === id) this.dropEntry(key);
   }
 
   /**
@@ -152,55 +111,30 @@ export class OpfsShardEngine {
       .filter((id): id is number => id !== undefined)
       .sort((a, b) => a - b);
     const present = new Set(ids);
-    for (const [id, s] of this.shards) {
+    for (const [id, s] of this.index.shards) {
       if (!present.has(id)) {
-        this.dropShardEntries(id);
+        this.index.dropShardEntries(id);
         await s.file.close().catch(() => {});
-        this.shards.delete(id);
+        this.index.shards.delete(id);
       }
     }
     for (const id of ids) {
-      let s = this.shards.get(id);
+      let s = this.index.shards.get(id);
       if (!s) {
         const file = await this.fs.open(shardName(id), false);
         if (!file) continue;
         s = { id, file, end: 0, lastUsed: 0 };
-        this.shards.set(id, s);
+        this.index.shards.set(id, s);
       }
       const size = await s.file.size();
       if (size < s.end) {
         // Evicted (truncated) by another store, or damaged: forget and rescan.
-        this.dropShardEntries(id);
+        this.index.dropShardEntries(id);
         s.end = 0;
       }
-      if (size > s.end) await this.scan(s, size);
+      if (size > s.end) await this.index.scan(s, size);
       this.next = Math.max(this.next, id + 1);
     }
-  }
-
-  /** Apply the valid records of `s` from `s.end` up to `size`; stop at the first torn one. */
-  private async scan(s: Shard, size: number): Promise<void> {
-    let pos = s.end;
-    while (pos + RECORD_HEADER <= size) {
-      const header = parseHeader(await s.file.read(pos, RECORD_HEADER));
-      if (!header) break;
-      const total = recordSize(header.keyLen, header.dataLen);
-      if (pos + total > size) break;
-      const rec = verifyRecord(await s.file.read(pos, total));
-      if (!rec) break;
-      if (rec.header.flags & FLAG_TOMBSTONE) this.dropEntry(rec.key);
-      else {
-        this.setEntry(rec.key, {
-          shard: s.id,
-          offset: pos,
-          keyLen: header.keyLen,
-          len: header.dataLen,
-          sum: header.dataSum,
-        });
-      }
-      pos += total;
-    }
-    s.end = pos;
   }
 
   /** Re-sync with disk when another store wrote since we last looked. */
@@ -221,58 +155,85 @@ export class OpfsShardEngine {
       this.stale = false;
       await this.refreshIfChanged();
     }
-    let loc = this.entries.get(key);
-    if (!loc && (await this.refreshIfChanged())) loc = this.entries.get(key);
+    let loc = this.index.entries.get(key);
+    if (!loc && (await this.refreshIfChanged())) loc = this.index.entries.get(key);
     if (!loc) return undefined;
     let data = await this.readVerified(key, loc);
     if (!data && (await this.refreshIfChanged())) {
-      loc = this.entries.get(key);
+      loc = this.index.entries.get(key);
       if (!loc) return undefined;
       data = await this.readVerified(key, loc);
     }
     if (!data) {
       // Corrupt or torn: a miss, and the entry is gone for good.
-      if (this.dropEntry(key)) this.counters.corruptDropped++;
+      if (this.index.drop(key)) this.counters.corruptDropped++;
       this.markDirty();
       return undefined;
     }
-    const shard = this.shards.get(loc.shard);
-    if (shard) shard.lastUsed = ++this.tick;
+    const shard = this.index.shards.get(loc.shard);
+    if (shard) this.index.touch(shard);
+    return data;
+  }
+
+  /**
+   * Serve a batch of reads. Indexed keys in sync-handle shards are read and
+   * verified with no await (one after the other, in this task); anything
+   * else (a miss, a stale view, a failed check, the async file API) takes
+   * {@link get}, which re-syncs with disk and drops a corrupt entry.
+   */
+  async getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]> {
+    const out: (Uint8Array | undefined)[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const fast = this.getSync(key);
+      out[i] = fast === SLOW_PATH ? await this.get(key) : fast;
+    }
+    return out;
+  }
+
+  /** A verified read without await, or SLOW_PATH when {@link get} must decide. */
+  private getSync(key: string): Uint8Array | typeof SLOW_PATH {
+    if (this.stale) return SLOW_PATH;
+    const loc = this.index.entries.get(key);
+    if (!loc) return SLOW_PATH;
+    const shard = this.index.shards.get(loc.shard);
+    if (!shard?.file.readSync) return SLOW_PATH;
+    let bytes: Uint8Array;
+    try {
+      bytes = shard.file.readSync(loc.offset, recordSize(loc.keyLen, loc.len));
+    } catch {
+      return SLOW_PATH;
+    }
+    const data = verifyEntry(bytes, key, loc);
+    if (!data) return SLOW_PATH;
+    this.index.touch(shard);
     return data;
   }
 
   private async readVerified(key: string, loc: EntryLocation): Promise<Uint8Array | undefined> {
-    const shard = this.shards.get(loc.shard);
+    const shard = this.index.shards.get(loc.shard);
     if (!shard) return undefined;
-    let bytes: Uint8Array;
     try {
-      bytes = await shard.file.read(loc.offset, recordSize(loc.keyLen, loc.len));
+      return verifyEntry(
+        await shard.file.read(loc.offset, recordSize(loc.keyLen, loc.len)),
+        key,
+        loc,
+      );
     } catch {
       return undefined;
     }
-    const rec = verifyRecord(bytes);
-    if (
-      !rec ||
-      rec.key !== key ||
-      rec.header.flags !== 0 ||
-      rec.header.dataLen !== loc.len ||
-      rec.header.dataSum !== loc.sum
-    ) {
-      return undefined;
-    }
-    return rec.data;
   }
 
   /** Whether `key` is indexed. */
   async has(key: string): Promise<boolean> {
-    if (this.entries.has(key)) return true;
-    return (await this.refreshIfChanged()) && this.entries.has(key);
+    if (this.index.entries.has(key)) return true;
+    return (await this.refreshIfChanged()) && this.index.entries.has(key);
   }
 
   /** Every indexed key. */
   async keys(): Promise<string[]> {
     await this.refreshIfChanged();
-    return [...this.entries.keys()];
+    return [...this.index.entries.keys()];
   }
 
   /**
@@ -285,84 +246,37 @@ export class OpfsShardEngine {
   ): Promise<(unknown | undefined)[]> {
     return this.lock(async () => {
       await this.refreshIfChanged();
-      const results: (unknown | undefined)[] = new Array(items.length).fill(undefined);
-      const todo: { i: number; key: Uint8Array; value: Uint8Array | undefined; size: number }[] =
-        [];
-      for (let i = 0; i < items.length; i++) {
-        const item = items[i]!;
-        if (item.value === undefined && !this.entries.has(item.key)) continue;
-        const kb = keyBytes(item.key);
-        if (kb.length > 0xffff) {
-          results[i] = new RangeError(`key must be at most 65535 UTF-8 bytes, got ${kb.length}`);
-          continue;
-        }
-        const size = recordSize(kb.length, item.value?.byteLength ?? 0);
-        if (size > this.opts.maxBytes) {
-          results[i] = new StoreError(
-            'ENTRY_TOO_LARGE',
-            `value for key ${JSON.stringify(item.key)} needs ${size} bytes, more than maxBytes ${this.opts.maxBytes}`,
-          );
-          continue;
-        }
-        todo.push({ i, key: kb, value: item.value, size });
-      }
+      const { results, todo } = planWrites(items, this.opts.maxBytes, (key) =>
+        this.index.entries.has(key),
+      );
       let k = 0;
       while (k < todo.length) {
         // Fill one shard segment.
-        let shard = this.activeShard();
+        let shard = this.index.active();
         const first = todo[k]!;
         if (!shard || (shard.end > 0 && shard.end + first.size > this.opts.shardBytes)) {
           await this.makeRoom(first.size);
           shard = await this.newShard();
         } else {
           await this.makeRoom(first.size, shard.id);
-          if (!this.shards.has(shard.id)) shard = await this.newShard();
+          if (!this.index.shards.has(shard.id)) shard = await this.newShard();
         }
-        let segBytes = 0;
-        let j = k;
-        while (j < todo.length) {
-          const s = todo[j]!.size;
-          if (
-            j > k &&
-            (shard.end + segBytes + s > this.opts.shardBytes ||
-              this.diskBytes() + segBytes + s > this.opts.maxBytes)
-          )
-            break;
-          segBytes += s;
-          j++;
-        }
-        const seg = new Uint8Array(segBytes);
-        const locs: { key: string; loc: EntryLocation | undefined }[] = [];
-        let at = 0;
-        for (let t = k; t < j; t++) {
-          const item = todo[t]!;
-          const flags = item.value === undefined ? FLAG_TOMBSTONE : 0;
-          const sum = writeRecord(seg, at, item.key, item.value, flags);
-          locs.push({
-            key: items[item.i]!.key,
-            loc:
-              item.value === undefined
-                ? undefined
-                : {
-                    shard: shard.id,
-                    offset: shard.end + at,
-                    keyLen: item.key.length,
-                    len: item.value.byteLength,
-                    sum,
-                  },
-          });
-          at += item.size;
-        }
+        const room = Math.min(
+          this.opts.shardBytes - shard.end,
+          this.opts.maxBytes - this.index.diskBytes(),
+        );
+        const j = segmentEnd(todo, k, room);
+        const { seg, locs } = packSegment(todo, k, j, shard.id, shard.end);
         const err = await this.appendWithQuotaRetry(shard, seg);
         if (err !== undefined) {
           for (let t = k; t < todo.length; t++) results[todo[t]!.i] = err;
           break;
         }
         for (const { key, loc } of locs) {
-          if (loc) this.setEntry(key, loc);
-          else this.dropEntry(key);
+          if (loc) this.index.set(key, loc);
+          else this.index.drop(key);
         }
-        shard.lastUsed = ++this.tick;
+        this.index.touch(shard);
         k = j;
       }
       await this.bumpHead();
@@ -371,44 +285,29 @@ export class OpfsShardEngine {
     });
   }
 
-  private activeShard(): Shard | undefined {
-    let best: Shard | undefined;
-    for (const s of this.shards.values()) if (!best || s.id > best.id) best = s;
-    return best;
-  }
-
   private async newShard(): Promise<Shard> {
     const id = this.next++;
     const file = await this.fs.open(shardName(id), true);
     if (!file) throw new StoreError('STORE_FAILED', `could not create ${shardName(id)}`);
     await file.truncate(0);
-    const s: Shard = { id, file, end: 0, lastUsed: ++this.tick };
-    this.shards.set(id, s);
+    const s: Shard = { id, file, end: 0, lastUsed: ++this.index.tick };
+    this.index.shards.set(id, s);
     return s;
   }
 
   /** Evict least recently used shards until `size` more bytes fit in maxBytes. */
   private async makeRoom(size: number, keep?: number): Promise<void> {
-    while (this.diskBytes() + size > this.opts.maxBytes) {
+    while (this.index.diskBytes() + size > this.opts.maxBytes) {
       if (!(await this.evictOne(keep)) && !(await this.evictOne())) return;
     }
   }
 
   /** Evict the least recently used shard (other than `keep`); false when none. */
   private async evictOne(keep?: number): Promise<boolean> {
-    let victim: Shard | undefined;
-    for (const s of this.shards.values()) {
-      if (s.id === keep) continue;
-      if (
-        !victim ||
-        s.lastUsed < victim.lastUsed ||
-        (s.lastUsed === victim.lastUsed && s.id < victim.id)
-      )
-        victim = s;
-    }
+    const victim = this.index.lruVictim(keep);
     if (!victim) return false;
-    this.dropShardEntries(victim.id);
-    this.shards.delete(victim.id);
+    this.index.dropShardEntries(victim.id);
+    this.index.shards.delete(victim.id);
     // Persist an index without the shard before its bytes go away.
     await this.writeSnapshot();
     await victim.file.truncate(0).catch(() => {});
@@ -425,7 +324,7 @@ export class OpfsShardEngine {
       try {
         if (
           this.opts.quotaBytes !== undefined &&
-          this.diskBytes() + seg.length > this.opts.quotaBytes
+          this.index.diskBytes() + seg.length > this.opts.quotaBytes
         ) {
           throw new DOMException('simulated quota exceeded', 'QuotaExceededError');
         }
@@ -479,20 +378,9 @@ export class OpfsShardEngine {
       clearTimeout(this.snapTimer);
       this.snapTimer = undefined;
     }
-    this.snapGen = await writeSnapshotFile(this.fs, this.snapGen, (gen) => ({
-      gen,
-      next: this.next,
-      tick: this.tick,
-      shards: [...this.shards.values()].map((s) => [s.id, s.end, s.lastUsed]),
-      entries: [...this.entries].map(([key, l]) => [
-        key,
-        l.shard,
-        l.offset,
-        l.keyLen,
-        l.len,
-        l.sum,
-      ]),
-    }));
+    this.snapGen = await writeSnapshotFile(this.fs, this.snapGen, (gen) =>
+      this.index.snapshot(gen, this.next),
+    );
     this.dirty = false;
   }
 
@@ -505,14 +393,12 @@ export class OpfsShardEngine {
   clear(): Promise<void> {
     return this.lock(async () => {
       await this.catchUp();
-      this.entries.clear();
-      this.liveBytes = 0;
-      for (const s of this.shards.values()) {
+      for (const s of this.index.shards.values()) {
         await s.file.truncate(0).catch(() => {});
         await s.file.close().catch(() => {});
         await this.fs.remove(shardName(s.id));
       }
-      this.shards.clear();
+      this.index.clear();
       await this.writeSnapshot();
       await this.bumpHead();
     });
@@ -522,11 +408,11 @@ export class OpfsShardEngine {
   async usage(): Promise<EngineUsage> {
     await this.refreshIfChanged();
     return {
-      bytes: this.liveBytes,
-      entries: this.entries.size,
+      bytes: this.index.liveBytes,
+      entries: this.index.entries.size,
       maxBytes: this.opts.maxBytes,
-      diskBytes: this.diskBytes(),
-      shards: this.shards.size,
+      diskBytes: this.index.diskBytes(),
+      shards: this.index.shards.size,
       backend: this.fs.kind,
       ...this.counters,
     };
@@ -536,8 +422,8 @@ export class OpfsShardEngine {
   async close(): Promise<void> {
     await this.persistIndex().catch(() => {});
     if (this.snapTimer !== undefined) clearTimeout(this.snapTimer);
-    for (const s of this.shards.values()) await s.file.close().catch(() => {});
-    this.shards.clear();
+    for (const s of this.index.shards.values()) await s.file.close().catch(() => {});
+    this.index.shards.clear();
     await this.head?.close().catch(() => {});
     this.head = undefined;
   }
