@@ -91,6 +91,7 @@ export async function startDataServer(
         'content-length': body.byteLength,
         'cache-control': 'no-store',
         'access-control-allow-origin': '*',
+        'timing-allow-origin': '*',
       });
       res.end(body);
     };

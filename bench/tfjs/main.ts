@@ -116,6 +116,8 @@ async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> 
             name: JSON.stringify(cfg.origins),
           }),
         numWorkers: cfg.workers,
+        // the pool runs all `concurrency` loads at once, not 16 per worker with the rest queued
+        concurrency: Math.ceil(cfg.concurrency / cfg.workers),
       })
     : undefined;
   if (executor) {
@@ -144,6 +146,9 @@ async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> 
     batchSize: cfg.batchSize,
     shuffle: true,
     seed: cfg.seed,
+    // the loader's own look-ahead ((prefetchBatches + 1) × batch gets) must not cap the loads
+    // in flight below `concurrency`
+    prefetchBatches: Math.max(2, Math.ceil(cfg.concurrency / cfg.batchSize) - 1),
   });
   const dataset = toTfDataset(loader, { xs: 'image', ys: 'label' });
   return {
