@@ -61,7 +61,7 @@ describe("cacheType 'both': one engine for cache and prefetch", () => {
     expect(src.loadsOf(6)).toBe(1);
     const stats = ds.getCacheStats();
     expect(stats.prefetch.used).toBe(1);
-    expect(stats.stallMs).toBe(50); // two callers waited 25 ms each
+    expect(stats.stallMs).toBe(25); // two callers waited the same 25 ms: the stall is 25 ms, not 50
     await ds.close();
   });
 

@@ -88,6 +88,8 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   private used = 0;
   private wasted = 0;
   private stallMs = 0;
+  private hitsAtPlan = 0;
+  private readsAtPlan = 0;
   private peakBytes = 0;
 
   constructor(dataset: Dataset<T>, options: CachingEngineOptions<T> = {}) {
@@ -174,6 +176,8 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     if (this.closed) throw new ClosedError(this.label);
     const plan = new AccessPlan(order, this.length);
     this.plan = plan;
+    this.hitsAtPlan = this.hits;
+    this.readsAtPlan = this.hits + this.misses;
     this.cache.setPlan(plan);
     this.scanPos = 0;
     this.optimal = undefined;
@@ -198,6 +202,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   /** A snapshot of the statistics. */
   getCacheStats(): EngineStats {
     const reads = this.hits + this.misses;
+    const planReads = this.plan === undefined ? 0 : reads - this.readsAtPlan;
     if (this.optimal === undefined && this.plan !== undefined) {
       this.optimal = beladyHitRate(this.plan.order, this.cacheSize, {
         keySpace: this.length,
@@ -224,6 +229,9 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
         buffered: this.buffered,
       },
       stallMs: this.stallMs,
+      planHitRate: planReads > 0 ? (this.hits - this.hitsAtPlan) / planReads : undefined,
+      planReads,
+      planLength: this.plan?.order.length ?? 0,
       optimalHitRate: this.optimal,
       peakBytes: this.peakBytes,
     };

@@ -42,7 +42,7 @@ export function formatCacheReport(stats: CacheStats | EngineStats): string {
     const p = engine.prefetch;
     lines.push(
       `prefetch: ${p.issued} issued, ${p.used} used, ${p.wasted} wasted, ${p.inFlight} in flight; ` +
-        `callers waited ${(engine.stallMs / 1000).toFixed(2)} s; peak ${mb(engine.peakBytes)}`,
+        `readers stalled ${(engine.stallMs / 1000).toFixed(2)} s; peak ${mb(engine.peakBytes)}`,
     );
     if (engine.optimalHitRate !== undefined) {
       lines.push(`optimal for this plan at this size (Belady): ${pct(engine.optimalHitRate)}`);
@@ -70,13 +70,17 @@ export function formatCacheReport(stats: CacheStats | EngineStats): string {
       );
     }
   }
+  // Belady's optimum is for the current plan: compare it with the hit rate of
+  // that plan's reads, once the plan has been read through.
+  const planRate = engine?.planHitRate;
   if (
     engine?.optimalHitRate !== undefined &&
-    reads > 0 &&
-    engine.optimalHitRate - stats.hitRate > 0.05
+    planRate !== undefined &&
+    engine.planReads >= engine.planLength &&
+    engine.optimalHitRate - planRate > 0.05
   ) {
     lines.push(
-      `hit rate is ${pct(engine.optimalHitRate - stats.hitRate)} below the optimum: ` +
+      `this plan's hit rate is ${pct(engine.optimalHitRate - planRate)} below the optimum: ` +
         "evictionPolicy 'belady' (or 'auto') with the plan would close the gap",
     );
   }

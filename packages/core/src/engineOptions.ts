@@ -66,8 +66,21 @@ export interface PrefetchStats {
 export interface EngineStats extends CacheStats {
   /** Prefetch counters. */
   prefetch: PrefetchStats;
-  /** Total time callers spent waiting for loads, in ms (injected clock). */
+  /**
+   * Time during which at least one caller waited for a load, in ms (injected
+   * clock); concurrent waits overlap rather than add up, so this is the
+   * consumer's stall, comparable with wall time.
+   */
   stallMs: number;
+  /**
+   * Hit rate of the reads made since the current plan was set (compare it
+   * with `optimalHitRate` once the plan has been read); undefined without a plan.
+   */
+  planHitRate: number | undefined;
+  /** Reads made since the current plan was set (0 without a plan). */
+  planReads: number;
+  /** Length of the current plan (0 without a plan). */
+  planLength: number;
   /**
    * Belady's hit rate for the current plan at this cache size (starting from
    * what was cached when the plan was set); undefined without a plan.

@@ -52,23 +52,30 @@ export class LoadFlight<T> {
 
 /**
  * The callers waiting on flights: each wait is bounded by the load timeout
- * and by the caller's own signal, and its duration is reported as stall time.
+ * and by the caller's own signal. Stall time is wall time during which at
+ * least one caller waited (concurrent waits overlap, they do not add up), so
+ * it is comparable with the run's duration.
  */
 export class FlightWaits<T> {
+  private waiting = 0;
+  private stallSince = 0;
+
   constructor(
     private readonly clock: Clock,
     private readonly timeoutMs: number,
-    /** Receives the milliseconds each finished wait lasted. */
+    /** Receives each stretch of time during which some caller waited, in ms. */
     private readonly stalled: (ms: number) => void,
   ) {}
 
   /** Wait for `f`; rejects with LoadTimeoutError after the timeout, or the signal's reason. */
   wait(f: LoadFlight<T>, signal: AbortSignalLike | undefined): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      const now = this.clock.now();
+      if (this.waiting++ === 0) this.stallSince = now;
       const waiter: Waiter<T> = {
         resolve,
         reject,
-        since: this.clock.now(),
+        since: now,
         timer: undefined,
         signal,
         onAbort: undefined,
@@ -107,6 +114,6 @@ export class FlightWaits<T> {
   private release(waiter: Waiter<T>): void {
     if (waiter.timer !== undefined) this.clock.clearTimeout(waiter.timer);
     if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-    this.stalled(this.clock.now() - waiter.since);
+    if (--this.waiting === 0) this.stalled(this.clock.now() - this.stallSince);
   }
 }
