@@ -1,8 +1,8 @@
 import type { AbortSignalLike } from './abort.js';
-import type { CachingEngineOptions, EngineStats } from './CachingEngine.js';
 import { CachingEngine } from './CachingEngine.js';
 import type { Dataset, PlanAware } from './Dataset.js';
 import type { Executor } from './Executor.js';
+import type { CachingEngineOptions, EngineStats } from './engineOptions.js';
 import { MedFusionError } from './errors.js';
 import type { PersistentStore } from './PersistentStore.js';
 import {
