@@ -1,21 +1,10 @@
-import { decodeSample, encodeSample, type PersistentStore } from '@medfusion/core';
+import { decodeSample, encodeSample, type PersistentStore, type TypedArray } from '@medfusion/core';
 import { IdbStore } from './IdbStore.js';
 import { OpfsStore } from './OpfsStore.js';
 import { checkStoreKey, showValue } from './storeValidate.js';
 
-/** A typed array `MemoryMappedCache` stores (any kind but DataView). */
-export type CachedTypedArray =
-  | Int8Array
-  | Uint8Array
-  | Uint8ClampedArray
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array
-  | BigInt64Array
-  | BigUint64Array;
+/** A typed array `MemoryMappedCache` stores (any kind but DataView, 64-bit integers included). */
+export type CachedTypedArray = TypedArray | BigInt64Array | BigUint64Array;
 
 /** Options of {@link MemoryMappedCache}, named after the reference's `cache_dir` / `max_size_gb`. */
 export interface MemoryMappedCacheOptions {
