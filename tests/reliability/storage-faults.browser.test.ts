@@ -61,6 +61,9 @@ function source() {
   return { dataset, loads };
 }
 
+/** Load bound of the epochs that fill the disk tier (the fault epochs keep 3 s). */
+const FILL_TIMEOUT_MS = 20_000;
+
 /**
  * One epoch through memory (none) → disk (store) → source with a DataLoader.
  * Returns what was delivered; any corrupt sample fails the test.
@@ -144,7 +147,9 @@ describe('storage faults: never a corrupt sample, training continues', () => {
   it('OPFS: 100 flipped bytes in the shard files', async ({ task }) => {
     const dir = opfsDir('flip');
     const first = new OpfsStore({ dir });
-    expect((await epoch(first)).stats.disk.diskWrites).toBe(LENGTH); // fills the disk tier
+    // fills the disk tier; a generous load bound so a loaded machine cannot skip samples here
+    const fill = await epoch(first, { label: 'fill', loadTimeoutMs: FILL_TIMEOUT_MS });
+    expect(fill.stats.disk.diskWrites).toBe(LENGTH);
     await first.close();
     const random = seeded(100);
     const files = await shardFiles(dir);
@@ -231,7 +236,8 @@ describe('storage faults: never a corrupt sample, training continues', () => {
   it('IndexedDB: 100 flipped bytes and 100 torn chunk writes', async ({ task }) => {
     const name = idbName('idb');
     const first = new IdbStore({ name, chunkBytes: 1024 });
-    expect((await epoch(first)).stats.disk.diskWrites).toBe(LENGTH);
+    const fill = await epoch(first, { label: 'fill', loadTimeoutMs: FILL_TIMEOUT_MS });
+    expect(fill.stats.disk.diskWrites).toBe(LENGTH);
     await first.close();
     const db = await openDB(name);
     const keys = (await db.getAllKeys('data')) as IDBValidKey[];
