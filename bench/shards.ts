@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import { build, defaultClientConditions, preview } from 'vite';
 import { startRangeServer } from '../tests/fixtures-shards/rangeServer.js';
+import { chromiumLaunchOptions } from './_chromium.js';
 import type { ShardsBenchConfig, ShardsRowResult } from './shards/main.js';
 
 function arg(name: string): string | undefined {
@@ -117,16 +118,7 @@ async function main(): Promise<void> {
   if (address === null || typeof address === 'string') {
     throw new Error('the preview server has no TCP address');
   }
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const page = await browser.newPage();
     page.on('pageerror', (err) => console.error(`  page error: ${err.message}`));

@@ -19,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import { createServer, defaultClientConditions } from 'vite';
+import { chromiumLaunchOptions } from './_chromium.js';
 import type { EpochRow, StoreBenchConfig, ThroughputRow } from './store/main.js';
 import { startThrottledServer } from './store/throttledServer.js';
 
@@ -75,16 +76,7 @@ async function main(): Promise<void> {
   // chromium.launch() is incognito, where OPFS and IndexedDB live in memory
   // and every sync-handle call is a round trip to the browser process.
   const profile = mkdtempSync(join(tmpdir(), 'medfusion-bench-store-'));
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  const browser = await chromium.launchPersistentContext(profile, chromiumLaunchOptions());
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
     page.on('console', (msg) => {

@@ -22,6 +22,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import { createServer, defaultClientConditions } from 'vite';
+import { chromiumLaunchOptions } from './_chromium.js';
 import { startDataServer } from './tfjs/dataServer.js';
 import type { BenchConfig, RowResult } from './tfjs/main.js';
 import { generatePngs, PNG_SIZE } from './tfjs/pngs.js';
@@ -91,17 +92,7 @@ async function runTransport(
     throw new Error('the Vite server has no TCP address');
   }
   const url = `http://127.0.0.1:${address.port}/`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-      '--ignore-certificate-errors',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions(['--ignore-certificate-errors']));
   try {
     const context = await browser.newContext({ ignoreHTTPSErrors: true });
     const page = await context.newPage();

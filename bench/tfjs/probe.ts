@@ -3,6 +3,7 @@
 // cost per image (page vs worker), and the data server's CPU per request.
 // Run: pnpm exec tsx bench/tfjs/probe.ts [--samples N]  (prints one line per measurement)
 import { chromium } from 'playwright';
+import { chromiumLaunchOptions } from '../_chromium.js';
 import { startDataServer, type Transport } from './dataServer.js';
 import { generatePngs } from './pngs.js';
 
@@ -54,17 +55,7 @@ async function decodeCost({ origin, n, inflight }) {
 
 async function main(): Promise<void> {
   const pngs = generatePngs(N);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-      '--ignore-certificate-errors',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions(['--ignore-certificate-errors']));
   const ctx = await browser.newContext({ ignoreHTTPSErrors: true });
   const setups: Array<[Transport, number]> = [
     ['h1', 1],
