@@ -21,7 +21,24 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.csv': 'text/csv; charset=utf-8',
   '.json': 'application/json',
+  '.tar': 'application/x-tar',
 };
+
+/** One `bytes=a-b` / `bytes=a-` / `bytes=-n` range of a `size`-byte file, or 'bad' (→ 416). */
+function parseRange(header: string, size: number): { start: number; end: number } | 'bad' {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return 'bad';
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  return start > end || start >= size ? 'bad' : { start, end };
+}
 
 /** Latency for one request: `?latency=` wins, then the `mf-latency` cookie, then 10 ms. */
 function latencyOf(req: IncomingMessage, url: URL): number {
@@ -47,19 +64,46 @@ function serveData(): Connect.NextHandleFunction {
     }
     const delay = latencyOf(req, url);
     const timer = setTimeout(() => {
+      const info = statSync(file);
+      // A strong ETag, so range readers can pin a shard's version with If-Match.
+      const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
       res.setHeader('Content-Type', TYPES[extname(file)] ?? 'application/octet-stream');
-      res.setHeader('Content-Length', statSync(file).size);
+      res.setHeader('Accept-Ranges', 'bytes');
+      res.setHeader('ETag', etag);
       // No HTTP cache: every epoch pays the latency unless the pipeline caches.
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('X-Added-Latency-Ms', String(delay));
+      const ifMatch = req.headers['if-match'];
+      if (ifMatch && ifMatch !== '*' && !ifMatch.split(/\s*,\s*/).includes(etag)) {
+        res.statusCode = 412;
+        res.end();
+        return;
+      }
+      const rangeHeader = req.headers.range;
+      const range = rangeHeader ? parseRange(rangeHeader, info.size) : undefined;
+      if (range === 'bad') {
+        res.statusCode = 416;
+        res.setHeader('Content-Range', `bytes */${info.size}`);
+        res.end();
+        return;
+      }
+      if (range) {
+        res.statusCode = 206;
+        res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
+      }
+      res.setHeader('Content-Length', range ? range.end - range.start + 1 : info.size);
       if (req.method === 'HEAD') res.end();
-      else createReadStream(file).pipe(res);
+      else createReadStream(file, range ?? {}).pipe(res);
     }, delay);
     req.on('close', () => clearTimeout(timer));
   };
 }
 
-/** Serves `/data/manifest.csv` and `/data/images/*.png` with added latency. */
+/**
+ * Serves `/data/manifest.csv`, `/data/images/*.png` and `/data/shards/*` with
+ * added latency; single `Range` requests get 206 (the shards source reads
+ * that way), every response a strong `ETag` that `If-Match` is checked against.
+ */
 export function demoData(): Plugin {
   return {
     name: 'medfusion-demo-data',

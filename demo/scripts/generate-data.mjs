@@ -2,16 +2,21 @@
 // Generates the demo's synthetic multimodal "medical" data set, deterministically
 // from a seed: N grayscale 64×64 PNG scans with a lesion-like blob whose size and
 // contrast depend on the label, and a CSV manifest whose tabular features (age,
-// two marker levels, BMI) are correlated with the label.
+// two marker levels, BMI) are correlated with the label. The same samples are
+// also packed into WebDataset tar shards (`shards/`, ustar, a sidecar index
+// per shard and a `manifest.json`) for the demo's "remote shards" source.
 //
-//   node demo/scripts/generate-data.mjs [--count 10000] [--out demo/.data/synthetic] [--seed 42] [--force]
+//   node demo/scripts/generate-data.mjs [--count 10000] [--out demo/.data/synthetic] [--seed 42]
+//     [--shard-size 1000] [--force]
 //
 // Skips the work when the folder already holds a complete set with the same
-// parameters (a `meta.json` is written last, so an interrupted run is redone).
+// parameters (a `meta.json` is written last, so an interrupted run is redone);
+// shards missing or packed with another shard size are rebuilt from the files.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encode } from 'fast-png';
+import { packTar } from 'modern-tar';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Where `npm run demo` keeps its data (git-ignored). */
@@ -75,14 +80,96 @@ function features(rand, label) {
   return [age, markerA.toFixed(2), markerB.toFixed(2), bmi.toFixed(1)];
 }
 
+/** The shards' manifest when it is complete and packed with `shardSize` samples per shard. */
+function shardsUpToDate(out, count, shardSize) {
+  try {
+    const m = JSON.parse(readFileSync(join(out, 'shards', 'manifest.json'), 'utf8'));
+    return m.count === count && m.samplesPerShard === shardSize;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Write `count` samples to `out`: `manifest.csv` and `images/<id>.png`.
- * Returns what it did.
+ * Pack the samples of `out/manifest.csv` + `out/images/` into WebDataset shards
+ * in `out/shards/`: `train-000000.tar`, ... (ustar written by modern-tar with a
+ * fixed mtime, so the bytes only depend on the data), each sample as
+ * `<id>.cls` (label), `<id>.json` (the tabular features by column name) and
+ * `<id>.png`; a sidecar index `<shard>.idx.json` so the page needs no
+ * streaming pass; and `manifest.json` with every shard's sample count plus the
+ * columns' mean and standard deviation (the CSV source's standardisation).
  */
-export function generate({
+export async function writeShards(out, shardSize) {
+  const dir = join(out, 'shards');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const [header, ...rows] = readFileSync(join(out, 'manifest.csv'), 'utf8').trim().split('\n');
+  const columns = header.split(',').slice(2, -1);
+  const records = rows.map((line) => line.split(','));
+  const n = records.length;
+  // Population mean and std per column, as CsvImageDataset computes them.
+  const mean = columns.map((_, c) => records.reduce((a, r) => a + Number(r[c + 2]), 0) / n);
+  const std = columns.map((_, c) => {
+    const sq = records.reduce((a, r) => a + (Number(r[c + 2]) - mean[c]) ** 2, 0);
+    return Math.sqrt(sq / n) || 1;
+  });
+  const text = new TextEncoder();
+  const mtime = new Date(0);
+  const shards = [];
+  for (let s = 0; s * shardSize < n; s++) {
+    const name = `train-${String(s).padStart(6, '0')}.tar`;
+    const entries = [];
+    for (const r of records.slice(s * shardSize, (s + 1) * shardSize)) {
+      const key = r[1].replace(/\.png$/, '');
+      const features = Object.fromEntries(columns.map((col, c) => [col, Number(r[c + 2])]));
+      for (const [ext, body] of [
+        ['cls', text.encode(r[r.length - 1])],
+        ['json', text.encode(JSON.stringify(features))],
+        ['png', readFileSync(join(out, 'images', r[1]))],
+      ]) {
+        entries.push({ header: { name: `${key}.${ext}`, size: body.length, mtime }, body });
+      }
+    }
+    const tar = await packTar(entries);
+    // Short names: one 512-byte header per member, bodies padded to 512 bytes.
+    const index = [];
+    let pos = 0;
+    for (const e of entries) {
+      const got = new TextDecoder().decode(tar.subarray(pos, pos + e.header.name.length));
+      if (got !== e.header.name)
+        throw new Error(`${name}: no header for ${e.header.name} at ${pos}`);
+      index.push([e.header.name, pos + 512, e.header.size]);
+      pos += 512 + Math.ceil(e.header.size / 512) * 512;
+    }
+    writeFileSync(join(dir, name), tar);
+    writeFileSync(
+      join(dir, `${name}.idx.json`),
+      JSON.stringify({ format: 'medfusion-tar-index', version: 1, entries: index }),
+    );
+    shards.push({ url: name, samples: entries.length / 3 });
+  }
+  // Written last: a manifest means the shards are complete.
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({
+      shards,
+      count: n,
+      samplesPerShard: shardSize,
+      tabular: { columns, mean, std },
+    }),
+  );
+  return shards.length;
+}
+
+/**
+ * Write `count` samples to `out`: `manifest.csv`, `images/<id>.png` and the
+ * same samples as tar shards in `shards/`. Returns what it did.
+ */
+export async function generate({
   count = 10_000,
   out = DEFAULT_DATA_DIR,
   seed = 42,
+  shardSize = 1000,
   force = false,
 } = {}) {
   const metaPath = join(out, 'meta.json');
@@ -90,7 +177,11 @@ export function generate({
   if (!force && existsSync(metaPath)) {
     try {
       const meta = JSON.parse(readFileSync(metaPath, 'utf8'));
-      if (JSON.stringify(meta) === JSON.stringify(wanted)) return { skipped: true, out, count };
+      if (JSON.stringify(meta) === JSON.stringify(wanted)) {
+        if (shardsUpToDate(out, count, shardSize)) return { skipped: true, out, count };
+        await writeShards(out, shardSize);
+        return { skipped: false, shardsOnly: true, out, count };
+      }
     } catch {
       // unreadable meta: regenerate
     }
@@ -110,6 +201,7 @@ export function generate({
     lines.push([i, name, ...features(rand, label), label].join(','));
   }
   writeFileSync(join(out, 'manifest.csv'), `${lines.join('\n')}\n`);
+  await writeShards(out, shardSize);
   writeFileSync(metaPath, JSON.stringify(wanted));
   return { skipped: false, out, count };
 }
@@ -121,11 +213,15 @@ function parseArgs(argv) {
     if (arg === '--force') opts.force = true;
     else if (arg === '--count') opts.count = Number(argv[++i]);
     else if (arg === '--seed') opts.seed = Number(argv[++i]);
+    else if (arg === '--shard-size') opts.shardSize = Number(argv[++i]);
     else if (arg === '--out') opts.out = resolve(argv[++i]);
     else throw new RangeError(`unknown argument ${JSON.stringify(arg)}`);
   }
   if (opts.count !== undefined && !(Number.isInteger(opts.count) && opts.count > 0)) {
     throw new RangeError(`--count must be a positive integer, got ${opts.count}`);
+  }
+  if (opts.shardSize !== undefined && !(Number.isInteger(opts.shardSize) && opts.shardSize > 0)) {
+    throw new RangeError(`--shard-size must be a positive integer, got ${opts.shardSize}`);
   }
   if (opts.seed !== undefined && !Number.isInteger(opts.seed)) {
     throw new RangeError(`--seed must be an integer, got ${opts.seed}`);
@@ -135,11 +231,11 @@ function parseArgs(argv) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = Date.now();
-  const r = generate(parseArgs(process.argv.slice(2)));
+  const r = await generate(parseArgs(process.argv.slice(2)));
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
     r.skipped
       ? `[demo data] ${r.count} samples already in ${r.out}`
-      : `[demo data] wrote ${r.count} samples to ${r.out} in ${secs} s`,
+      : `[demo data] wrote ${r.shardsOnly ? 'shards of ' : ''}${r.count} samples to ${r.out} in ${secs} s`,
   );
 }

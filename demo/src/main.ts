@@ -8,7 +8,14 @@ import { fetchManifest, IMAGES_PATH, manifestBlobUrl } from './manifest.js';
 import { buildFusionModel, chooseBackend } from './model.js';
 import { registerOffline } from './offline.js';
 import { clearDisk, Pipeline, type PipelineSource } from './pipeline.js';
-import { numberSetting, readSettings, type Settings, writeSettings } from './settings.js';
+import {
+  numberSetting,
+  readSettings,
+  type Settings,
+  type Source,
+  writeSettings,
+} from './settings.js';
+import { openShardSource } from './shardSource.js';
 import './style.css';
 
 const $ = <E extends HTMLElement>(sel: string) => {
@@ -31,7 +38,7 @@ const originEl = $('#origin');
 const adviceEl = $('#advice');
 
 let settings: Settings = readSettings(location.search);
-let source: PipelineSource | undefined;
+const sources: Partial<Record<Source, PipelineSource>> = {};
 let running: AbortController | undefined;
 
 const lossChart = new LiveChart(
@@ -131,7 +138,13 @@ function setRunning(on: boolean): void {
 // ---------------------------------------------------------------- training
 
 async function openSource(): Promise<PipelineSource> {
-  if (source) return source;
+  const kind = settings.source;
+  const opened = sources[kind] ?? (await (kind === 'shards' ? openShards() : openCsv()));
+  sources[kind] = opened;
+  return opened;
+}
+
+async function openCsv(): Promise<PipelineSource> {
   const manifest = await fetchManifest(location.origin);
   const dataset = await CsvImageDataset.open({
     csvUrl: manifestBlobUrl(manifest.text),
@@ -140,11 +153,54 @@ async function openSource(): Promise<PipelineSource> {
   });
   // The disk tier keys samples by this: a regenerated data set never reads stale bytes.
   const version = checksum(new TextEncoder().encode(manifest.text)).toString(16);
-  source = { dataset, fingerprint: { name: 'medfusion-demo-synthetic', version } };
+  showDataset(
+    dataset.length,
+    `${dataset.tabularColumns.length} tabular features (manifest from ${manifest.from})`,
+  );
+  return {
+    kind: 'csv',
+    dataset,
+    features: dataset.tabularColumns.length,
+    fingerprint: { name: 'medfusion-demo-synthetic', version },
+  };
+}
+
+async function openShards(): Promise<PipelineSource> {
+  const { dataset, columns, version } = await openShardSource(location.origin);
+  showDataset(
+    dataset.length,
+    `${columns.length} tabular features, ${dataset.shardSizes.length} tar shards`,
+  );
+  return {
+    kind: 'shards',
+    dataset,
+    features: columns.length,
+    fingerprint: { name: 'medfusion-demo-shards', version },
+  };
+}
+
+function showDataset(length: number, detail: string): void {
   const el = $('#dataset');
-  el.textContent = `${dataset.length.toLocaleString('en')} samples, ${dataset.tabularColumns.length} tabular features (manifest from ${manifest.from})`;
-  el.dataset.length = String(dataset.length);
-  return source;
+  el.textContent = `${length.toLocaleString('en')} samples, ${detail}`;
+  el.dataset.length = String(length);
+}
+
+/** Range requests and bytes of the shards source ("off" for the CSV source). */
+function showShards(s: ReturnType<Pipeline['stats']>): void {
+  const el = document.querySelector<HTMLElement>('[data-stat="shards"]');
+  if (!el) return;
+  if (!s.shards) {
+    stat('shards', 'off', 0);
+    el.dataset.bytes = '0';
+    return;
+  }
+  const { rangeRequests, bytesRead } = s.shards;
+  stat(
+    'shards',
+    `${rangeRequests.toLocaleString('en')} requests, ${mib(bytesRead)}`,
+    rangeRequests,
+  );
+  el.dataset.bytes = String(bytesRead);
 }
 
 function showOrigin(s: ReturnType<Pipeline['stats']>): void {
@@ -176,7 +232,7 @@ async function start(): Promise<void> {
     const src = await openSource();
     pipeline = await Pipeline.create(src, settings);
     const p = pipeline;
-    model = buildFusionModel({ side: 64, features: src.dataset.tabularColumns.length });
+    model = buildFusionModel({ side: 64, features: src.features });
     const total = p.stepsPerEpoch * settings.epochs;
     const recent: { ms: number; n: number }[] = [];
     const t0 = performance.now();
@@ -218,6 +274,7 @@ async function start(): Promise<void> {
         speedChart.push(info.step, [throughput]);
         cacheChart.push(info.step, [s.memoryHitRate, s.diskHitRate, stall]);
         showOrigin(s);
+        showShards(s);
         if (info.step % 10 === 1) void showDisk(p);
       },
       onEpoch: async (epoch) => {
@@ -234,6 +291,7 @@ async function start(): Promise<void> {
       },
     });
     showOrigin(p.stats());
+    showShards(p.stats());
     await showDisk(p);
     // Mean of the first and of the last three steps: one batch's loss is noisy.
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);

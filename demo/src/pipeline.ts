@@ -1,9 +1,12 @@
 import {
   type CachingDataset,
   DataLoader,
+  type Dataset,
   type Executor,
   fromLoader,
   type PersistentStore,
+  type PlanAware,
+  shardPlan,
   type TieredCachingDataset,
 } from '@medfusion/core';
 import {
@@ -15,6 +18,8 @@ import {
   type TfDataset,
   type TfElement,
   toTfDataset,
+  type WebDatasetSource,
+  type WebDatasetStats,
 } from '@medfusion/web';
 import * as tf from '@tensorflow/tfjs';
 import type { Settings } from './settings.js';
@@ -44,14 +49,41 @@ export interface PipelineStats {
   cacheBytes: number;
   /** The cached dataset's own stats, for the reference's report. */
   engine: ReturnType<CachingDataset<CsvImageSample>['getCacheStats']>;
+  /** Range requests and bytes of the shards source (undefined for the CSV source). */
+  shards: WebDatasetStats | undefined;
 }
 
-/** What the pipeline is built from. */
-export interface PipelineSource {
-  /** The manifest-backed source (page thread). */
-  dataset: CsvImageDataset;
+/** What the pipeline is built from: the CSV manifest + images, or the tar shards. */
+export type PipelineSource = {
+  /** Tabular features per sample (the model's second input). */
+  features: number;
   /** Names the data set on disk; change it when the data changes. */
   fingerprint: { name: string; version: string };
+} & (
+  | {
+      /** Manifest + one PNG per sample; decoded in Web Workers when `workers > 0`. */
+      kind: 'csv';
+      /** The manifest-backed source (page thread). */
+      dataset: CsvImageDataset;
+    }
+  | {
+      /** WebDataset tar shards read by range requests; decoded on the page's thread. */
+      kind: 'shards';
+      /** The shards source (transform already yields `{ image, tabular, label }`). */
+      dataset: WebDatasetSource<CsvImageSample>;
+    }
+);
+
+/** The first `length` samples' shard sizes (indices are numbered shard by shard). */
+function truncatedSizes(sizes: readonly number[], length: number): number[] {
+  const out: number[] = [];
+  let left = length;
+  for (const size of sizes) {
+    if (left <= 0) break;
+    out.push(Math.min(size, left));
+    left -= size;
+  }
+  return out;
 }
 
 /** A built pipeline: source → disk tier → memory cache + prefetch → DataLoader → `fitDataset`. */
@@ -72,16 +104,22 @@ export class Pipeline {
   private readonly tiered: TieredCachingDataset<CsvImageSample> | undefined;
   private readonly executor: Executor<CsvImageSample> | undefined;
   private readonly store: PersistentStore | undefined;
+  private readonly shards: WebDatasetSource<CsvImageSample> | undefined;
 
   private constructor(
     source: PipelineSource,
     settings: Settings,
     store: PersistentStore | undefined,
   ) {
-    const csv = source.dataset;
-    this.length = settings.samples > 0 ? Math.min(settings.samples, csv.length) : csv.length;
+    this.length =
+      settings.samples > 0
+        ? Math.min(settings.samples, source.dataset.length)
+        : source.dataset.length;
+    const csv = source.kind === 'csv' ? source.dataset : undefined;
+    const shards = source.kind === 'shards' ? source.dataset : undefined;
+    this.shards = shards;
     this.executor =
-      settings.workers > 0
+      csv && settings.workers > 0
         ? createWorkerExecutor<CsvImageSample>({
             worker: () =>
               new Worker(new URL('./loader.worker.ts', import.meta.url), { type: 'module' }),
@@ -91,9 +129,10 @@ export class Pipeline {
     const executor = this.executor;
     const network = fromLoader<CsvImageSample>(this.length, async (index, signal) => {
       try {
+        const opts = signal ? { signal } : {};
         const sample = executor
           ? await executor.run(index, signal as AbortSignal)
-          : await csv.get(index, signal ? { signal } : {});
+          : await (csv ?? (shards as WebDatasetSource<CsvImageSample>)).get(index, opts);
         this.networkLoads++;
         return sample;
       } catch (err) {
@@ -114,11 +153,33 @@ export class Pipeline {
       ? createCachedDataset(network, { ...common, store, fingerprint: source.fingerprint })
       : undefined;
     this.cached = this.tiered ?? createCachedDataset(network, common);
-    const loader = new DataLoader(this.cached, {
-      batchSize: settings.batchSize,
-      shuffle: true,
-      seed: 7,
-    });
+    let loader: DataLoader<CsvImageSample>;
+    if (shards) {
+      // The cache does not pass the epoch's plan down to its source: hand it to
+      // the shards source too, so reads run ahead in merged range requests.
+      const cached = this.cached;
+      const planned: Dataset<CsvImageSample> & PlanAware = {
+        length: cached.length,
+        get: (index, opts) => cached.get(index, opts),
+        setPlan: (order) => {
+          cached.setPlan(order);
+          shards.setPlan(order);
+        },
+      };
+      const shardSizes = truncatedSizes(shards.shardSizes, this.length);
+      loader = new DataLoader(planned, {
+        batchSize: settings.batchSize,
+        seed: 7,
+        // Shard-aware shuffle: a few shards at a time, so reads stay close together.
+        sampler: (epoch, seed) => shardPlan({ shardSizes, seed, epoch }),
+      });
+    } else {
+      loader = new DataLoader(this.cached, {
+        batchSize: settings.batchSize,
+        shuffle: true,
+        seed: 7,
+      });
+    }
     this.stepsPerEpoch = loader.length;
     const inner = toTfDataset(loader, {
       xs: { image: 'image', tabular: 'tabular' },
@@ -173,6 +234,7 @@ export class Pipeline {
       cacheCapacity: engine.capacity,
       cacheBytes: engine.bytes,
       engine,
+      shards: this.shards?.stats(),
     };
   }
 

@@ -1,5 +1,7 @@
 /** What the page's controls hold; every field also lives in the URL's query string. */
 export interface Settings {
+  /** Where samples come from: the CSV manifest + one PNG per sample, or WebDataset tar shards. */
+  source: Source;
   /** Caching strategy of the pipeline. */
   strategy: Strategy;
   /** Memory cache capacity in samples. */
@@ -24,6 +26,10 @@ export interface Settings {
   compareTrace: Trace;
 }
 
+/** The data sources offered: `csv` (manifest + images) or `shards` (remote tar shards). */
+export const SOURCES = ['csv', 'shards'] as const;
+/** A data source. */
+export type Source = (typeof SOURCES)[number];
 /** The strategies offered by the page (`both-disk` adds the persistent tier). */
 export const STRATEGIES = ['none', 'lru', 'prefetch', 'both', 'both-disk'] as const;
 /** A pipeline strategy. */
@@ -39,6 +45,7 @@ export type Trace = (typeof TRACES)[number];
 
 /** The defaults: the reference's knobs (cache 1000, prefetch 10, 2 workers, batch 32, 10 ms). */
 export const DEFAULTS: Settings = {
+  source: 'csv',
   strategy: 'both-disk',
   cacheSize: 1000,
   prefetchSize: 10,
@@ -71,6 +78,7 @@ function pick<T extends string>(value: string | null, allowed: readonly T[], fal
 export function readSettings(search: string): Settings {
   const q = new URLSearchParams(search);
   const s: Settings = { ...DEFAULTS };
+  s.source = pick(q.get('source'), SOURCES, DEFAULTS.source);
   s.strategy = pick(q.get('strategy'), STRATEGIES, DEFAULTS.strategy);
   s.backend = pick(q.get('backend'), BACKENDS, DEFAULTS.backend);
   s.compareTrace = pick(q.get('compareTrace'), TRACES, DEFAULTS.compareTrace);

@@ -1,6 +1,7 @@
 // The demo end to end: build it, serve it on 127.0.0.1, drive Chromium with
 // Playwright. Train with 'both + disk', reload with the network off and train
-// again from disk, run the comparison at a tiny scale, check the phone layout.
+// again from disk, run the comparison at a tiny scale, check the phone layout,
+// train from the remote tar shards (range requests through the data server).
 // Any console error anywhere fails the test. Screenshots go to .artifacts/.
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright';
@@ -223,6 +224,33 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
     }
     await phone.screenshot({ path: join(ARTIFACTS, 'demo-phone.png'), fullPage: true });
     await phone.close();
+  });
+
+  it('trains from remote tar shards: merged range requests, fewer than samples', async () => {
+    const shard = await fetch(`${baseUrl}data/shards/train-000000.tar?latency=0`, {
+      headers: { range: 'bytes=512-1535' },
+    });
+    expect(shard.status).toBe(206);
+    expect(shard.headers.get('content-range')).toMatch(/^bytes 512-1535\/\d+$/);
+    expect(shard.headers.get('etag')).toMatch(/^"[^"]+"$/);
+    expect((await shard.arrayBuffer()).byteLength).toBe(1024);
+
+    await page.goto(
+      `${baseUrl}?source=shards&strategy=both&backend=cpu&epochs=1&batchSize=32&cacheSize=100&workers=0&latency=10`,
+    );
+    await waitReady(page);
+    expect(await page.locator('select[name="source"]').inputValue()).toBe('shards');
+    expect(await page.locator('#dataset').getAttribute('data-length')).toBe(String(SAMPLES));
+    await train(page);
+    expect(await num(page, '#status', 'data-steps')).toBe(Math.ceil(SAMPLES / 32));
+    const last = await num(page, '#status', 'data-last-loss');
+    expect(Number.isFinite(last)).toBe(true);
+    expect(await num(page, '#origin', 'data-delivered')).toBe(SAMPLES);
+    const requests = await statValue(page, 'shards');
+    expect(requests).toBeGreaterThan(0);
+    expect(requests).toBeLessThan(SAMPLES);
+    expect(await num(page, '[data-stat="shards"]', 'data-bytes')).toBeGreaterThan(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-shards.png'), fullPage: true });
   });
 
   it('logged no console errors', () => {

@@ -13,13 +13,21 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 /** Where screenshots and the test's data go (git-ignored). */
 export const ARTIFACTS = join(ROOT, '.artifacts');
 
-/** Generate `count` samples with the demo's own generator into `.artifacts/`. */
+/** Generate `count` samples (and their tar shards, 200 per shard) with the demo's own generator into `.artifacts/`. */
 export function generateSmallDataset(count: number): string {
   const out = join(ARTIFACTS, `e2e-data-${count}`);
   mkdirSync(ARTIFACTS, { recursive: true });
   execFileSync(
     process.execPath,
-    [join(ROOT, 'demo', 'scripts', 'generate-data.mjs'), '--count', String(count), '--out', out],
+    [
+      join(ROOT, 'demo', 'scripts', 'generate-data.mjs'),
+      '--count',
+      String(count),
+      '--out',
+      out,
+      '--shard-size',
+      '200',
+    ],
     { stdio: 'inherit' },
   );
   return out;
