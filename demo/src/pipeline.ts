@@ -127,7 +127,7 @@ export class Pipeline {
           })
         : undefined;
     const executor = this.executor;
-    const network = fromLoader<CsvImageSample>(this.length, async (index, signal) => {
+    const load = fromLoader<CsvImageSample>(this.length, async (index, signal) => {
       try {
         const opts = signal ? { signal } : {};
         const sample = executor
@@ -140,6 +140,13 @@ export class Pipeline {
         throw err;
       }
     });
+    // The cache hands each epoch's plan down to its source: pass it on to the
+    // shards source so reads run ahead in merged range requests.
+    const network: Dataset<CsvImageSample> & PlanAware = {
+      length: load.length,
+      get: (index, opts) => load.get(index, opts),
+      setPlan: (order) => shards?.setPlan(order),
+    };
     this.store = store;
     const common = {
       cacheType: settings.strategy === 'both-disk' ? ('both' as const) : settings.strategy,
@@ -155,19 +162,8 @@ export class Pipeline {
     this.cached = this.tiered ?? createCachedDataset(network, common);
     let loader: DataLoader<CsvImageSample>;
     if (shards) {
-      // The cache does not pass the epoch's plan down to its source: hand it to
-      // the shards source too, so reads run ahead in merged range requests.
-      const cached = this.cached;
-      const planned: Dataset<CsvImageSample> & PlanAware = {
-        length: cached.length,
-        get: (index, opts) => cached.get(index, opts),
-        setPlan: (order) => {
-          cached.setPlan(order);
-          shards.setPlan(order);
-        },
-      };
       const shardSizes = truncatedSizes(shards.shardSizes, this.length);
-      loader = new DataLoader(planned, {
+      loader = new DataLoader(this.cached, {
         batchSize: settings.batchSize,
         seed: 7,
         // Shard-aware shuffle: a few shards at a time, so reads stay close together.

@@ -3,7 +3,7 @@ import { AbortError, abortReason, createAbortController } from './abort.js';
 import { AccessPredictor } from './accessPredictor.js';
 import { beladyHitRate } from './belady.js';
 import type { Clock } from './Clock.js';
-import type { Dataset, GetOptions, PlanAware } from './Dataset.js';
+import { type Dataset, type GetOptions, isPlanAware, type PlanAware } from './Dataset.js';
 import type { Executor } from './Executor.js';
 import type { CachingEngineOptions, EngineStats } from './engineOptions.js';
 import { resolveEngineOptions } from './engineOptions.js';
@@ -50,6 +50,8 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   private readonly sizeOf: (value: T) => number;
   private readonly executor: Executor<T>;
   private readonly ownsExecutor: boolean;
+  /** The wrapped dataset; told the plan too when it can use it (e.g. remote shards). */
+  private readonly source: Dataset<T>;
   private readonly loadTimeoutMs: number;
   private readonly clock: Clock;
   private readonly cache: PlanCache<T>;
@@ -94,6 +96,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
 
   constructor(dataset: Dataset<T>, options: CachingEngineOptions<T> = {}) {
     const o = resolveEngineOptions(dataset, options);
+    this.source = dataset;
     this.length = o.length;
     this.cacheSize = o.cacheSize;
     this.prefetchSize = o.prefetchSize;
@@ -171,10 +174,13 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
    * Prefetch then follows it, and eviction (policy 'auto' or 'belady') keeps
    * the samples needed soonest. A new plan replaces the old one at once:
    * prefetches it does not need soon are aborted or moved into the cache.
+   * A plan-aware source (a disk tier, remote shards) is told the plan too, so
+   * it can read ahead in merged requests.
    */
   setPlan(order: ArrayLike<number>): void {
     if (this.closed) throw new ClosedError(this.label);
     const plan = new AccessPlan(order, this.length);
+    if (isPlanAware(this.source)) this.source.setPlan(order);
     this.plan = plan;
     this.hitsAtPlan = this.hits;
     this.readsAtPlan = this.hits + this.misses;
