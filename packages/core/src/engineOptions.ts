@@ -68,8 +68,8 @@ export interface EngineStats extends CacheStats {
   prefetch: PrefetchStats;
   /**
    * Time during which at least one caller waited for a load, in ms (injected
-   * clock); concurrent waits overlap rather than add up, so this is the
-   * consumer's stall, comparable with wall time.
+   * clock); concurrent waits overlap rather than add up. With one reader this
+   * is its stall; a DataLoader's read-ahead waits count too.
    */
   stallMs: number;
   /**
