@@ -6,7 +6,6 @@ import {
   type GetOptions,
   mergeRanges,
   type PlanAware,
-  type RetryOptions,
 } from '@medfusion/core';
 import {
   type AsyncBuffer,
@@ -15,8 +14,7 @@ import {
   parquetMetadataAsync,
   parquetReadObjects,
 } from 'hyparquet';
-import type { OriginLimiter } from './OriginLimiter.js';
-import { RangeReader } from './RangeReader.js';
+import { type HttpOptions, RangeReader } from './RangeReader.js';
 import { SourceFormatError } from './RemoteError.js';
 
 /** Which Parquet columns make up a sample. */
@@ -40,30 +38,13 @@ export interface ParquetSample {
 }
 
 /** Options of {@link ParquetSource.open}. */
-export interface ParquetSourceOptions<T = ParquetSample> {
+export interface ParquetSourceOptions<T = ParquetSample> extends HttpOptions {
   /** URL of the Parquet file (any origin that honours `Range`). */
   url: string | URL;
   /** The image, feature and label columns. */
   columns: ParquetColumns;
   /** Maps a sample to what `get` returns (e.g. decode the image). */
   transform?: (sample: ParquetSample, index: number) => T | Promise<T>;
-  /**
-   * The fetch to use.
-   * @default globalThis.fetch
-   */
-  fetch?: typeof globalThis.fetch;
-  /** Extra request headers (e.g. `Authorization` for a gated Hugging Face data set). */
-  headers?: Record<string, string>;
-  /**
-   * Per-origin concurrency cap.
-   * @default defaultOriginLimiter (6 per origin)
-   */
-  limiter?: OriginLimiter;
-  /**
-   * Backoff for network errors and 5xx.
-   * @default { retries: 4, baseDelayMs: 100, maxDelayMs: 5000 }
-   */
-  retry?: Omit<RetryOptions, 'signal' | 'shouldRetry'>;
   /**
    * Decoded row groups kept in memory.
    * @default 4

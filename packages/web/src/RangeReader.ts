@@ -2,15 +2,15 @@ import { AbortError, type AbortSignalLike, type RetryOptions, retry } from '@med
 import { defaultOriginLimiter, type OriginLimiter } from './OriginLimiter.js';
 import { ObjectChangedError, RemoteReadError } from './RemoteError.js';
 
-/** Options of {@link RangeReader}. */
-export interface RangeReaderOptions {
-  /** Absolute URL of the object (any origin that honours `Range`: S3/GCS/R2, Hugging Face, a CDN, nginx). */
-  url: string;
+/** How a remote reader talks HTTP; shared by {@link RangeReader} and the remote sources. */
+export interface HttpOptions {
   /**
    * The fetch to use (e.g. one that signs requests).
    * @default globalThis.fetch
    */
   fetch?: typeof globalThis.fetch;
+  /** Extra request headers (e.g. `Authorization: Bearer hf_…` for a gated Hugging Face data set). */
+  headers?: Record<string, string>;
   /**
    * Per-origin concurrency cap shared with other readers.
    * @default defaultOriginLimiter (6 per origin)
@@ -21,12 +21,16 @@ export interface RangeReaderOptions {
    * @default { retries: 4, baseDelayMs: 100, maxDelayMs: 5000 }
    */
   retry?: Omit<RetryOptions, 'signal' | 'shouldRetry'>;
+}
+
+/** Options of {@link RangeReader}. */
+export interface RangeReaderOptions extends HttpOptions {
+  /** Absolute URL of the object (any origin that honours `Range`: S3/GCS/R2, Hugging Face, a CDN, nginx). */
+  url: string;
   /** Pin reads to this ETag from the first request on (e.g. the one an index was built from). */
   etag?: string;
   /** Known object size in bytes, checked against every `Content-Range`. */
   size?: number;
-  /** Extra request headers (e.g. `Authorization` for a private Hugging Face repo). */
-  headers?: Record<string, string>;
   /**
    * The HTTP cache mode of every request.
    * @default 'no-store'

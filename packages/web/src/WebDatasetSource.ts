@@ -8,12 +8,11 @@ import {
   mergeRanges,
   type PersistentStore,
   type PlanAware,
-  type RetryOptions,
   retry,
   ShardLayout,
 } from '@medfusion/core';
-import { defaultOriginLimiter, type OriginLimiter } from './OriginLimiter.js';
-import { RangeReader } from './RangeReader.js';
+import { defaultOriginLimiter } from './OriginLimiter.js';
+import { type HttpOptions, RangeReader } from './RangeReader.js';
 import { ChecksumMismatchError, ObjectChangedError, SourceFormatError } from './RemoteError.js';
 import { sha256Hex } from './sha256.js';
 import {
@@ -54,7 +53,7 @@ export interface ShardManifest {
 }
 
 /** Options of {@link WebDatasetSource.open}. */
-export interface WebDatasetSourceOptions<T = WebDatasetSample> {
+export interface WebDatasetSourceOptions<T = WebDatasetSample> extends HttpOptions {
   /** Shard URLs (`.tar`), in order. Give this or `manifestUrl`. */
   urls?: readonly (string | URL)[];
   /** URL of a {@link ShardManifest} JSON. Give this or `urls`. */
@@ -69,23 +68,6 @@ export interface WebDatasetSourceOptions<T = WebDatasetSample> {
    * @default (url) => `${url}.idx.json`
    */
   sidecar?: false | ((shardUrl: string) => string);
-  /**
-   * The fetch to use (e.g. one that signs requests).
-   * @default globalThis.fetch
-   */
-  fetch?: typeof globalThis.fetch;
-  /** Extra request headers (e.g. `Authorization: Bearer hf_…` for a gated Hugging Face data set). */
-  headers?: Record<string, string>;
-  /**
-   * Per-origin concurrency cap.
-   * @default defaultOriginLimiter (6 per origin)
-   */
-  limiter?: OriginLimiter;
-  /**
-   * Backoff for network errors, 5xx, 408 and 429.
-   * @default { retries: 4, baseDelayMs: 100, maxDelayMs: 5000 }
-   */
-  retry?: Omit<RetryOptions, 'signal' | 'shouldRetry'>;
   /**
    * Samples of the plan fetched ahead (in merged range requests) once a plan is set.
    * @default 256

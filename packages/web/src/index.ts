@@ -36,7 +36,7 @@ export type {
   ParquetStats,
 } from './ParquetSource.js';
 export { ParquetSource } from './ParquetSource.js';
-export type { RangeReaderOptions, ReadOptions } from './RangeReader.js';
+export type { HttpOptions, RangeReaderOptions, ReadOptions } from './RangeReader.js';
 export { RangeReader } from './RangeReader.js';
 export {
   ChecksumMismatchError,
