@@ -50,3 +50,27 @@ export class AbortError extends Error {
     super(message);
   }
 }
+
+/**
+ * Settle with `promise`, or reject with the signal's reason as soon as
+ * `signal` aborts (the work behind `promise` is not stopped by this; the
+ * caller just stops waiting for it).
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignalLike | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,6 +1,6 @@
 // @medfusion/core — platform-neutral caching, prefetching and loading.
 export type { AbortControllerLike, AbortSignalLike } from './abort.js';
-export { AbortError, createAbortController } from './abort.js';
+export { AbortError, createAbortController, raceAbort } from './abort.js';
 export { AccessPredictor } from './accessPredictor.js';
 export { BufferPool } from './BufferPool.js';
 export type { BeladyOptions, BeladyResult } from './belady.js';

@@ -1,11 +1,11 @@
 import {
-  AbortError,
   type AbortSignalLike,
   ClosedError,
   type Dataset,
   type GetOptions,
   mergeRanges,
   type PlanAware,
+  raceAbort,
 } from '@medfusion/core';
 import {
   type AsyncBuffer,
@@ -72,25 +72,6 @@ interface Span {
   start: number;
   end: number;
   bytes: Promise<Uint8Array>;
-}
-
-function raceSignal<T>(promise: Promise<T>, signal: AbortSignalLike | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason ?? new AbortError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new AbortError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 function toNumber(value: unknown, column: string, index: number): number {
@@ -221,7 +202,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     };
     let metadata: FileMetaData;
     try {
-      metadata = await raceSignal(parquetMetadataAsync(file), options.signal);
+      metadata = await raceAbort(parquetMetadataAsync(file), options.signal);
     } catch (error) {
       if (
         error instanceof Error &&
@@ -281,7 +262,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     const g = this.rowGroupOf(index);
     const rows = this.rowGroup(g);
     this.advance(index);
-    const row = (await raceSignal(rows, opts?.signal))[
+    const row = (await raceAbort(rows, opts?.signal))[
       index - (this.groupStarts[g] as number)
     ] as ParquetRow;
     const sample = this.toSample(row, index);

@@ -1,5 +1,4 @@
 import {
-  AbortError,
   type AbortSignalLike,
   ClosedError,
   type Dataset,
@@ -8,6 +7,7 @@ import {
   mergeRanges,
   type PersistentStore,
   type PlanAware,
+  raceAbort,
   retry,
   ShardLayout,
 } from '@medfusion/core';
@@ -141,25 +141,6 @@ function deferred<T>(): {
   });
   promise.catch(() => {}); // an unconsumed prefetch failing is not an unhandled rejection
   return { promise, resolve, reject };
-}
-
-function raceSignal<T>(promise: Promise<T>, signal: AbortSignalLike | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason ?? new AbortError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new AbortError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 function positiveIntOption(name: string, value: number | undefined, fallback: number): number {
@@ -317,7 +298,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
     } else {
       bytesPromise = this.fetchOne(index);
     }
-    const bytes = await raceSignal(bytesPromise, opts?.signal);
+    const bytes = await raceAbort(bytesPromise, opts?.signal);
     const sample = this.toSample(index, bytes);
     const transform = this.options.transform;
     return transform ? transform(sample, index) : (sample as unknown as T);
@@ -626,7 +607,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
         },
       );
     }
-    return raceSignal(shard.loading, signal);
+    return raceAbort(shard.loading, signal);
   }
 
   private async loadIndex(shard: Shard): Promise<TarSampleEntry[]> {
