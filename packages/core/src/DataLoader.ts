@@ -13,21 +13,14 @@ import {
   type Sample,
   type ToFloat32Options,
 } from './collate.js';
-import { type Dataset, isPlanAware } from './Dataset.js';
+import { checkPlan, type Dataset, isPlanAware } from './Dataset.js';
 import type { ErrorPolicy, SampleFailure } from './errorPolicy.js';
 import { MedFusionError } from './errors.js';
 import { FailureTracker } from './FailureTracker.js';
 import type { Quarantine } from './Quarantine.js';
 import { SampleWindow } from './SampleWindow.js';
 import { shuffledOrder } from './shuffle.js';
-import {
-  bool,
-  index as checkIndex,
-  func,
-  nonNegativeInt,
-  positiveInt,
-  showValue,
-} from './validate.js';
+import { bool, func, nonNegativeInt, positiveInt, showValue } from './validate.js';
 
 /**
  * Where a loader stands, as plain JSON of constant size: enough to rebuild the
@@ -308,19 +301,11 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
 
   private sampledOrder(epoch: number): Uint32Array {
     const out = this.sampler!(epoch, this.seed);
-    if (out === null || typeof out !== 'object' || typeof out.length !== 'number') {
-      throw new TypeError(
-        `sampler(${epoch}) must return an array of indices, got ${showValue(out)}`,
-      );
-    }
-    if (out.length !== this.size) {
+    const order = checkPlan(out, this.size, `sampler(${epoch})`);
+    if (order.length !== this.size) {
       throw new RangeError(
-        `sampler(${epoch}) returned ${out.length} indices; the dataset has ${this.size}`,
+        `sampler(${epoch}) returned ${order.length} indices; the dataset has ${this.size}`,
       );
-    }
-    const order = new Uint32Array(this.size);
-    for (let i = 0; i < order.length; i++) {
-      order[i] = checkIndex(out[i], this.size, `sampler(${epoch})[${i}]`);
     }
     return order;
   }

@@ -28,6 +28,22 @@ export interface PlanAware {
   setPlan(order: ArrayLike<number>): void;
 }
 
+/**
+ * Check a plan handed to `setPlan` and copy it: an array-like of integers in
+ * [0, length). Throws TypeError / RangeError naming the bad position and value.
+ *
+ * @example
+ * setPlan(order) { this.plan = checkPlan(order, this.length); }
+ */
+export function checkPlan(order: ArrayLike<number>, length: number, name = 'order'): Uint32Array {
+  if (order === null || typeof order !== 'object' || typeof order.length !== 'number') {
+    throw new TypeError(`${name} must be an array-like of indices, got ${String(order)}`);
+  }
+  const plan = new Uint32Array(order.length);
+  for (let i = 0; i < plan.length; i++) plan[i] = checkIndex(order[i], length, `${name}[${i}]`);
+  return plan;
+}
+
 /** True when `dataset` accepts a plan through `setPlan`. */
 export function isPlanAware(dataset: object): dataset is PlanAware {
   return typeof (dataset as Partial<PlanAware>).setPlan === 'function';

@@ -45,7 +45,7 @@ export { createCachedDataset } from './createCachedDataset.js';
 export type { DataLoaderOptions, LoaderState } from './DataLoader.js';
 export { DataLoader } from './DataLoader.js';
 export type { Dataset, GetOptions, Loader, PlanAware } from './Dataset.js';
-export { fromArray, fromLoader, isPlanAware } from './Dataset.js';
+export { checkPlan, fromArray, fromLoader, isPlanAware } from './Dataset.js';
 export type { Executor } from './Executor.js';
 export type {
   ErrorPolicy,

@@ -1,6 +1,7 @@
 import {
   type AbortSignalLike,
   ClosedError,
+  checkPlan,
   type Dataset,
   type GetOptions,
   mergeRanges,
@@ -271,18 +272,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
 
   /** Hand over the coming access order; row groups of the next `lookahead` rows are read early. */
   setPlan(order: ArrayLike<number>): void {
-    if (order === null || typeof order !== 'object' || typeof order.length !== 'number') {
-      throw new TypeError(`order must be an array-like of indices, got ${String(order)}`);
-    }
-    const plan = new Uint32Array(order.length);
-    for (let i = 0; i < order.length; i++) {
-      const v = order[i] as number;
-      if (!Number.isInteger(v) || v < 0 || v >= this.length) {
-        throw new RangeError(`order[${i}] ${String(v)} is out of range [0, ${this.length})`);
-      }
-      plan[i] = v;
-    }
-    this.plan = plan;
+    this.plan = checkPlan(order, this.length);
     this.cursor = 0;
   }
 
