@@ -1,9 +1,4 @@
-import {
-  ClosedError,
-  type PersistentStore,
-  type StoreUsage,
-  type StoreValue,
-} from '@medfusion/core';
+import { ClosedError, type PersistentStore, type StoreValue } from '@medfusion/core';
 import type { OpfsOpenArgs, OpfsRequest, OpfsResponse } from './opfsHost.js';
 import type { EngineUsage } from './opfsShardEngine.js';
 import { deserializeError, type SerializedError, StoreError } from './storeErrors.js';
@@ -66,19 +61,7 @@ export interface OpfsStoreOptions {
 }
 
 /** Usage of an {@link OpfsStore}: entries, bytes, and what the disk holds. */
-export interface OpfsStoreUsage extends StoreUsage {
-  /** Bytes of shard files (records, headers, superseded records). */
-  diskBytes: number;
-  /** Number of shard files. */
-  shards: number;
-  /** `'sync'` (sync access handles in a worker) or `'async'` (fallback API). */
-  backend: 'sync' | 'async';
-  /** Whole shards evicted since this store opened. */
-  evictedShards: number;
-  /** Entries dropped because they failed their checksum. */
-  corruptDropped: number;
-  /** QuotaExceededError seen since open. */
-  quotaErrors: number;
+export interface OpfsStoreUsage extends EngineUsage {
   /** Answer of `navigator.storage.persist()` when `persist: true` was asked. */
   persisted?: boolean;
 }

@@ -4,7 +4,13 @@
 // OpfsStore's requests. Falls back to the async File System API when sync
 // handles are missing.
 import { asyncBackend, hasSyncAccessHandles } from './opfsAsyncFallback.js';
-import { type FileBackend, isNotFound, listFiles, type ShardFile } from './opfsFiles.js';
+import {
+  type FileBackend,
+  isNotFound,
+  listFiles,
+  removeFile,
+  type ShardFile,
+} from './opfsFiles.js';
 import { createOpfsHost, type OpfsRequest, type OpfsResponse } from './opfsHost.js';
 import { serializeError } from './storeErrors.js';
 
@@ -67,14 +73,7 @@ function syncBackend(dir: FileSystemDirectoryHandle): FileBackend {
         await (fh as SyncCapable).createSyncAccessHandle({ mode: 'readwrite-unsafe' }),
       );
     },
-    async remove(name) {
-      try {
-        await dir.removeEntry(name);
-        return true;
-      } catch (err) {
-        return isNotFound(err);
-      }
-    },
+    remove: (name) => removeFile(dir, name),
     list: () => listFiles(dir),
   };
 }

@@ -1,4 +1,10 @@
-import { type FileBackend, isNotFound, listFiles, type ShardFile } from './opfsFiles.js';
+import {
+  type FileBackend,
+  isNotFound,
+  listFiles,
+  removeFile,
+  type ShardFile,
+} from './opfsFiles.js';
 
 interface WritableLike {
   write(
@@ -65,14 +71,7 @@ export function asyncBackend(dir: FileSystemDirectoryHandle): FileBackend {
         throw err;
       }
     },
-    async remove(name) {
-      try {
-        await dir.removeEntry(name);
-        return true;
-      } catch (err) {
-        return isNotFound(err);
-      }
-    },
+    remove: (name) => removeFile(dir, name),
     list: () => listFiles(dir),
   };
 }

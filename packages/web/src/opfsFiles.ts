@@ -56,3 +56,13 @@ export async function listFiles(dir: FileSystemDirectoryHandle): Promise<string[
 export function isNotFound(err: unknown): boolean {
   return (err as { name?: unknown } | null)?.name === 'NotFoundError';
 }
+
+/** Remove file `name` from `dir`; true when it is gone (removed now or already missing). */
+export async function removeFile(dir: FileSystemDirectoryHandle, name: string): Promise<boolean> {
+  try {
+    await dir.removeEntry(name);
+    return true;
+  } catch (err) {
+    return isNotFound(err);
+  }
+}
