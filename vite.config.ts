@@ -80,6 +80,7 @@ export default defineConfig({
           name: 'reliability-web',
           include: ['tests/reliability/**/*.browser.test.ts'],
           browser: browser(),
+          globalSetup: ['tests/setup/sampleServerSetup.ts'],
         },
       },
       {

@@ -8,6 +8,7 @@ import {
 } from '@medfusion/core';
 import Papa from 'papaparse';
 import { ImageDecoder } from './decodeImage.js';
+import { type UrlNotAllowedError, type UrlPolicy, UrlScope } from './urlPolicy.js';
 
 /** One sample of a {@link CsvImageDataset}: the reference's `(image, tabular, label)`. */
 export interface CsvImageSample {
@@ -41,6 +42,30 @@ export interface CsvImageDatasetOptions<T = CsvImageSample> {
    */
   labelColumn?: string;
   /**
+   * How labels are read. `'number'`: every label is a number (class index or regression
+   * target). `'class'`: labels are class names, numbered by first appearance (see
+   * {@link CsvImageDataset.classes}). `'auto'`: `'number'` when more than half of the rows
+   * hold a number, else `'class'`. A row whose label is missing (see `missingValues`) or, in
+   * number mode, not a number is an invalid row: it never changes the other rows' labels,
+   * it is listed in {@link CsvImageDataset.invalidRows}, and its `get` rejects with a
+   * {@link CsvFormatError} naming the row (so the DataLoader's `onError` policy applies).
+   * @default 'auto'
+   */
+  labelType?: 'auto' | 'number' | 'class';
+  /**
+   * Cell values that mean "no value" in the label column (compared after trimming), as
+   * pandas' `na_values`.
+   * @default ['', 'n/a', 'N/A', 'NA', '#N/A', 'nan', 'NaN', '-nan', 'null', 'NULL', 'None', '?']
+   */
+  missingValues?: readonly string[];
+  /**
+   * Which image URLs written in the manifest may be fetched. By default only URLs under
+   * `imageBaseUrl` (`../`, `/abs` and other origins are refused with `URL_NOT_ALLOWED`), and
+   * `requestInit`'s headers and cookies only go to the origins of `csvUrl` and `imageBaseUrl`.
+   * @default {} (only under imageBaseUrl)
+   */
+  urlPolicy?: UrlPolicy;
+  /**
    * Columns forming the tabular vector, in order. By default every column whose
    * values are all numbers, except the image and label columns and one named `id`.
    */
@@ -62,14 +87,45 @@ export interface CsvImageDatasetOptions<T = CsvImageSample> {
   height?: number;
   /** `fetch` to use (default: the global one). */
   fetch?: typeof fetch;
-  /** Extra `RequestInit` for every request (credentials, headers, cache mode). */
+  /**
+   * Extra `RequestInit` for the manifest and the images (credentials, headers, cache mode).
+   * Headers and cookies are only sent to the origins of `csvUrl` and `imageBaseUrl`; images
+   * on an origin allowed by `urlPolicy.allowOrigins` are fetched without them.
+   */
   requestInit?: RequestInit;
 }
 
+/** A manifest row left out of training: its label is missing or unreadable, or its URL is refused. */
+export interface CsvInvalidRow {
+  /** The sample index (0 = the first row after the header). */
+  readonly index: number;
+  /** The column holding the bad value. */
+  readonly column: string;
+  /** The bad value as written. */
+  readonly value: string;
+  /** The error `get(index)` rejects with. */
+  readonly error: CsvFormatError | UrlNotAllowedError;
+}
+
+const DEFAULT_MISSING = [
+  '',
+  'n/a',
+  'N/A',
+  'NA',
+  '#N/A',
+  'nan',
+  'NaN',
+  '-nan',
+  'null',
+  'NULL',
+  'None',
+  '?',
+];
+
 /** The manifest is malformed: a missing column, a non-numeric feature, no rows. */
 export class CsvFormatError extends MedFusionError {
-  constructor(message: string) {
-    super('CSV_FORMAT', message);
+  constructor(message: string, index?: number) {
+    super('CSV_FORMAT', message, index === undefined ? undefined : { index });
     this.name = 'CsvFormatError';
   }
 }
@@ -82,6 +138,12 @@ function urlOption(name: string, value: unknown): string {
 
 function throwIfAborted(signal: AbortSignalLike | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new AbortError();
+}
+
+/** `init` for a request to an origin the user did not name: no headers, no cookies. */
+function withoutCredentials(init: RequestInit | undefined): RequestInit {
+  const { headers: _headers, credentials: _credentials, ...rest } = init ?? {};
+  return { ...rest, credentials: 'omit' };
 }
 
 /** Resolve relative URLs against the page or worker location. */
@@ -119,18 +181,26 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
   readonly classes: readonly string[];
   /** Per tabular column mean and standard deviation over the manifest. */
   readonly tabularStats: { readonly mean: Float32Array; readonly std: Float32Array };
+  /**
+   * Rows that cannot be served (missing or unreadable label, refused image URL), in row
+   * order. Their `get` rejects with the listed error; every other row keeps its values.
+   */
+  readonly invalidRows: readonly CsvInvalidRow[];
 
   private readonly imageUrls: string[];
+  private readonly invalid: Map<number, CsvInvalidRow>;
+  private readonly scope: UrlScope;
   private readonly labels: Float64Array;
   private readonly features: Float32Array;
   private readonly decoder: ImageDecoder;
   private readonly fetchFn: typeof fetch;
   private readonly init: RequestInit | undefined;
+  private readonly anonymousInit: RequestInit;
   private readonly transform: ((s: CsvImageSample, i: number) => T | Promise<T>) | undefined;
 
   private constructor(
     options: CsvImageDatasetOptions<T>,
-    csv: { header: string[]; rows: Record<string, string>[] },
+    csv: { url: string; header: string[]; rows: Record<string, string>[] },
   ) {
     const imageColumn = options.imageColumn ?? 'image';
     const labelColumn = options.labelColumn ?? 'label';
@@ -159,6 +229,8 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
       }
     }
     const base = absolute(urlOption('imageBaseUrl', options.imageBaseUrl));
+    const csvOrigin = new URL(csv.url).origin;
+    this.scope = new UrlScope(base, options.urlPolicy, [csvOrigin]);
     const width = tabular.length;
     const n = rows.length;
     this.length = n;
@@ -167,17 +239,57 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
     this.imageUrls = new Array<string>(n);
     this.labels = new Float64Array(n);
     this.features = new Float32Array(n * width);
-    const numericLabels = isNumeric(labelColumn);
+    this.invalid = new Map();
+    const missing = new Set(options.missingValues ?? DEFAULT_MISSING);
+    const rawLabels = new Array<string>(n);
+    let numericCount = 0;
+    for (let i = 0; i < n; i++) {
+      const raw = ((rows[i] as Record<string, string>)[labelColumn] ?? '').trim();
+      rawLabels[i] = raw;
+      if (!missing.has(raw) && Number.isFinite(Number(raw))) numericCount++;
+    }
+    const labelType = options.labelType ?? 'auto';
+    const numericLabels = labelType === 'number' || (labelType === 'auto' && numericCount * 2 > n);
+    const reject = (index: number, column: string, value: string, why: string) => {
+      if (this.invalid.has(index)) return;
+      const error = new CsvFormatError(
+        `row ${index}, column ${JSON.stringify(column)}: ${JSON.stringify(value)} ${why}; the row is left out, the others keep their values`,
+        index,
+      );
+      this.invalid.set(index, { index, column, value, error });
+    };
     const classes: string[] = [];
     const classIndex = new Map<string, number>();
     for (let i = 0; i < n; i++) {
       const row = rows[i] as Record<string, string>;
       const file = row[imageColumn];
       if (!file) throw new CsvFormatError(`row ${i} has an empty ${imageColumn} column`);
-      this.imageUrls[i] = new URL(file, base).href;
-      const rawLabel = row[labelColumn] ?? '';
-      if (numericLabels) this.labels[i] = Number(rawLabel);
-      else {
+      try {
+        this.imageUrls[i] = this.scope.resolve(
+          file,
+          `manifest row ${i}, column ${JSON.stringify(imageColumn)}`,
+          i,
+        );
+      } catch (error) {
+        if (!(error instanceof MedFusionError)) throw error;
+        this.imageUrls[i] = '';
+        this.invalid.set(i, {
+          index: i,
+          column: imageColumn,
+          value: file,
+          error: error as UrlNotAllowedError,
+        });
+      }
+      const rawLabel = rawLabels[i] as string;
+      if (missing.has(rawLabel)) {
+        this.labels[i] = Number.NaN;
+        reject(i, labelColumn, rawLabel, 'is a missing label');
+      } else if (numericLabels) {
+        const v = Number(rawLabel);
+        this.labels[i] = v;
+        if (!Number.isFinite(v))
+          reject(i, labelColumn, rawLabel, 'is not a number (labelType is number)');
+      } else {
         let k = classIndex.get(rawLabel);
         if (k === undefined) {
           k = classes.length;
@@ -197,11 +309,13 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
         this.features[i * width + c] = v;
       }
     }
+    this.invalidRows = [...this.invalid.values()].sort((a, b) => a.index - b.index);
     if (numericLabels) {
       let max = -1;
       let integral = true;
       for (let i = 0; i < n; i++) {
         const v = this.labels[i] as number;
+        if (Number.isNaN(v)) continue;
         if (!Number.isInteger(v) || v < 0) integral = false;
         else if (v > max) max = v;
       }
@@ -238,6 +352,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
     });
     this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.init = options.requestInit;
+    this.anonymousInit = withoutCredentials(options.requestInit);
     this.transform = options.transform;
   }
 
@@ -261,6 +376,27 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
     if (options.fetch !== undefined && typeof options.fetch !== 'function') {
       throw new TypeError(`fetch must be a function, got ${String(options.fetch)}`);
     }
+    if (
+      options.labelType !== undefined &&
+      options.labelType !== 'auto' &&
+      options.labelType !== 'number' &&
+      options.labelType !== 'class'
+    ) {
+      throw new TypeError(
+        `labelType must be 'auto', 'number' or 'class', got ${JSON.stringify(options.labelType)}`,
+      );
+    }
+    if (
+      options.missingValues !== undefined &&
+      (!Array.isArray(options.missingValues) ||
+        !options.missingValues.every((v) => typeof v === 'string'))
+    ) {
+      throw new TypeError(
+        `missingValues must be an array of strings, got ${JSON.stringify(options.missingValues)}`,
+      );
+    }
+    // Checks urlPolicy's shape before any request.
+    new UrlScope(absolute(urlOption('imageBaseUrl', options.imageBaseUrl)), options.urlPolicy);
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     let text: string;
     try {
@@ -290,20 +426,25 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
       throw new CsvFormatError(`manifest ${csvUrl}, row ${fatal.row ?? '?'}: ${fatal.message}`);
     }
     return new CsvImageDataset<T>(options, {
+      url: csvUrl,
       header: parsed.meta.fields ?? [],
       rows: parsed.data,
     });
   }
 
-  /** The URL of sample `index`'s image. */
+  /** The URL of sample `index`'s image; throws the row's error for a refused URL. */
   imageUrl(index: number): string {
     this.check(index);
+    const bad = this.invalid.get(index);
+    if (bad && bad.error.code === 'URL_NOT_ALLOWED') throw bad.error;
     return this.imageUrls[index] as string;
   }
 
-  /** The label of sample `index`, without loading the image. */
+  /** The label of sample `index`, without loading the image; throws the row's error for an invalid row. */
   label(index: number): number {
     this.check(index);
+    const bad = this.invalid.get(index);
+    if (bad) throw bad.error;
     return this.labels[index] as number;
   }
 
@@ -318,10 +459,13 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
 
   private async load(index: number, opts: GetOptions): Promise<T> {
     throwIfAborted(opts.signal);
+    const bad = this.invalid.get(index);
+    if (bad) throw bad.error;
     const url = this.imageUrls[index] as string;
     let sample: CsvImageSample;
     try {
-      const res = await this.fetchFn(url, { ...this.init, signal: opts.signal as AbortSignal });
+      const init = this.scope.mayCarryCredentials(url) ? this.init : this.anonymousInit;
+      const res = await this.fetchFn(url, { ...init, signal: opts.signal as AbortSignal });
       if (!res.ok) throw new Error(`HTTP ${res.status} for ${url}`);
       const { data } = await this.decoder.decode(await res.blob());
       const w = this.tabularColumns.length;

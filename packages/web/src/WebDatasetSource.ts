@@ -24,6 +24,7 @@ import {
   type TarMember,
   type TarSampleEntry,
 } from './tarIndex.js';
+import { type UrlPolicy, UrlScope } from './urlPolicy.js';
 
 /** One WebDataset sample: the member files sharing a key, by extension. */
 export interface WebDatasetSample {
@@ -86,6 +87,14 @@ export interface WebDatasetSourceOptions<T = WebDatasetSample> extends HttpOptio
   maxRequestBytes?: number;
   /** Aborts opening (manifest and index loads). */
   signal?: AbortSignalLike;
+  /**
+   * Which shard and index URLs a manifest may name. By default they must resolve under the
+   * manifest's folder, and `headers` only go to the manifest's origin; anything else fails
+   * `open()` with `URL_NOT_ALLOWED` unless allowed here. URLs given in `urls` are yours and
+   * are not checked.
+   * @default {} (only under the manifest's folder)
+   */
+  urlPolicy?: UrlPolicy;
 }
 
 /** A wanted sample byte range (one request may cover many). */
@@ -116,6 +125,8 @@ export interface WebDatasetStats {
 
 interface Shard {
   url: string;
+  /** The user's headers when the shard's origin may receive them, else none. */
+  headers: Record<string, string> | undefined;
   sha256?: string;
   sidecarUrl?: string;
   declared?: number;
@@ -231,7 +242,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
       throw new RangeError(`maxGap must be a non-negative integer, got ${String(options.maxGap)}`);
     }
     let entries: ShardManifestEntry[];
-    let base: string | undefined;
+    let scope: UrlScope | undefined;
     if (hasUrls) {
       if (!Array.isArray(options.urls) || options.urls.length === 0) {
         throw new TypeError(
@@ -240,26 +251,32 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
       }
       entries = options.urls.map((u) => ({ url: String(u) }));
     } else {
-      base = absolute(options.manifestUrl as string | URL);
+      const base = absolute(options.manifestUrl as string | URL);
+      scope = new UrlScope(base, options.urlPolicy);
       entries = await loadManifest(base, options);
     }
+    const where = (i: number, field: string) =>
+      `manifest ${options.manifestUrl}: shards[${i}].${field}`;
     const sidecar = options.sidecar ?? ((u: string) => `${u}.idx.json`);
-    const shards: Shard[] = entries.map((e) => {
-      const url = absolute(e.url, base);
+    const shards: Shard[] = entries.map((e, i) => {
+      const url = scope ? scope.resolve(e.url, where(i, 'url')) : absolute(e.url);
+      const headers = !scope || scope.mayCarryCredentials(url) ? options.headers : undefined;
       const shard: Shard = {
         url,
+        headers,
         reader: new RangeReader({
           url,
           fetch: options.fetch,
           limiter: options.limiter ?? defaultOriginLimiter,
           retry: options.retry,
-          headers: options.headers,
+          headers,
         }),
       };
       if (e.sha256 !== undefined) shard.sha256 = e.sha256.toLowerCase();
       if (e.samples !== undefined) shard.declared = e.samples;
-      if (e.index !== undefined) shard.sidecarUrl = absolute(e.index, base);
-      else if (sidecar) shard.sidecarUrl = sidecar(url);
+      if (e.index !== undefined) {
+        shard.sidecarUrl = scope ? scope.resolve(e.index, where(i, 'index')) : absolute(e.index);
+      } else if (sidecar) shard.sidecarUrl = sidecar(url);
       return shard;
     });
     const lazy = shards.every((s) => s.declared !== undefined);
@@ -617,7 +634,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
     let members: TarMember[] | undefined;
     let sha256: string | undefined;
     if (shard.sidecarUrl && !shard.sha256) {
-      members = await this.readSidecar(shard.sidecarUrl, signal);
+      members = await this.readSidecar(shard.sidecarUrl, shard.headers, signal);
       if (members) this.counters.sidecarHits++;
     }
     if (!members) {
@@ -660,7 +677,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
       fetch: this.options.fetch,
       limiter: this.options.limiter,
       retry: this.options.retry,
-      headers: this.options.headers,
+      headers: shard.headers,
       etag: file.etag,
       ...(file.size === undefined ? {} : { size: file.size }),
     });
@@ -676,6 +693,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
 
   private async readSidecar(
     url: string,
+    headers: Record<string, string> | undefined,
     signal: AbortSignalLike,
   ): Promise<TarMember[] | undefined> {
     const reader = new RangeReader({
@@ -683,7 +701,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
       fetch: this.options.fetch,
       limiter: this.options.limiter,
       retry: this.options.retry,
-      headers: this.options.headers,
+      headers,
     });
     let text: string;
     try {

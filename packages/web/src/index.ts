@@ -7,7 +7,11 @@ export {
   fieldToTensor,
   gpuBatchToTensors,
 } from './batchToTensors.js';
-export type { CsvImageDatasetOptions, CsvImageSample } from './CsvImageDataset.js';
+export type {
+  CsvImageDatasetOptions,
+  CsvImageSample,
+  CsvInvalidRow,
+} from './CsvImageDataset.js';
 export { CsvFormatError, CsvImageDataset } from './CsvImageDataset.js';
 export type { WebCachedDatasetOptions } from './createCachedDataset.js';
 export { createCachedDataset, storeForCacheDir } from './createCachedDataset.js';
@@ -73,6 +77,8 @@ export type {
   UploadRingOptions,
 } from './uploadBatch.js';
 export { UploadRing, uploadBatch } from './uploadBatch.js';
+export type { UrlPolicy } from './urlPolicy.js';
+export { UrlNotAllowedError } from './urlPolicy.js';
 export type {
   SampleRange,
   ShardManifest,
