@@ -182,7 +182,7 @@ async function throughput(cfg: StoreBenchConfig): Promise<ThroughputRow[]> {
 function httpSource(cfg: StoreBenchConfig): Dataset<Uint8Array> {
   return fromLoader(cfg.epochSamples, async (i, signal) => {
     const res = await fetch(`${cfg.netUrl}/s/${i}`, {
-      signal: (signal as AbortSignal | undefined) ?? null,
+      signal: signal ?? null,
     });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     return new Uint8Array(await res.arrayBuffer());

@@ -129,7 +129,7 @@ async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> 
     }
   }
   const source = fromLoader<BenchSample>(cfg.samples, (i, signal) =>
-    counted(() => loadSample(cfg.origins, i, signal as AbortSignal | undefined)),
+    counted(() => loadSample(cfg.origins, i, signal)),
   );
   const prefetched = new PrefetchDataset(source, {
     prefetchSize: cfg.prefetchSize,

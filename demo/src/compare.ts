@@ -174,7 +174,7 @@ export async function runComparison(o: CompareOptions): Promise<CompareResult[]>
     const source: Dataset<{ index: number; payload: Float32Array }> = fromLoader(
       o.samples,
       async (index, signal) => {
-        await sleep(latency, signal as AbortSignal | undefined);
+        await sleep(latency, signal);
         loads++;
         return { index, payload: new Float32Array(16) };
       },

@@ -24,6 +24,9 @@ import {
 import * as tf from '@tensorflow/tfjs';
 import type { Settings } from './settings.js';
 
+/** For loads started without a signal (the engine always passes one). */
+const neverAborted = new AbortController().signal;
+
 /** The disk tier's directory (OPFS; IndexedDB where OPFS is missing). */
 export const DISK_DIR = 'medfusion-demo';
 
@@ -131,7 +134,7 @@ export class Pipeline {
       try {
         const opts = signal ? { signal } : {};
         const sample = executor
-          ? await executor.run(index, signal as AbortSignal)
+          ? await executor.run(index, signal ?? neverAborted)
           : await (csv ?? (shards as WebDatasetSource<CsvImageSample>)).get(index, opts);
         this.networkLoads++;
         return sample;

@@ -1,4 +1,4 @@
-import type { AbortSignalLike, Dataset } from '@medfusion/core';
+import type { Dataset } from '@medfusion/core';
 import { CachedDataset } from '@medfusion/core';
 import { describe, expect, it } from 'vitest';
 
@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 function abortable(length: number) {
   const loads: {
     index: number;
-    signal: AbortSignalLike | undefined;
+    signal: AbortSignal | undefined;
     resolve: (v: string) => void;
   }[] = [];
   const ds: Dataset<string> = {

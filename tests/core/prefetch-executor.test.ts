@@ -1,9 +1,4 @@
-import {
-  createAbortController,
-  flushMicrotasks,
-  fromLoader,
-  InThreadExecutor,
-} from '@medfusion/core';
+import { flushMicrotasks, fromLoader, InThreadExecutor } from '@medfusion/core';
 import { describe, expect, it } from 'vitest';
 
 describe('InThreadExecutor, the default executor', () => {
@@ -16,7 +11,7 @@ describe('InThreadExecutor, the default executor', () => {
         return i * 2;
       }),
     );
-    const ctrl = createAbortController();
+    const ctrl = new AbortController();
     expect(await ex.run(3, ctrl.signal)).toBe(6);
     expect(seen[0]).toBe(ctrl.signal);
     await expect(ex.run(4, ctrl.signal)).rejects.toThrow('bad sample');
@@ -24,13 +19,13 @@ describe('InThreadExecutor, the default executor', () => {
 
   it('rejects as soon as the signal aborts, even when the loader ignores it', async () => {
     const ex = new InThreadExecutor(fromLoader(5, () => new Promise<number>(() => {})));
-    const ctrl = createAbortController();
+    const ctrl = new AbortController();
     const run = ex.run(1, ctrl.signal).catch((e: unknown) => e);
     await flushMicrotasks();
     const reason = new Error('stop');
     ctrl.abort(reason);
     expect(await run).toBe(reason);
-    const already = createAbortController();
+    const already = new AbortController();
     already.abort(reason);
     await expect(ex.run(2, already.signal)).rejects.toBe(reason);
   });
@@ -42,7 +37,7 @@ describe('InThreadExecutor, the default executor', () => {
         settleOnAbort: false,
       },
     );
-    const ctrl = createAbortController();
+    const ctrl = new AbortController();
     let settled = false;
     ex.run(1, ctrl.signal).then(
       () => {

@@ -1,6 +1,6 @@
 // A scripted source for the prefetch / caching tests: every load stays pending
 // until the test resolves or rejects it, so scheduling is observed step by step.
-import type { AbortSignalLike, Dataset, GetOptions } from '@medfusion/core';
+import type { Dataset, GetOptions } from '@medfusion/core';
 
 /** One sample of the scripted source: a typed array so byte sizes are real. */
 export interface Sample {
@@ -35,7 +35,7 @@ export class ScriptedSource implements Dataset<Sample> {
     this.calls.push(index);
     this.active++;
     this.maxActive = Math.max(this.maxActive, this.active);
-    const signal: AbortSignalLike | undefined = opts?.signal;
+    const signal: AbortSignal | undefined = opts?.signal;
     return new Promise<Sample>((resolve, reject) => {
       const entry: Pending = {
         resolve: (v) => {

@@ -30,6 +30,8 @@ describe('raceAbort', () => {
     await expect(pending).rejects.toBe(reason);
     await expect(raceAbort(never, ctrl.signal)).rejects.toBe(reason);
     const bare = { aborted: true, addEventListener() {}, removeEventListener() {} };
-    await expect(raceAbort(never, bare)).rejects.toBeInstanceOf(AbortError);
+    await expect(raceAbort(never, bare as unknown as AbortSignal)).rejects.toBeInstanceOf(
+      AbortError,
+    );
   });
 });

@@ -1,10 +1,4 @@
-import {
-  backoffDelay,
-  createAbortController,
-  ManualClock,
-  RetryExhaustedError,
-  retry,
-} from '@medfusion/core';
+import { backoffDelay, ManualClock, RetryExhaustedError, retry } from '@medfusion/core';
 import { describe, expect, it } from 'vitest';
 
 class Transient extends Error {
@@ -59,7 +53,7 @@ describe('retry', () => {
 
   it('stops waiting when aborted', async () => {
     const clock = new ManualClock();
-    const ac = createAbortController();
+    const ac = new AbortController();
     const p = retry(
       async () => {
         throw new Transient('x');

@@ -1,13 +1,7 @@
 // onError retry: exponential backoff on the injected clock, recovery of
 // transient faults, quarantine of what fails every attempt, `afterRetries: 'throw'`,
 // and an abort during a backoff wait ends the epoch at once with no timer left.
-import {
-  createAbortController,
-  DataLoader,
-  fromLoader,
-  ManualClock,
-  SampleFailedError,
-} from '@medfusion/core';
+import { DataLoader, fromLoader, ManualClock, SampleFailedError } from '@medfusion/core';
 import { describe, expect, it } from 'vitest';
 import { bounded, driveClock } from './harness.js';
 
@@ -104,7 +98,7 @@ describe('onError retry', () => {
   it('an abort during a backoff wait ends the epoch at once, leaving no timer', async () => {
     const clock = new ManualClock();
     const { ds, times } = flaky(clock, 100);
-    const ctrl = createAbortController();
+    const ctrl = new AbortController();
     const loader = new DataLoader<number, number[]>(ds, {
       batchSize: 6,
       onError: { retry: { attempts: 10, backoffMs: 60_000 } },

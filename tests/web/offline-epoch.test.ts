@@ -17,7 +17,7 @@ function httpSource(path: 'sample' | 'down', fetches: number[]): Dataset<Uint8Ar
   return fromLoader(N, async (i, signal) => {
     fetches.push(i);
     const res = await fetch(`${base}/${path}/${i}`, {
-      signal: (signal as AbortSignal | undefined) ?? null,
+      signal: signal ?? null,
     });
     if (!res.ok) throw new Error(`HTTP ${res.status} for sample ${i}`);
     return new Uint8Array(await res.arrayBuffer());

@@ -1,0 +1,68 @@
+import { abortReason } from '../util/abort.js';
+import type { Dataset } from './Dataset.js';
+import type { Executor } from './Executor.js';
+
+/**
+ * The default {@link Executor}: runs `dataset.get` on the calling thread as
+ * async work (I/O overlaps; CPU-heavy decoding does not — use the Web Worker
+ * executor of `@medfusion/web` for that). The returned promise rejects as soon
+ * as `signal` aborts, even if the dataset ignores the signal, so a stuck
+ * loader never holds a prefetch slot.
+ *
+ * @example
+ * const executor = new InThreadExecutor(fromLoader(100, (i) => fetchSample(i)));
+ * await executor.run(3, new AbortController().signal);
+ */
+export class InThreadExecutor<T> implements Executor<T> {
+  /** The dataset whose `get` runs the loads. */
+  readonly dataset: Dataset<T>;
+  private readonly settleOnAbort: boolean;
+
+  /**
+   * @param dataset Runs the loads.
+   * @param options `settleOnAbort` (default true): reject as soon as the
+   *   signal aborts. The caching engine passes false: it bounds and abandons
+   *   loads itself, and a listener on every load's signal costs tens of µs.
+   */
+  constructor(dataset: Dataset<T>, options: { settleOnAbort?: boolean } = {}) {
+    this.dataset = dataset;
+    this.settleOnAbort = options.settleOnAbort ?? true;
+  }
+
+  /** Load sample `index`; rejects with the abort reason when `signal` fires. */
+  run(index: number, signal: AbortSignal): Promise<T> {
+    if (!this.settleOnAbort) {
+      try {
+        return Promise.resolve(this.dataset.get(index, { signal }));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return new Promise<T>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(abortReason(signal));
+        return;
+      }
+      const onAbort = () => reject(abortReason(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      let result: T | Promise<T>;
+      try {
+        result = this.dataset.get(index, { signal });
+      } catch (error) {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+        return;
+      }
+      Promise.resolve(result).then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+}

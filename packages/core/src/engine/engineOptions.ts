@@ -1,0 +1,171 @@
+import type { CacheStats } from '../cache/CachedDataset.js';
+import { defaultSizeOf } from '../cache/sizeOf.js';
+import type { Dataset } from '../dataset/Dataset.js';
+import type { Executor } from '../dataset/Executor.js';
+import type { Clock } from '../util/Clock.js';
+import { systemClock } from '../util/Clock.js';
+import { func, nonNegativeInt, oneOf, positiveFinite, positiveInt } from '../util/validate.js';
+
+/** How the memory cache picks what to evict. */
+export type EvictionPolicy = 'auto' | 'lru' | 'belady';
+
+/** Options of {@link CachingEngine} (and, through it, of the factory's strategies). */
+export interface CachingEngineOptions<T> {
+  /** Samples kept in memory after use; 0 keeps none (pure prefetch). @default 0 */
+  cacheSize?: number;
+  /** Upcoming samples kept loading or loaded ahead of need; 0 disables prefetch. @default 10 */
+  prefetchSize?: number;
+  /**
+   * Most loads running at once (prefetch and on-demand together). `Infinity`
+   * means no limit. @default 2
+   */
+  numWorkers?: number;
+  /**
+   * Eviction order: `'lru'`, `'belady'` (farthest next use in the plan), or
+   * `'auto'` (Belady when a plan is known, LRU otherwise). @default 'auto'
+   */
+  evictionPolicy?: EvictionPolicy;
+  /**
+   * One byte budget for the cache and the prefetch buffer together; prefetch
+   * stops and the cache evicts to stay within it. @default Infinity
+   */
+  maxBytes?: number;
+  /** Bytes of one sample. @default defaultSizeOf (byteLength of its typed arrays) */
+  sizeOf?: (value: T) => number;
+  /**
+   * Where loads run. @default new InThreadExecutor(dataset). An executor
+   * passed in belongs to the caller: `close()` does not close it.
+   */
+  executor?: Executor<T>;
+  /** Bound of every load and every wait, in ms; exceeded → LoadTimeoutError. @default 30000 */
+  loadTimeoutMs?: number;
+  /** Time source for timeouts and `stallMs` (inject a ManualClock in tests). @default systemClock */
+  clock?: Clock;
+}
+
+/** Prefetch counters of {@link EngineStats}. */
+export interface PrefetchStats {
+  /** Prefetch loads started (a retry counts again). */
+  issued: number;
+  /** Prefetched samples a caller took (ready, or still loading when asked). */
+  used: number;
+  /** Prefetched samples dropped unused (plan changed, no room, failed). */
+  wasted: number;
+  /** Prefetch loads running now. */
+  inFlight: number;
+  /** Prefetched samples held, loaded and not yet taken. */
+  buffered: number;
+}
+
+/**
+ * Statistics of the caching engine ({@link CacheStats} plus prefetch, stall
+ * and optimum). A read served by a prefetched sample counts as a miss (it was
+ * loaded for that read) and as `prefetch.used`, so `hitRate` is comparable to
+ * `optimalHitRate`. `bytes` counts the cache and the prefetch buffer.
+ */
+export interface EngineStats extends CacheStats {
+  /** Prefetch counters. */
+  prefetch: PrefetchStats;
+  /**
+   * Time during which at least one caller waited for a load, in ms (injected
+   * clock); concurrent waits overlap rather than add up. With one reader this
+   * is its stall; a DataLoader's read-ahead waits count too.
+   */
+  stallMs: number;
+  /**
+   * Hit rate of the reads made since the current plan was set (compare it
+   * with `optimalHitRate` once the plan has been read); undefined without a plan.
+   */
+  planHitRate: number | undefined;
+  /** Reads made since the current plan was set (0 without a plan). */
+  planReads: number;
+  /** Length of the current plan (0 without a plan). */
+  planLength: number;
+  /**
+   * Belady's hit rate for the current plan at this cache size (starting from
+   * what was cached when the plan was set); undefined without a plan.
+   */
+  optimalHitRate: number | undefined;
+  /** Most bytes held at once (cache + prefetch buffer). */
+  peakBytes: number;
+}
+
+/** {@link CachingEngineOptions} checked, with defaults filled in. */
+export interface ResolvedEngineOptions<T> {
+  length: number;
+  cacheSize: number;
+  prefetchSize: number;
+  numWorkers: number;
+  evictionPolicy: EvictionPolicy;
+  maxBytes: number;
+  sizeOf: (value: T) => number;
+  executor: Executor<T> | undefined;
+  loadTimeoutMs: number;
+  clock: Clock;
+}
+
+/** The option names of {@link CachingEngineOptions}. */
+export const ENGINE_OPTIONS: readonly string[] = [
+  'cacheSize',
+  'prefetchSize',
+  'numWorkers',
+  'evictionPolicy',
+  'maxBytes',
+  'sizeOf',
+  'executor',
+  'loadTimeoutMs',
+  'clock',
+];
+
+/**
+ * Throw a TypeError naming the first key of `options` not in `known` (catches
+ * the Python names, e.g. `prefetch_size`, which would otherwise be ignored).
+ */
+export function rejectUnknownOptions(options: object, known: readonly string[], who: string): void {
+  for (const name of Object.keys(options)) {
+    if (!known.includes(name)) {
+      throw new TypeError(
+        `unknown option ${JSON.stringify(name)}; ${who} takes ${known.join(', ')}`,
+      );
+    }
+  }
+}
+
+/** Check the engine's arguments (naming the option and the bad value) and fill defaults. */
+export function resolveEngineOptions<T>(
+  dataset: Dataset<T>,
+  options: CachingEngineOptions<T>,
+): ResolvedEngineOptions<T> {
+  if (dataset === null || typeof dataset !== 'object' || typeof dataset.get !== 'function') {
+    throw new TypeError(`dataset must be a Dataset (length + get), got ${String(dataset)}`);
+  }
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`options must be an object, got ${String(options)}`);
+  }
+  rejectUnknownOptions(options, ENGINE_OPTIONS, 'CachingEngine');
+  const workers = options.numWorkers ?? 2;
+  if (options.sizeOf !== undefined) func('sizeOf', options.sizeOf);
+  const executor = options.executor;
+  if (executor !== undefined && (executor === null || typeof executor.run !== 'function')) {
+    throw new TypeError('executor must have a run(index, signal) method');
+  }
+  return {
+    length: nonNegativeInt('dataset.length', dataset.length),
+    cacheSize: nonNegativeInt('cacheSize', options.cacheSize ?? 0),
+    prefetchSize: nonNegativeInt('prefetchSize', options.prefetchSize ?? 10),
+    numWorkers: workers === Number.POSITIVE_INFINITY ? workers : positiveInt('numWorkers', workers),
+    evictionPolicy: oneOf('evictionPolicy', options.evictionPolicy ?? 'auto', [
+      'auto',
+      'lru',
+      'belady',
+    ]),
+    maxBytes:
+      options.maxBytes === undefined
+        ? Number.POSITIVE_INFINITY
+        : positiveFinite('maxBytes', options.maxBytes),
+    sizeOf: options.sizeOf ?? defaultSizeOf,
+    executor,
+    loadTimeoutMs: positiveFinite('loadTimeoutMs', options.loadTimeoutMs ?? 30_000),
+    clock: options.clock ?? systemClock,
+  };
+}

@@ -1,0 +1,118 @@
+import { LoadTimeoutError } from '../errors.js';
+import { abortReason } from '../util/abort.js';
+import type { Clock, TimerHandle } from '../util/Clock.js';
+
+/**
+ * Where a load of one sample stands: waiting for a worker slot, running on the
+ * executor, loaded ahead of need (held in the prefetch buffer), or failed for
+ * good (the error waits for the caller of that index).
+ */
+export type FlightState = 'queued' | 'loading' | 'ready' | 'failed';
+
+/** A caller waiting for a load. */
+export interface Waiter<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+  /** When the caller started waiting (clock time), for `stallMs`. */
+  since: number;
+  /** Bounds the wait by `loadTimeoutMs`. */
+  timer: TimerHandle | undefined;
+  /** The caller's own signal and its listener, removed when the wait ends. */
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+/**
+ * One load of one sample, shared by every caller that wants it (a sample is
+ * never loaded twice at once). Internal to the caching engine.
+ */
+export class LoadFlight<T> {
+  state: FlightState = 'queued';
+  /** Attempts started; a prefetch that fails is retried once at most. */
+  attempts = 0;
+  /** A get() has taken this prefetch (counted once in `prefetch.used`). */
+  claimed = false;
+  /** Removed from the engine's books. */
+  gone = false;
+  value: T | undefined = undefined;
+  bytes = 0;
+  error: unknown = undefined;
+  controller: AbortController | undefined = undefined;
+  timer: TimerHandle | undefined = undefined;
+  waiters: Waiter<T>[] = [];
+
+  constructor(
+    /** The sample index. */
+    readonly key: number,
+    /** Started by the prefetcher (true) or by a caller's miss (false). */
+    readonly prefetch: boolean,
+  ) {}
+}
+
+/**
+ * The callers waiting on flights: each wait is bounded by the load timeout
+ * and by the caller's own signal. Stall time is wall time during which at
+ * least one caller waited (concurrent waits overlap, they do not add up), so
+ * it is comparable with the run's duration.
+ */
+export class FlightWaits<T> {
+  private waiting = 0;
+  private stallSince = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timeoutMs: number,
+    /** Receives each stretch of time during which some caller waited, in ms. */
+    private readonly stalled: (ms: number) => void,
+  ) {}
+
+  /** Wait for `f`; rejects with LoadTimeoutError after the timeout, or the signal's reason. */
+  wait(f: LoadFlight<T>, signal: AbortSignal | undefined): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const now = this.clock.now();
+      if (this.waiting++ === 0) this.stallSince = now;
+      const waiter: Waiter<T> = {
+        resolve,
+        reject,
+        since: now,
+        timer: undefined,
+        signal,
+        onAbort: undefined,
+      };
+      waiter.timer = this.clock.setTimeout(() => {
+        this.leave(f, waiter, new LoadTimeoutError(f.key, this.timeoutMs));
+      }, this.timeoutMs);
+      if (signal !== undefined) {
+        waiter.onAbort = () => this.leave(f, waiter, abortReason(signal));
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      f.waiters.push(waiter);
+    });
+  }
+
+  /** Resolve every waiter of `f` with `value`, or reject them with `error` when it is set. */
+  settle(f: LoadFlight<T>, error: unknown, value: T | undefined): void {
+    const waiters = f.waiters;
+    f.waiters = [];
+    for (const w of waiters) {
+      this.release(w);
+      if (error === undefined) w.resolve(value as T);
+      else w.reject(error);
+    }
+  }
+
+  /** One caller stops waiting (timeout or its own abort); the load goes on for the cache. */
+  private leave(f: LoadFlight<T>, waiter: Waiter<T>, error: unknown): void {
+    const i = f.waiters.indexOf(waiter);
+    if (i < 0) return;
+    f.waiters.splice(i, 1);
+    this.release(waiter);
+    waiter.reject(error);
+  }
+
+  private release(waiter: Waiter<T>): void {
+    if (waiter.timer !== undefined) this.clock.clearTimeout(waiter.timer);
+    if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    if (--this.waiting === 0) this.stalled(this.clock.now() - this.stallSince);
+  }
+}

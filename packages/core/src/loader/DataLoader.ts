@@ -1,0 +1,384 @@
+import { checkPlan, type Dataset, isPlanAware } from '../dataset/Dataset.js';
+import { SampleWindow } from '../engine/SampleWindow.js';
+import { MedFusionError } from '../errors.js';
+import type { ErrorPolicy, SampleFailure } from '../reliability/errorPolicy.js';
+import { FailureTracker } from '../reliability/FailureTracker.js';
+import type { Quarantine } from '../reliability/Quarantine.js';
+import { throwIfAborted } from '../util/abort.js';
+import type { Clock } from '../util/Clock.js';
+import { bool, func, nonNegativeInt, positiveInt, showValue } from '../util/validate.js';
+import {
+  type Batch,
+  type CollateFn,
+  type CollateOptions,
+  createCollate,
+  type Sample,
+  type ToFloat32Options,
+} from './collate.js';
+import { shuffledOrder } from './shuffle.js';
+
+/**
+ * Where a loader stands, as plain JSON of constant size: enough to rebuild the
+ * exact remaining order of the epoch (the order is recomputed from `seed` and
+ * `epoch`, never stored).
+ */
+export interface LoaderState {
+  /** The shuffle seed. */
+  seed: number;
+  /** Epochs completed so far (the current epoch's number). */
+  epoch: number;
+  /** Batches of the current epoch already handed out. */
+  cursor: number;
+}
+
+/** Options of {@link DataLoader}. */
+export interface DataLoaderOptions<T, B> {
+  /**
+   * Samples per batch.
+   * @default 32
+   */
+  batchSize?: number;
+  /**
+   * Visit samples in a fresh seeded permutation each epoch (Philox4x32-10 +
+   * Fisher–Yates; the same on every machine). Otherwise in index order.
+   * @default false
+   */
+  shuffle?: boolean;
+  /**
+   * Gives each epoch's order instead of `shuffle`, the role of PyTorch's
+   * `sampler`: called once per epoch with the epoch number and `seed`, it must
+   * return `dataset.length` indices in [0, length) and the same order for the
+   * same arguments (so `resumeFrom` and the plan handed to the dataset stay
+   * exact). Cannot go with `shuffle: true`.
+   * @default undefined (index order, or the seeded permutation with `shuffle`)
+   * @example
+   * // read remote shards a few at a time (see docs/remote-data.md)
+   * sampler: (epoch, seed) => shardPlan({ shardSizes: source.shardSizes, seed, epoch })
+   */
+  sampler?: (epoch: number, seed: number) => ArrayLike<number>;
+  /**
+   * Shuffle seed, an integer in [0, 2^53).
+   * @default 0 (or `resumeFrom.seed`)
+   */
+  seed?: number;
+  /**
+   * Drop the last batch of an epoch when it is shorter than `batchSize`.
+   * @default false
+   */
+  dropLast?: boolean;
+  /**
+   * Turns a batch's samples into the batch value. The default
+   * ({@link createCollate}) stacks objects of typed arrays and numbers into
+   * one `{ data, shape }` per field.
+   */
+  collate?: CollateFn<T, B>;
+  /** Default collate only: normalise these fields into Float32Array while copying. */
+  toFloat32?: ToFloat32Options;
+  /**
+   * Default collate only: a batch's arrays are reused after this many further
+   * batches (0 = fresh arrays for every batch).
+   * @default 2
+   */
+  poolSize?: number;
+  /**
+   * Default collate only: numeric fields collated as Int32Array (e.g. `['2']`
+   * for tuple samples `(image, tabular, label)`).
+   * @default ['label', 'labels']
+   */
+  labelFields?: readonly string[];
+  /**
+   * How many batches beyond the current one have their `get`s in flight, so
+   * an async dataset is read concurrently. 0 still reads one batch's samples
+   * concurrently.
+   * @default 2
+   */
+  prefetchBatches?: number;
+  /** Continue from a {@link DataLoader.state} snapshot: the rest of that epoch, then onward. */
+  resumeFrom?: LoaderState;
+  /** Aborts iteration: pending `get`s are aborted and the loop throws the reason. */
+  signal?: AbortSignal;
+  /**
+   * What a failed sample load does: `'throw'` fails the epoch (LoadError
+   * naming the index); `'skip'` drops the sample from its batch (the batch is
+   * short; a batch with no sample left is not yielded); `'retry'` or
+   * `{ retry: { attempts, backoffMs, maxBackoffMs } }` tries again with
+   * exponential backoff on `clock`, then skips and quarantines. Every
+   * failure is in {@link DataLoader.failures}. See docs/reliability.md.
+   * @default 'throw'
+   * @example { onError: { retry: { attempts: 3, backoffMs: 100 } } }
+   */
+  onError?: ErrorPolicy;
+  /** Told about each sample not delivered (index, cause, attempts), as it is left out. */
+  onSampleError?: (failure: SampleFailure) => void;
+  /**
+   * Indices that failed every attempt (with `'skip'`: that failed once); they
+   * are not loaded again, whatever the `onError` policy (each epoch still
+   * reports them, with 0 attempts). Give one with a `store` to keep it across
+   * visits; `false` turns it off.
+   * @default an in-memory Quarantine for retrying policies, none otherwise
+   */
+  quarantine?: Quarantine | false;
+  /**
+   * Time source of the retry backoff.
+   * @default systemClock
+   */
+  clock?: Clock;
+}
+
+interface NodeEvents {
+  setMaxListeners(n: number, ...targets: unknown[]): void;
+}
+
+/**
+ * Every in-flight `get` may listen to the iteration's signal (one listener per
+ * load, by design); Node warns past 10 listeners on an EventTarget. Lift the
+ * limit on this one signal where `node:events` is reachable without importing
+ * it (core stays platform-neutral); elsewhere this does nothing.
+ */
+function allowManyListeners(signal: AbortSignal): void {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const events = proc?.getBuiltinModule?.('node:events') as NodeEvents | undefined;
+  events?.setMaxListeners(0, signal);
+}
+
+/**
+ * Batches a {@link Dataset} for training, the TypeScript twin of PyTorch's
+ * `DataLoader`. `for await (const batch of loader)` yields one epoch;
+ * `loader.epoch` counts completed passes. Before each epoch the dataset is
+ * told the order it will be read in (`setPlan`, when it has one), and `get`s
+ * for the next `prefetchBatches` batches run concurrently while batches are
+ * yielded in order. `state()` / `resumeFrom` make a run resumable.
+ *
+ * A new `for await` after a `break` continues the same epoch where the last
+ * one stopped (what `state()` reports), like resuming from a snapshot.
+ *
+ * @example
+ * const loader = new DataLoader(dataset, { batchSize: 32, shuffle: true, seed: 7 });
+ * for (let e = 0; e < 3; e++) {
+ *   for await (const batch of loader) train(batch.image, batch.label);
+ * }
+ * localStorage.state = JSON.stringify(loader.state());
+ */
+export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
+  /** Samples per batch. */
+  readonly batchSize: number;
+  /** Whether each epoch is a seeded permutation. */
+  readonly shuffle: boolean;
+  /** Shuffle seed. */
+  readonly seed: number;
+  /** Whether the short last batch is dropped. */
+  readonly dropLast: boolean;
+  /** The custom epoch order, when one was given. */
+  readonly sampler: ((epoch: number, seed: number) => ArrayLike<number>) | undefined;
+  /** Batches whose `get`s run ahead of the current one. */
+  readonly prefetchBatches: number;
+  private readonly dataset: Dataset<T>;
+  private readonly size: number;
+  // stored with an `unknown` sample type so DataLoader stays covariant in T
+  // (a DataLoader<MySample> is usable where a DataLoader<Sample> is expected)
+  private readonly collate: CollateFn<unknown, B>;
+  private readonly signal: AbortSignal | undefined;
+  private epochNo = 0;
+  private cursor = 0;
+  private active = false;
+  private readonly samples: T[] = [];
+  private readonly tracker: FailureTracker;
+
+  constructor(dataset: Dataset<T>, options: DataLoaderOptions<T, B> = {}) {
+    if (dataset === null || typeof dataset !== 'object' || typeof dataset.get !== 'function') {
+      throw new TypeError(`dataset must be a Dataset (length + get), got ${showValue(dataset)}`);
+    }
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`options must be an object, got ${showValue(options)}`);
+    }
+    this.dataset = dataset;
+    this.size = nonNegativeInt('dataset.length', dataset.length);
+    this.batchSize = positiveInt('batchSize', options.batchSize ?? 32);
+    this.shuffle = bool('shuffle', options.shuffle ?? false);
+    if (options.sampler !== undefined) {
+      func('sampler', options.sampler);
+      if (this.shuffle) {
+        throw new TypeError('sampler gives the order itself and cannot go with shuffle: true');
+      }
+    }
+    this.sampler = options.sampler;
+    this.dropLast = bool('dropLast', options.dropLast ?? false);
+    this.prefetchBatches = nonNegativeInt('prefetchBatches', options.prefetchBatches ?? 2);
+    const resume = options.resumeFrom;
+    const seed = options.seed ?? resume?.seed ?? 0;
+    nonNegativeInt('seed', seed);
+    if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be below 2^53, got ${seed}`);
+    this.seed = seed;
+    if (options.collate !== undefined) {
+      func('collate', options.collate);
+      for (const name of ['toFloat32', 'poolSize', 'labelFields'] as const) {
+        if (options[name] !== undefined) {
+          throw new TypeError(
+            `${name} configures the default collate and cannot go with a custom collate, got ${showValue(options[name])}`,
+          );
+        }
+      }
+      this.collate = options.collate as CollateFn<unknown, B>;
+    } else {
+      const opts: CollateOptions = {};
+      if (options.toFloat32 !== undefined) opts.toFloat32 = options.toFloat32;
+      if (options.poolSize !== undefined) opts.poolSize = options.poolSize;
+      if (options.labelFields !== undefined) opts.labelFields = options.labelFields;
+      this.collate = createCollate(opts) as CollateFn<unknown, B>;
+    }
+    this.signal = options.signal;
+    this.tracker = new FailureTracker(options);
+    if (resume !== undefined) this.restore(resume);
+  }
+
+  private restore(state: LoaderState): void {
+    if (state === null || typeof state !== 'object') {
+      throw new TypeError(
+        `resumeFrom must be a state from loader.state(), got ${showValue(state)}`,
+      );
+    }
+    nonNegativeInt('resumeFrom.seed', state.seed);
+    nonNegativeInt('resumeFrom.epoch', state.epoch);
+    nonNegativeInt('resumeFrom.cursor', state.cursor);
+    if (state.seed !== this.seed) {
+      throw new RangeError(`resumeFrom.seed ${state.seed} differs from seed ${this.seed}`);
+    }
+    if (!Number.isSafeInteger(state.epoch)) {
+      throw new RangeError(`resumeFrom.epoch must be below 2^53, got ${state.epoch}`);
+    }
+    if (state.cursor > this.length) {
+      throw new RangeError(
+        `resumeFrom.cursor ${state.cursor} is past the ${this.length} batches of an epoch`,
+      );
+    }
+    this.epochNo = state.epoch;
+    this.cursor = state.cursor;
+    // a state taken after an epoch's last batch means the next epoch (an
+    // empty epoch, length 0, is still ahead)
+    if (this.cursor > 0) this.rollOver();
+  }
+
+  /** Epochs completed so far; the number of the epoch being (or about to be) read. */
+  get epoch(): number {
+    return this.epochNo;
+  }
+
+  /** Batches per epoch. */
+  get length(): number {
+    return this.dropLast
+      ? Math.floor(this.size / this.batchSize)
+      : Math.ceil(this.size / this.batchSize);
+  }
+
+  /** Samples of the current (or last) epoch that were not delivered, in plan order. */
+  get failures(): readonly SampleFailure[] {
+    return this.tracker.failures;
+  }
+
+  /** The quarantine in use (indices that failed every retry), if any. */
+  get quarantine(): Quarantine | undefined {
+    return this.tracker.quarantine;
+  }
+
+  /** A snapshot to pass as `resumeFrom` later: plain JSON, constant size. */
+  state(): LoaderState {
+    return { seed: this.seed, epoch: this.epochNo, cursor: this.cursor };
+  }
+
+  /** The order of epoch `epoch` (a fresh array; the loader does not keep it). */
+  orderOf(epoch: number): Uint32Array {
+    if (this.sampler) return this.sampledOrder(epoch);
+    if (this.shuffle) return shuffledOrder(this.size, this.seed, epoch);
+    const order = new Uint32Array(this.size);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    return order;
+  }
+
+  private sampledOrder(epoch: number): Uint32Array {
+    const out = this.sampler!(epoch, this.seed);
+    const order = checkPlan(out, this.size, `sampler(${epoch})`);
+    if (order.length !== this.size) {
+      throw new RangeError(
+        `sampler(${epoch}) returned ${order.length} indices; the dataset has ${this.size}`,
+      );
+    }
+    return order;
+  }
+
+  private rollOver(): void {
+    if (this.cursor >= this.length) {
+      this.epochNo++;
+      this.cursor = 0;
+    }
+  }
+
+  /** Iterate the rest of the current epoch. Only one iteration may run at a time. */
+  [Symbol.asyncIterator](): AsyncIterator<B> {
+    if (this.active) {
+      throw new MedFusionError(
+        'LOADER_BUSY',
+        'DataLoader is already being iterated; finish or break the other loop first',
+      );
+    }
+    return this.iterate();
+  }
+
+  private async *iterate(): AsyncGenerator<B, void, undefined> {
+    this.active = true;
+    const ctrl = new AbortController();
+    allowManyListeners(ctrl.signal);
+    const outer = this.signal;
+    const onOuterAbort = () => ctrl.abort(outer?.reason);
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    try {
+      throwIfAborted(outer);
+      await this.tracker.begin(this.cursor === 0);
+      yield* this.run(ctrl);
+    } catch (error) {
+      this.tracker.fatal(error);
+      throw error;
+    } finally {
+      outer?.removeEventListener('abort', onOuterAbort);
+      ctrl.abort();
+      this.samples.length = 0;
+      this.active = false;
+      this.rollOver();
+    }
+  }
+
+  private async *run(ctrl: AbortController): AsyncGenerator<B, void, undefined> {
+    const batches = this.length;
+    const bs = this.batchSize;
+    const epoch = this.epochNo;
+    const order = this.orderOf(epoch);
+    const end = this.dropLast ? batches * bs : this.size;
+    const start = this.cursor * bs;
+    const dataset = this.dataset;
+    if (isPlanAware(dataset)) dataset.setPlan(this.tracker.plan(order.subarray(start, end)));
+    const ahead = (this.prefetchBatches + 1) * bs;
+    const source = this.tracker.wrap(dataset);
+    const win = new SampleWindow(source, order, start, end, ahead, ctrl.signal, this.tracker);
+    const samples = this.samples;
+    const context = { indices: order.subarray(0, 0) };
+    while (this.cursor < batches) {
+      const from = this.cursor * bs;
+      const to = Math.min(from + bs, end);
+      win.fill(from, from + ahead);
+      const wait = win.ready(from, to);
+      if (wait !== undefined) await wait;
+      throwIfAborted(ctrl.signal);
+      const failed = this.tracker.failures.length;
+      win.take(from, to, samples);
+      win.fill(to, to + ahead);
+      if (samples.length === 0) {
+        this.cursor++; // every sample of this batch was skipped
+        continue;
+      }
+      context.indices = this.tracker.kept(order.subarray(from, to), failed);
+      const batch = this.collate(samples, context);
+      samples.length = 0;
+      this.cursor++;
+      yield batch;
+    }
+  }
+}

@@ -1,0 +1,403 @@
+import { MedFusionError } from '../errors.js';
+import { isTypedArray, type TypedArray, type TypedArrayConstructor } from '../util/typedArrays.js';
+import { positiveFinite, showValue } from '../util/validate.js';
+import { BufferPool } from './BufferPool.js';
+
+/** A typed array with its logical shape (row-major, no batch dimension for a sample). */
+export interface ShapedArray<A extends TypedArray = TypedArray> {
+  /** The values, row-major. */
+  data: A;
+  /** Dimensions; their product equals `data.length`. */
+  shape: readonly number[];
+}
+
+/** One collated field: `data` holds the whole batch, `shape[0]` is the batch size. */
+export interface BatchField<A extends TypedArray = TypedArray> {
+  /** Contiguous values of every sample, batch first. */
+  data: A;
+  /** `[batchSize, ...sampleShape]`. */
+  shape: number[];
+}
+
+/** A collated batch: one {@link BatchField} per sample field. */
+export type Batch = Record<string, BatchField>;
+
+/**
+ * What the default collate accepts as a sample field: a number, a flat typed
+ * array (shape `[n]`), or a {@link ShapedArray}. A flat field `x` may also take
+ * its shape from a sibling `xShape: number[]` (e.g. `image` + `imageShape`).
+ */
+export type SampleField = number | TypedArray | ShapedArray;
+
+/**
+ * A sample for the default collate, e.g. `{ image: Uint8Array, tabular: Float32Array, label: 3 }`,
+ * or a tuple like the reference's `(image, tabular, label)`, whose batch fields are named
+ * `'0'`, `'1'`, `'2'` (numbers in a tuple are Float32Array unless `labelFields` names their position).
+ */
+export type Sample =
+  | Readonly<Record<string, SampleField | readonly number[]>>
+  | readonly SampleField[];
+
+/** What a collate function learns about the batch it builds. */
+export interface CollateContext {
+  /** Dataset index of each sample, in batch order (valid during the call only). */
+  indices: ArrayLike<number>;
+}
+
+/**
+ * Turns the samples of one batch into the batch value. `samples` is only valid
+ * during the call (the loader reuses the array).
+ */
+export type CollateFn<T, B> = (samples: readonly T[], context: CollateContext) => B;
+
+/** Normalisation applied while collating: `out = (x * scale - mean) / std`, as Float32Array. */
+export interface ToFloat32Options {
+  /**
+   * Multiplies every value first, e.g. `1 / 255` for 8-bit images.
+   * @default 1
+   */
+  scale?: number;
+  /**
+   * Subtracted after scaling; an array gives one value per channel (the last,
+   * fastest-varying axis, i.e. HWC layout).
+   * @default 0
+   */
+  mean?: number | ArrayLike<number>;
+  /**
+   * Divides after subtracting `mean`; number or one per channel like `mean`.
+   * @default 1
+   */
+  std?: number | ArrayLike<number>;
+  /**
+   * Which fields to convert.
+   * @default ['image']
+   */
+  fields?: readonly string[];
+}
+
+/** Options of {@link createCollate}. */
+export interface CollateOptions {
+  /**
+   * Convert and normalise these typed-array fields to Float32Array in the same pass as the copy.
+   * Without it every array field keeps its element type.
+   */
+  toFloat32?: ToFloat32Options;
+  /**
+   * Depth of the output buffer ring: a batch's arrays are reused (overwritten)
+   * once `poolSize` more batches have been collated. `0` allocates fresh arrays
+   * for every batch.
+   * @default 2
+   */
+  poolSize?: number;
+  /**
+   * Numeric fields collated as Int32Array (values must be int32 integers);
+   * every other numeric field becomes Float32Array.
+   * @default ['label', 'labels']
+   */
+  labelFields?: readonly string[];
+}
+
+/** A sample does not match the batch's first sample, or holds a value collate cannot batch. */
+export class CollateError extends MedFusionError {
+  /** The field at fault. */
+  readonly field: string;
+  constructor(code: string, index: number, field: string, message: string) {
+    super(code, `Sample ${index}, field "${field}": ${message}`, { index });
+    this.name = 'CollateError';
+    this.field = field;
+  }
+}
+
+/** A sample seen through string keys (records and tuples alike). */
+type FieldBag = Readonly<Record<string, SampleField | readonly number[] | undefined>>;
+
+interface FieldPlan {
+  key: string;
+  shapeKey: string | undefined;
+  kind: 'number' | 'array';
+  ctor: TypedArrayConstructor;
+  outCtor: TypedArrayConstructor;
+  length: number;
+  shape: readonly number[];
+  isLabel: boolean;
+  normalise: boolean;
+}
+
+const SHAPE_SUFFIX = 'Shape';
+
+function isShapeArray(value: unknown): value is readonly number[] {
+  return Array.isArray(value) && value.every((d) => Number.isInteger(d) && d >= 0);
+}
+
+function product(shape: readonly number[]): number {
+  let n = 1;
+  for (const d of shape) n *= d;
+  return n;
+}
+
+function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function channelTable(name: string, value: number | ArrayLike<number>): Float64Array {
+  if (typeof value === 'number') return Float64Array.of(value);
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    typeof value.length !== 'number' ||
+    value.length === 0
+  ) {
+    throw new TypeError(
+      `${name} must be a number or a non-empty array of numbers, got ${showValue(value)}`,
+    );
+  }
+  const out = new Float64Array(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const v = value[i];
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw new TypeError(`${name}[${i}] must be a finite number, got ${showValue(v)}`);
+    }
+    out[i] = v;
+  }
+  return out;
+}
+
+/**
+ * Build the default collate: for objects of typed arrays and numbers, one
+ * contiguous typed array per field, batch first, with its shape. Numbers in
+ * `labelFields` become Int32Array `[B]`, other numbers Float32Array `[B]`;
+ * a flat array of n elements becomes `[B, n]`; a {@link ShapedArray} (or a
+ * flat array with an `xShape` sibling) becomes `[B, ...shape]`. Arrays keep
+ * their element type unless `toFloat32` names the field. Output arrays come
+ * from a {@link BufferPool} of depth `poolSize`.
+ *
+ * @example
+ * const collate = createCollate({ toFloat32: { scale: 1 / 255 } });
+ * const batch = collate([{ image: u8a, label: 1 }, { image: u8b, label: 0 }], { indices: [7, 3] });
+ * batch.image.shape; // [2, u8a.length], Float32Array in [0, 1]
+ * batch.label.data;  // Int32Array [1, 0]
+ */
+export function createCollate(options: CollateOptions = {}): CollateFn<Sample, Batch> {
+  const pool = new BufferPool(options.poolSize ?? 2);
+  const labelFields = new Set(options.labelFields ?? ['label', 'labels']);
+  const norm = options.toFloat32;
+  let mul = Float64Array.of(1);
+  let add = Float64Array.of(0);
+  let normFields = new Set<string>();
+  if (norm !== undefined) {
+    if (norm === null || typeof norm !== 'object') {
+      throw new TypeError(`toFloat32 must be an options object, got ${showValue(norm)}`);
+    }
+    const scale = positiveFinite('toFloat32.scale', norm.scale ?? 1);
+    const mean = channelTable('toFloat32.mean', norm.mean ?? 0);
+    const std = channelTable('toFloat32.std', norm.std ?? 1);
+    for (let i = 0; i < std.length; i++) positiveFinite(`toFloat32.std[${i}]`, std[i]);
+    if (mean.length > 1 && std.length > 1 && mean.length !== std.length) {
+      throw new RangeError(
+        `toFloat32.mean and toFloat32.std must have the same number of channels, got ${mean.length} and ${std.length}`,
+      );
+    }
+    const channels = Math.max(mean.length, std.length);
+    mul = new Float64Array(channels);
+    add = new Float64Array(channels);
+    for (let c = 0; c < channels; c++) {
+      const m = mean.length === 1 ? mean[0]! : mean[c]!;
+      const s = std.length === 1 ? std[0]! : std[c]!;
+      mul[c] = scale / s;
+      add[c] = -m / s;
+    }
+    normFields = new Set(norm.fields ?? ['image']);
+  }
+
+  function plan(tupleOrRecord: Sample, index: number): FieldPlan[] {
+    const sample = tupleOrRecord as FieldBag;
+    const plans: FieldPlan[] = [];
+    for (const key of Object.keys(sample)) {
+      const value = sample[key];
+      if (key.endsWith(SHAPE_SUFFIX) && key.length > SHAPE_SUFFIX.length) {
+        const base = key.slice(0, -SHAPE_SUFFIX.length);
+        if (base in sample && isShapeArray(value)) continue;
+      }
+      const shapeKey = `${key}${SHAPE_SUFFIX}`;
+      const sibling = sample[shapeKey];
+      if (typeof value === 'number') {
+        const isLabel = labelFields.has(key);
+        const ctor = isLabel ? Int32Array : Float32Array;
+        plans.push({
+          key,
+          shapeKey: undefined,
+          kind: 'number',
+          ctor,
+          outCtor: ctor,
+          length: 1,
+          shape: [],
+          isLabel,
+          normalise: false,
+        });
+        continue;
+      }
+      let data: unknown;
+      let shape: readonly number[] | undefined;
+      let usedSibling: string | undefined;
+      if (isTypedArray(value)) {
+        data = value;
+        if (isShapeArray(sibling)) {
+          shape = sibling;
+          usedSibling = shapeKey;
+        }
+      } else if (
+        value !== null &&
+        typeof value === 'object' &&
+        'data' in value &&
+        'shape' in value
+      ) {
+        data = (value as ShapedArray).data;
+        shape = (value as ShapedArray).shape;
+        if (!isShapeArray(shape)) {
+          throw new CollateError(
+            'COLLATE_TYPE',
+            index,
+            key,
+            `shape must be an array of non-negative integers, got ${showValue(shape)}`,
+          );
+        }
+      }
+      if (!isTypedArray(data)) {
+        throw new CollateError(
+          'COLLATE_TYPE',
+          index,
+          key,
+          `expected a number, a typed array or { data, shape }, got ${showValue(value)}`,
+        );
+      }
+      const length = data.length;
+      if (shape !== undefined && product(shape) !== length) {
+        throw new CollateError(
+          'COLLATE_SHAPE',
+          index,
+          key,
+          `shape [${shape.join(', ')}] does not hold ${length} elements`,
+        );
+      }
+      const ctor = data.constructor as TypedArrayConstructor;
+      const normalise = normFields.has(key);
+      if (normalise && length % mul.length !== 0) {
+        throw new CollateError(
+          'COLLATE_SHAPE',
+          index,
+          key,
+          `${length} elements do not split into ${mul.length} channels of toFloat32.mean/std`,
+        );
+      }
+      plans.push({
+        key,
+        shapeKey: usedSibling,
+        kind: 'array',
+        ctor,
+        outCtor: normalise ? Float32Array : ctor,
+        length,
+        shape: shape ?? [length],
+        isLabel: false,
+        normalise,
+      });
+    }
+    return plans;
+  }
+
+  return function collate(samples: readonly Sample[], context: CollateContext): Batch {
+    const count = samples.length;
+    const indexOf = (i: number): number => context.indices[i] ?? i;
+    const first = samples[0];
+    if (first === null || typeof first !== 'object' || isTypedArray(first)) {
+      throw new CollateError(
+        'COLLATE_TYPE',
+        indexOf(0),
+        '(sample)',
+        `expected an object (or tuple) of typed arrays and numbers, got ${showValue(first)}; wrap a bare array as { x: array }`,
+      );
+    }
+    const plans = plan(first, indexOf(0));
+    pool.nextBatch();
+    const batch: Batch = {};
+    for (const p of plans) {
+      const out = pool.acquire(p.key, p.outCtor, count * p.length);
+      if (p.kind === 'number') {
+        for (let i = 0; i < count; i++) {
+          const v = (samples[i] as FieldBag | undefined)?.[p.key];
+          if (typeof v !== 'number') {
+            throw new CollateError(
+              'COLLATE_MISMATCH',
+              indexOf(i),
+              p.key,
+              `expected a number like sample ${indexOf(0)}, got ${showValue(v)}`,
+            );
+          }
+          if (p.isLabel && (!Number.isInteger(v) || v < -2147483648 || v > 2147483647)) {
+            throw new CollateError(
+              'COLLATE_LABEL',
+              indexOf(i),
+              p.key,
+              `a label must be an int32 integer, got ${v}`,
+            );
+          }
+          out[i] = v;
+        }
+        batch[p.key] = { data: out, shape: [count] };
+        continue;
+      }
+      const n = p.length;
+      const channels = mul.length;
+      for (let i = 0; i < count; i++) {
+        const s = samples[i] as FieldBag | undefined;
+        const v = s?.[p.key];
+        let data: TypedArray | undefined;
+        let shape: readonly number[] | undefined;
+        if (isTypedArray(v)) {
+          data = v;
+          shape =
+            p.shapeKey === undefined
+              ? undefined
+              : (s?.[p.shapeKey] as readonly number[] | undefined);
+        } else if (v !== null && typeof v === 'object' && 'data' in v) {
+          data = (v as ShapedArray).data;
+          shape = (v as ShapedArray).shape;
+        }
+        if (data === undefined || data.constructor !== p.ctor) {
+          throw new CollateError(
+            'COLLATE_MISMATCH',
+            indexOf(i),
+            p.key,
+            `expected ${p.ctor.name} like sample ${indexOf(0)}, got ${showValue(data ?? v)}`,
+          );
+        }
+        if (data.length !== n || (shape !== undefined && i > 0 && !sameShape(shape, p.shape))) {
+          const got =
+            shape === undefined ? `${data.length} elements` : `shape [${shape.join(', ')}]`;
+          throw new CollateError(
+            'COLLATE_SHAPE',
+            indexOf(i),
+            p.key,
+            `expected shape [${p.shape.join(', ')}] like sample ${indexOf(0)}, got ${got}`,
+          );
+        }
+        const base = i * n;
+        if (!p.normalise) {
+          out.set(data, base);
+        } else if (channels === 1) {
+          const m = mul[0]!;
+          const a = add[0]!;
+          for (let j = 0; j < n; j++) out[base + j] = data[j]! * m + a;
+        } else {
+          for (let j = 0, c = 0; j < n; j++) {
+            out[base + j] = data[j]! * mul[c]! + add[c]!;
+            if (++c === channels) c = 0;
+          }
+        }
+      }
+      batch[p.key] = { data: out, shape: [count, ...p.shape] };
+    }
+    return batch;
+  };
+}

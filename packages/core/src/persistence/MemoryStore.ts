@@ -1,0 +1,127 @@
+import { ClosedError } from '../errors.js';
+import { showValue } from '../util/validate.js';
+import type { PersistentStore, StoreUsage, StoreValue } from './PersistentStore.js';
+
+/** Options of {@link MemoryStore}. */
+export interface MemoryStoreOptions {
+  /**
+   * Byte budget; over it the least recently used entries are dropped.
+   * @default Infinity
+   */
+  maxBytes?: number;
+}
+
+/**
+ * A {@link PersistentStore} held in memory: for tests, Node, and as a
+ * stand-in where no browser storage exists. Values are copied in and out, so
+ * callers can never alias stored bytes. Least recently used entries go first
+ * when `maxBytes` is set.
+ *
+ * @example
+ * const store = new MemoryStore({ maxBytes: 64 * 2 ** 20 });
+ * await store.put('a', new Uint8Array([1, 2]));
+ * await store.get('a'); // Uint8Array [1, 2]
+ */
+export class MemoryStore implements PersistentStore {
+  private readonly map = new Map<string, Uint8Array>();
+  private bytes = 0;
+  private closed = false;
+  /** The byte budget. */
+  readonly maxBytes: number;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    if (typeof maxBytes !== 'number' || Number.isNaN(maxBytes) || maxBytes <= 0) {
+      throw new RangeError(`maxBytes must be a positive number, got ${showValue(maxBytes)}`);
+    }
+    this.maxBytes = maxBytes;
+  }
+
+  private check(key: unknown): void {
+    if (this.closed) throw new ClosedError('MemoryStore');
+    checkKey(key);
+  }
+
+  async get(key: string): Promise<StoreValue | undefined> {
+    this.check(key);
+    const v = this.map.get(key);
+    if (v === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, v);
+    return v.slice();
+  }
+
+  async put(key: string, value: StoreValue): Promise<void> {
+    this.check(key);
+    checkValue(value);
+    if (value.byteLength > this.maxBytes) {
+      throw new RangeError(
+        `value for key ${showValue(key)} is ${value.byteLength} bytes, more than maxBytes ${this.maxBytes}`,
+      );
+    }
+    this.remove(key);
+    while (this.bytes + value.byteLength > this.maxBytes) {
+      const oldest = this.map.keys().next().value as string;
+      this.remove(oldest);
+    }
+    this.map.set(key, value.slice());
+    this.bytes += value.byteLength;
+  }
+
+  private remove(key: string): boolean {
+    const old = this.map.get(key);
+    if (old === undefined) return false;
+    this.map.delete(key);
+    this.bytes -= old.byteLength;
+    return true;
+  }
+
+  async delete(key: string): Promise<boolean> {
+    this.check(key);
+    return this.remove(key);
+  }
+
+  async has(key: string): Promise<boolean> {
+    this.check(key);
+    return this.map.has(key);
+  }
+
+  async keys(): Promise<string[]> {
+    if (this.closed) throw new ClosedError('MemoryStore');
+    return [...this.map.keys()];
+  }
+
+  async clear(): Promise<void> {
+    if (this.closed) throw new ClosedError('MemoryStore');
+    this.map.clear();
+    this.bytes = 0;
+  }
+
+  async usage(): Promise<StoreUsage> {
+    const u: StoreUsage = { bytes: this.bytes, entries: this.map.size };
+    if (Number.isFinite(this.maxBytes)) u.maxBytes = this.maxBytes;
+    return u;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.map.clear();
+    this.bytes = 0;
+  }
+}
+
+/** A store key must be a non-empty string. */
+export function checkKey(key: unknown, name = 'key'): string {
+  if (typeof key !== 'string')
+    throw new TypeError(`${name} must be a string, got ${showValue(key)}`);
+  if (key.length === 0) throw new RangeError(`${name} must be a non-empty string, got ""`);
+  return key;
+}
+
+/** A store value must be a Uint8Array. */
+export function checkValue(value: unknown, name = 'value'): Uint8Array {
+  if (!(value instanceof Uint8Array)) {
+    throw new TypeError(`${name} must be a Uint8Array, got ${showValue(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,343 @@
+import type { Dataset, GetOptions, PlanAware } from '../dataset/Dataset.js';
+import { isPlanAware } from '../dataset/Dataset.js';
+import type { CachingDataset } from '../engine/createCachedDataset.js';
+import { describe } from '../errors.js';
+import { throwIfAborted } from '../util/abort.js';
+import { index as checkIndex, func, showValue } from '../util/validate.js';
+import type { PersistentStore } from './PersistentStore.js';
+import { decodeSample, encodeSample } from './sampleCodec.js';
+import { WriteBehindQueue, type WriteBehindQueueOptions } from './writeBehindQueue.js';
+
+/** Turns samples into bytes for the disk tier and back. */
+export interface SampleCodec<T> {
+  /** Encode one sample (called on the caller's turn, so later mutation is harmless). */
+  encode(sample: T): Uint8Array;
+  /** Decode bytes made by `encode`. Throwing makes the read a miss. */
+  decode(bytes: Uint8Array): T;
+}
+
+/**
+ * Names the data set the cached bytes belong to. Change `version` whenever
+ * the data changes; old entries are then never served.
+ */
+export interface DatasetFingerprint {
+  /** Data set name, e.g. `'chest-xray'`. */
+  name: string;
+  /** Data set version, e.g. `'2024-05'` or a content hash. */
+  version?: string | number;
+}
+
+/** Options of {@link PersistentTierDataset}. */
+export interface PersistentTierOptions<T> {
+  /** Where samples persist: an OpfsStore, IdbStore, MemoryStore, … */
+  store: PersistentStore;
+  /**
+   * Key prefix that identifies the data set. A string is used as is. When
+   * omitted it is derived from the source: its `fingerprint` string, else its
+   * `name` and `version` properties, else only its length (weak: give one).
+   * @example { name: 'chest-xray', version: 3 }
+   */
+  fingerprint?: string | DatasetFingerprint;
+  /**
+   * How samples become bytes.
+   * @default encodeSample / decodeSample (objects, arrays, typed arrays, numbers, strings)
+   */
+  codec?: SampleCodec<T>;
+  /** Bounds of the write-behind queue (disk writes happen off the critical path). */
+  writeQueue?: WriteBehindQueueOptions;
+  /** Called for each disk error (read, write, corrupt entry) — a quarantine hook. */
+  onDiskError?: (error: unknown, key: string) => void;
+}
+
+/** Counters of the disk tier. */
+export interface DiskTierStats {
+  /** Samples served from the store. */
+  diskHits: number;
+  /** Samples loaded from the source (not in the store). */
+  misses: number;
+  /** Store reads that failed or returned undecodable bytes (then served from the source). */
+  diskErrors: number;
+  /** Samples written to the store. */
+  diskWrites: number;
+  /** Writes not done because the queue was full or the tier disabled. */
+  writesDropped: number;
+  /** Writes that failed. */
+  writeErrors: number;
+  /** Writes waiting in the write-behind queue. */
+  pendingWrites: number;
+  /** True once writes stopped (e.g. the quota ran out); training goes on without them. */
+  diskDisabled: boolean;
+  /** Why writes stopped, e.g. `'QUOTA_EXCEEDED: …'`. */
+  diskDisabledReason?: string;
+  /** The key prefix in use. */
+  fingerprint: string;
+}
+
+interface SourceIdentity {
+  fingerprint?: unknown;
+  name?: unknown;
+  version?: unknown;
+}
+
+/** The fingerprint string used to prefix keys for `source`. */
+export function resolveFingerprint(
+  fingerprint: string | DatasetFingerprint | undefined,
+  source: Dataset<unknown>,
+): string {
+  if (typeof fingerprint === 'string') {
+    if (fingerprint.length === 0)
+      throw new RangeError('fingerprint must be a non-empty string, got ""');
+    return fingerprint;
+  }
+  if (fingerprint !== undefined) {
+    if (
+      typeof fingerprint !== 'object' ||
+      fingerprint === null ||
+      typeof fingerprint.name !== 'string' ||
+      fingerprint.name === ''
+    ) {
+      throw new TypeError(
+        `fingerprint must be a string or { name, version }, got ${showValue(fingerprint)}`,
+      );
+    }
+    return `${fingerprint.name}@${fingerprint.version ?? 0}`;
+  }
+  const id = source as SourceIdentity;
+  if (typeof id.fingerprint === 'string' && id.fingerprint !== '') return id.fingerprint;
+  if (typeof id.name === 'string' && id.name !== '') {
+    return `${id.name}@${typeof id.version === 'string' || typeof id.version === 'number' ? id.version : 0}#${source.length}`;
+  }
+  return `dataset#${source.length}`;
+}
+
+function isQuota(err: unknown): boolean {
+  const e = err as { name?: unknown; code?: unknown } | null;
+  return e?.code === 'QUOTA_EXCEEDED' || e?.name === 'QuotaExceededError';
+}
+
+const defaultCodec: SampleCodec<never> = {
+  encode: (s) => encodeSample(s),
+  decode: (b) => decodeSample(b) as never,
+};
+
+/**
+ * The disk tier as a {@link Dataset}: `get(i)` reads sample `i` from a
+ * {@link PersistentStore}, else loads it from the source and writes it to
+ * the store behind the caller's back (bounded write-behind queue). Put a
+ * memory cache above it for the full memory → disk → source chain;
+ * `createCachedDataset` does so when given `store` or `cacheDir`.
+ *
+ * Corrupt or undecodable entries are misses (the entry is deleted), never
+ * bad samples. When the store reports `QuotaExceededError` the tier stops
+ * writing and says so in {@link PersistentTierDataset.getDiskStats}.
+ *
+ * @example
+ * const disk = new PersistentTierDataset(source, {
+ *   store: new OpfsStore({ dir: 'xray', maxBytes: 2 ** 30 }),
+ *   fingerprint: { name: 'xray', version: 1 },
+ * });
+ * const cached = new CachedDataset(disk, { cacheSize: 1000 });
+ */
+export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
+  /** Number of samples (the source's). */
+  readonly length: number;
+  /** The key prefix. */
+  readonly fingerprint: string;
+  private readonly store: PersistentStore;
+  private readonly codec: SampleCodec<T>;
+  private readonly queue: WriteBehindQueue;
+  private readonly inflight = new Map<number, Promise<T>>();
+  private readonly onDiskError: (error: unknown, key: string) => void;
+  private counters = { diskHits: 0, misses: 0, diskErrors: 0 };
+  private disabledReason: string | undefined;
+  private droppedWhileDisabled = 0;
+
+  constructor(
+    private readonly source: Dataset<T>,
+    options: PersistentTierOptions<T>,
+  ) {
+    if (source === null || typeof source !== 'object' || typeof source.get !== 'function') {
+      throw new TypeError(`dataset must be a Dataset (length + get), got ${showValue(source)}`);
+    }
+    const store = options?.store;
+    if (
+      store === null ||
+      typeof store !== 'object' ||
+      typeof store.get !== 'function' ||
+      typeof store.put !== 'function'
+    ) {
+      throw new TypeError(`store must be a PersistentStore, got ${showValue(store)}`);
+    }
+    if (options.onDiskError !== undefined) func('onDiskError', options.onDiskError);
+    this.length = source.length;
+    this.store = store;
+    this.codec = options.codec ?? (defaultCodec as SampleCodec<T>);
+    this.fingerprint = resolveFingerprint(options.fingerprint, source);
+    this.onDiskError = options.onDiskError ?? (() => {});
+    this.queue = new WriteBehindQueue(
+      (k, v) => this.store.put(k, v),
+      options.writeQueue,
+      (err, key) => this.writeFailed(err, key),
+    );
+  }
+
+  /** The store key of sample `index`. */
+  keyOf(index: number): string {
+    return `${this.fingerprint}/${index}`;
+  }
+
+  /** Sample `index`: from the store when present and intact, else from the source. */
+  get(index: number, opts?: GetOptions): Promise<T> {
+    checkIndex(index, this.length);
+    const signal = opts?.signal;
+    throwIfAborted(signal);
+    const shared = this.inflight.get(index);
+    if (shared) return shared;
+    const p = this.load(index, signal).finally(() => this.inflight.delete(index));
+    this.inflight.set(index, p);
+    return p;
+  }
+
+  private async load(index: number, signal: AbortSignal | undefined): Promise<T> {
+    const key = this.keyOf(index);
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = await this.store.get(key);
+    } catch (err) {
+      this.counters.diskErrors++;
+      this.onDiskError(err, key);
+    }
+    if (bytes !== undefined) {
+      try {
+        const sample = this.codec.decode(bytes);
+        this.counters.diskHits++;
+        return sample;
+      } catch (err) {
+        this.counters.diskErrors++;
+        this.onDiskError(err, key);
+        this.store.delete(key).catch(() => {});
+      }
+    }
+    throwIfAborted(signal);
+    const sample = await this.source.get(index, signal ? { signal } : undefined);
+    this.counters.misses++;
+    if (this.disabledReason === undefined) {
+      let encoded: Uint8Array | undefined;
+      try {
+        encoded = this.codec.encode(sample);
+      } catch (err) {
+        this.counters.diskErrors++;
+        this.onDiskError(err, key);
+      }
+      if (encoded) this.queue.enqueue(key, encoded);
+    } else {
+      this.droppedWhileDisabled++;
+    }
+    return sample;
+  }
+
+  private writeFailed(err: unknown, key: string): void {
+    this.onDiskError(err, key);
+    if (isQuota(err) && this.disabledReason === undefined) {
+      this.disabledReason = `QUOTA_EXCEEDED: ${describe(err)}`;
+      this.queue.discardPending();
+    }
+  }
+
+  /** Pass the coming access order on to the source when it is plan-aware. */
+  setPlan(order: ArrayLike<number>): void {
+    if (isPlanAware(this.source)) this.source.setPlan(order);
+  }
+
+  /** Disk-tier counters: hits, misses, writes, and whether the tier is still writing. */
+  getDiskStats(): DiskTierStats {
+    const q = this.queue.stats();
+    const s: DiskTierStats = {
+      diskHits: this.counters.diskHits,
+      misses: this.counters.misses,
+      diskErrors: this.counters.diskErrors,
+      diskWrites: q.written,
+      writesDropped: q.dropped + this.droppedWhileDisabled,
+      writeErrors: q.failed,
+      pendingWrites: q.pending,
+      diskDisabled: this.disabledReason !== undefined,
+      fingerprint: this.fingerprint,
+    };
+    if (this.disabledReason !== undefined) s.diskDisabledReason = this.disabledReason;
+    return s;
+  }
+
+  /** Reset the hit/miss counters (not the stored data). */
+  resetDiskStats(): void {
+    this.counters = { diskHits: 0, misses: 0, diskErrors: 0 };
+  }
+
+  /** Wait until every queued disk write has settled. */
+  flush(): Promise<void> {
+    return this.queue.flush();
+  }
+
+  /**
+   * Finish the queued writes and stop writing. The store is not closed (it
+   * belongs to whoever made it).
+   */
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+}
+
+/** Stats of a cached dataset with a disk tier: the memory tier's, plus the disk's. */
+export interface TieredCacheStats {
+  /** Reads served from memory (the memory tier's `hits`). */
+  memoryHits: number;
+  /** Loads served from the persistent store. */
+  diskHits: number;
+  /** Loads that went to the source (neither in memory nor on disk). */
+  diskMisses: number;
+  /** Every disk-tier counter, including whether writes stopped (quota). */
+  disk: DiskTierStats;
+}
+
+interface StatsDataset {
+  getCacheStats(): { hits: number };
+  close(): Promise<void>;
+}
+
+/**
+ * Make `ds` (a memory tier built over `tier`) report the three tiers in
+ * `getCacheStats()` — `memoryHits`, `diskHits`, `diskMisses`, `disk` — and
+ * finish the queued disk writes on `close()`. Returns `ds` itself.
+ */
+export function withDiskTier<D extends StatsDataset, T>(
+  ds: D,
+  tier: PersistentTierDataset<T>,
+): Omit<D, 'getCacheStats'> & {
+  getCacheStats(): ReturnType<D['getCacheStats']> & TieredCacheStats;
+  flushDisk(): Promise<void>;
+} {
+  const baseStats = ds.getCacheStats.bind(ds);
+  const baseClose = ds.close.bind(ds);
+  const out = ds as D & {
+    getCacheStats(): ReturnType<D['getCacheStats']> & TieredCacheStats;
+    flushDisk(): Promise<void>;
+  };
+  out.getCacheStats = () => {
+    const s = baseStats() as ReturnType<D['getCacheStats']>;
+    const disk = tier.getDiskStats();
+    return { ...s, memoryHits: s.hits, diskHits: disk.diskHits, diskMisses: disk.misses, disk };
+  };
+  out.close = async () => {
+    await baseClose();
+    await tier.close();
+  };
+  out.flushDisk = () => tier.flush();
+  return out;
+}
+
+/** What `createCachedDataset` returns when given a `store`: stats of all three tiers. */
+export type TieredCachingDataset<T> = Omit<CachingDataset<T>, 'getCacheStats'> & {
+  /** The memory tier's stats plus `memoryHits`, `diskHits`, `diskMisses` and `disk`. */
+  getCacheStats(): ReturnType<CachingDataset<T>['getCacheStats']> & TieredCacheStats;
+  /** Wait until the queued disk writes have settled. */
+  flushDisk(): Promise<void>;
+};

@@ -1,0 +1,158 @@
+import { positiveInt } from '../util/validate.js';
+
+/** Options of {@link WriteBehindQueue}. */
+export interface WriteBehindQueueOptions {
+  /**
+   * Most writes waiting or running at once; further writes are dropped (and
+   * counted) rather than slowing the caller down.
+   * @default 64
+   */
+  maxPending?: number;
+  /**
+   * Most bytes waiting or running at once.
+   * @default 67108864 (64 MiB)
+   */
+  maxBytes?: number;
+  /**
+   * Writes handed to the store at the same time (stores batch concurrent writes).
+   * @default 4
+   */
+  concurrency?: number;
+}
+
+/** Counters of a {@link WriteBehindQueue}. */
+export interface WriteBehindStats {
+  /** Writes waiting or running now. */
+  pending: number;
+  /** Bytes waiting or running now. */
+  pendingBytes: number;
+  /** Writes that completed. */
+  written: number;
+  /** Writes refused because the queue was full, closed or disabled. */
+  dropped: number;
+  /** Writes whose store call failed. */
+  failed: number;
+}
+
+/** The write a {@link WriteBehindQueue} performs for each entry. */
+export type WriteFn = (key: string, value: Uint8Array) => Promise<void>;
+
+/**
+ * A bounded queue of store writes that runs behind the caller: `enqueue`
+ * never waits, never throws for a full queue, and drops the write instead
+ * (the sample is simply not cached). Failures go to `onError`.
+ *
+ * @example
+ * const q = new WriteBehindQueue((k, v) => store.put(k, v), { maxPending: 32 });
+ * q.enqueue('ds/0', bytes); // returns at once
+ * await q.flush();          // all accepted writes settled
+ */
+export class WriteBehindQueue {
+  private readonly waiting: { key: string; value: Uint8Array }[] = [];
+  private readonly keys = new Set<string>();
+  private running = 0;
+  private bytes = 0;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+  private readonly maxPending: number;
+  private readonly maxBytes: number;
+  private readonly concurrency: number;
+  private readonly counters = { written: 0, dropped: 0, failed: 0 };
+
+  constructor(
+    private readonly write: WriteFn,
+    options: WriteBehindQueueOptions = {},
+    private readonly onError: (err: unknown, key: string) => void = () => {},
+  ) {
+    this.maxPending = positiveInt('writeQueue.maxPending', options.maxPending ?? 64);
+    this.maxBytes = positiveInt('writeQueue.maxBytes', options.maxBytes ?? 64 * 2 ** 20);
+    this.concurrency = positiveInt('writeQueue.concurrency', options.concurrency ?? 4);
+  }
+
+  /**
+   * Queue a write; false when it was dropped (queue full, key already queued,
+   * or queue closed).
+   */
+  enqueue(key: string, value: Uint8Array): boolean {
+    if (
+      this.closed ||
+      this.keys.has(key) ||
+      this.keys.size >= this.maxPending ||
+      this.bytes + value.byteLength > this.maxBytes
+    ) {
+      this.counters.dropped++;
+      return false;
+    }
+    this.keys.add(key);
+    this.bytes += value.byteLength;
+    this.waiting.push({ key, value });
+    this.pump();
+    return true;
+  }
+
+  private pump(): void {
+    while (this.running < this.concurrency && this.waiting.length > 0) {
+      const job = this.waiting.shift()!;
+      this.running++;
+      this.write(job.key, job.value).then(
+        () => {
+          this.counters.written++;
+          this.done(job.key, job.value.byteLength);
+        },
+        (err: unknown) => {
+          this.counters.failed++;
+          this.done(job.key, job.value.byteLength);
+          this.onError(err, job.key);
+        },
+      );
+    }
+  }
+
+  private done(key: string, size: number): void {
+    this.running--;
+    this.keys.delete(key);
+    this.bytes -= size;
+    this.pump();
+    if (this.running === 0 && this.waiting.length === 0) this.notifyIdle();
+  }
+
+  /** Drop every write not yet started (counted as dropped). */
+  discardPending(): void {
+    for (const job of this.waiting) {
+      this.keys.delete(job.key);
+      this.bytes -= job.value.byteLength;
+      this.counters.dropped++;
+    }
+    this.waiting.length = 0;
+    if (this.running === 0) this.notifyIdle();
+  }
+
+  private notifyIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Resolves once every accepted write has settled. */
+  flush(): Promise<void> {
+    if (this.running === 0 && this.waiting.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Refuse further writes, then wait for the accepted ones. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+  }
+
+  /** Current counters. */
+  stats(): WriteBehindStats {
+    return {
+      pending: this.keys.size,
+      pendingBytes: this.bytes,
+      written: this.counters.written,
+      dropped: this.counters.dropped,
+      failed: this.counters.failed,
+    };
+  }
+}

@@ -1,0 +1,101 @@
+import { AbortError, ClosedError } from '@medfusion/core';
+
+const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new AbortError();
+
+interface Waiter {
+  resolve: (release: () => void) => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
+interface OriginSlot {
+  active: number;
+  queue: Waiter[];
+}
+
+/**
+ * Caps concurrent requests per origin (scheme + host + port), so a prefetcher
+ * never floods one bucket or CDN and requests beyond the cap wait in FIFO
+ * order. Sources share {@link defaultOriginLimiter} unless given their own.
+ *
+ * @example
+ * const limiter = new OriginLimiter(4);
+ * const release = await limiter.acquire('https://bucket.example', signal);
+ * try { await fetch(url, { signal }); } finally { release(); }
+ */
+export class OriginLimiter {
+  /** Most requests in flight per origin. */
+  readonly perOrigin: number;
+  private readonly slots = new Map<string, OriginSlot>();
+
+  constructor(perOrigin = 6) {
+    if (typeof perOrigin !== 'number' || !Number.isInteger(perOrigin) || perOrigin < 1) {
+      throw new RangeError(`perOrigin must be a positive integer, got ${String(perOrigin)}`);
+    }
+    this.perOrigin = perOrigin;
+  }
+
+  /** Requests in flight to `origin` right now. */
+  active(origin: string): number {
+    return this.slots.get(origin)?.active ?? 0;
+  }
+
+  /** Wait for a slot on `origin`; resolves to the function that gives it back. */
+  acquire(origin: string, signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    let slot = this.slots.get(origin);
+    if (!slot) {
+      slot = { active: 0, queue: [] };
+      this.slots.set(origin, slot);
+    }
+    if (slot.active < this.perOrigin) {
+      slot.active++;
+      return Promise.resolve(this.releaser(origin, slot));
+    }
+    const s = slot;
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          const i = s.queue.indexOf(waiter);
+          if (i >= 0) s.queue.splice(i, 1);
+          reject(abortReason(signal!));
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      s.queue.push(waiter);
+    });
+  }
+
+  private releaser(origin: string, slot: OriginSlot): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = slot.queue.shift();
+      if (next) {
+        next.signal?.removeEventListener('abort', next.onAbort);
+        next.resolve(this.releaser(origin, slot));
+      } else {
+        slot.active--;
+        if (slot.active === 0) this.slots.delete(origin);
+      }
+    };
+  }
+
+  /** Reject everyone still waiting (the limiter stays usable). */
+  rejectWaiting(reason: unknown = new ClosedError('OriginLimiter')): void {
+    for (const slot of this.slots.values()) {
+      for (const w of slot.queue.splice(0)) {
+        w.signal?.removeEventListener('abort', w.onAbort);
+        w.reject(reason);
+      }
+    }
+  }
+}
+
+/** The limiter every source uses unless given another: 6 requests per origin, like browsers' HTTP/1.1 cap. */
+export const defaultOriginLimiter = new OriginLimiter(6);

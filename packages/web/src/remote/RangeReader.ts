@@ -1,0 +1,362 @@
+import { AbortError, type RetryOptions, retry } from '@medfusion/core';
+import { defaultOriginLimiter, type OriginLimiter } from './OriginLimiter.js';
+import { ObjectChangedError, RemoteReadError } from './RemoteError.js';
+
+/** How a remote reader talks HTTP; shared by {@link RangeReader} and the remote sources. */
+export interface HttpOptions {
+  /**
+   * The fetch to use (e.g. one that signs requests).
+   * @default globalThis.fetch
+   */
+  fetch?: typeof globalThis.fetch;
+  /** Extra request headers (e.g. `Authorization: Bearer hf_…` for a gated Hugging Face data set). */
+  headers?: Record<string, string>;
+  /**
+   * Per-origin concurrency cap shared with other readers.
+   * @default defaultOriginLimiter (6 per origin)
+   */
+  limiter?: OriginLimiter;
+  /**
+   * Backoff for transient failures (network errors, 5xx, 408, 429, short reads).
+   * @default { retries: 4, baseDelayMs: 100, maxDelayMs: 5000 }
+   */
+  retry?: Omit<RetryOptions, 'signal' | 'shouldRetry'>;
+}
+
+/** Options of {@link RangeReader}. */
+export interface RangeReaderOptions extends HttpOptions {
+  /** Absolute URL of the object (any origin that honours `Range`: S3/GCS/R2, Hugging Face, a CDN, nginx). */
+  url: string;
+  /** Pin reads to this ETag from the first request on (e.g. the one an index was built from). */
+  etag?: string;
+  /** Known object size in bytes, checked against every `Content-Range`. */
+  size?: number;
+  /**
+   * The HTTP cache mode of every request.
+   * @default 'no-store'
+   */
+  cache?: RequestCache;
+}
+
+/** Options of one read. */
+export interface ReadOptions {
+  /** Aborts the read (and its retries); the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    throw new TypeError(`url must be an absolute URL, got ${JSON.stringify(url)}`);
+  }
+}
+
+/**
+ * Reads byte ranges of one remote object over HTTP with retries, a
+ * per-origin concurrency cap and version pinning: the first response's ETag
+ * (and size) is remembered and every later request carries `If-Match`, so if
+ * the object is replaced mid-way the read fails with `OBJECT_CHANGED`
+ * ({@link ObjectChangedError}) instead of mixing bytes of two versions.
+ *
+ * @example
+ * const reader = new RangeReader({ url: 'https://huggingface.co/datasets/org/set/resolve/main/train-000.tar' });
+ * const head = await reader.read(0, 512, { signal });
+ */
+export class RangeReader {
+  /** The object's URL. */
+  readonly url: string;
+  private readonly origin: string;
+  private readonly fetchFn: typeof globalThis.fetch;
+  private readonly limiter: OriginLimiter;
+  private readonly retryOptions: Omit<RetryOptions, 'signal' | 'shouldRetry'>;
+  private readonly headers: Record<string, string>;
+  private readonly cache: RequestCache;
+  private pinnedEtag: string | undefined;
+  private pinnedSize: number | undefined;
+  private requestCount = 0;
+
+  constructor(options: RangeReaderOptions) {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`options must be an object with a url, got ${String(options)}`);
+    }
+    if (typeof options.url !== 'string') {
+      throw new TypeError(`url must be a string, got ${String(options.url)}`);
+    }
+    this.url = options.url;
+    this.origin = originOf(options.url);
+    this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.limiter = options.limiter ?? defaultOriginLimiter;
+    this.retryOptions = options.retry ?? {};
+    this.headers = options.headers ?? {};
+    this.cache = options.cache ?? 'no-store';
+    this.pinnedEtag = options.etag;
+    if (options.size !== undefined) {
+      if (!Number.isInteger(options.size) || options.size < 0) {
+        throw new RangeError(`size must be a non-negative integer, got ${String(options.size)}`);
+      }
+      this.pinnedSize = options.size;
+    }
+  }
+
+  /** The ETag reads are pinned to (known after the first response). */
+  get etag(): string | undefined {
+    return this.pinnedEtag;
+  }
+
+  /** The object's size in bytes (known after the first response). */
+  get size(): number | undefined {
+    return this.pinnedSize;
+  }
+
+  /** HTTP requests sent so far, retries included. */
+  get requests(): number {
+    return this.requestCount;
+  }
+
+  /** Learn (and pin) size and ETag with a one-byte range request. */
+  async probe(options: ReadOptions = {}): Promise<{ size: number; etag: string | undefined }> {
+    if (this.pinnedSize === 0) return { size: 0, etag: this.pinnedEtag };
+    await this.read(0, 1, options);
+    return { size: this.pinnedSize as number, etag: this.pinnedEtag };
+  }
+
+  /** Bytes `[start, end)` of the object, retried on transient failures. */
+  read(start: number, end: number, options: ReadOptions = {}): Promise<Uint8Array> {
+    if (!Number.isInteger(start) || start < 0) {
+      throw new RangeError(`start must be a non-negative integer, got ${String(start)}`);
+    }
+    if (!Number.isInteger(end) || end <= start) {
+      throw new RangeError(
+        `end must be an integer greater than start ${start}, got ${String(end)}`,
+      );
+    }
+    if (this.pinnedSize !== undefined && end > this.pinnedSize) {
+      throw new RangeError(`end ${end} is past the object's size ${this.pinnedSize} (${this.url})`);
+    }
+    return retry(() => this.readOnce(start, end, options.signal), {
+      ...this.retryOptions,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * The whole object as a stream (to index or hash it in one pass). Pins the
+   * ETag like a read; establishing the response is retried, a failure while
+   * streaming surfaces as a retryable {@link RemoteReadError} from the stream.
+   */
+  stream(options: ReadOptions = {}): Promise<ReadableStream<Uint8Array>> {
+    return retry(() => this.streamOnce(options.signal), {
+      ...this.retryOptions,
+      signal: options.signal,
+    });
+  }
+
+  private requestHeaders(range: string | undefined): Record<string, string> {
+    const h: Record<string, string> = { ...this.headers };
+    if (range) h.Range = range;
+    if (this.pinnedEtag && !this.pinnedEtag.startsWith('W/')) h['If-Match'] = this.pinnedEtag;
+    return h;
+  }
+
+  private async send(
+    range: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ res: Response; release: () => void }> {
+    const release = await this.limiter.acquire(this.origin, signal);
+    this.requestCount++;
+    let res: Response;
+    try {
+      res = await this.fetchFn(this.url, {
+        headers: this.requestHeaders(range),
+        signal: signal ?? null,
+        cache: this.cache,
+      });
+    } catch (error) {
+      release();
+      if (signal?.aborted) throw signal.reason ?? new AbortError();
+      throw new RemoteReadError('NETWORK_ERROR', this.url, `request failed: ${String(error)}`, {
+        retryable: true,
+        cause: error,
+      });
+    }
+    try {
+      this.checkStatus(res);
+      this.checkVersion(res);
+    } catch (error) {
+      release();
+      await res.body?.cancel().catch(() => {});
+      throw error;
+    }
+    return { res, release };
+  }
+
+  private checkStatus(res: Response): void {
+    if (res.status === 412) {
+      throw new ObjectChangedError(
+        this.url,
+        this.pinnedEtag,
+        res.headers.get('ETag') ?? undefined,
+        'If-Match failed (412)',
+      );
+    }
+    if (res.status === 200 || res.status === 206) return;
+    const s = res.status;
+    const retryable = s >= 500 || s === 408 || s === 429;
+    throw new RemoteReadError('HTTP_ERROR', this.url, `HTTP ${s} ${res.statusText}`.trim(), {
+      status: s,
+      retryable,
+    });
+  }
+
+  private checkVersion(res: Response): void {
+    const etag = res.headers.get('ETag') ?? undefined;
+    if (this.pinnedEtag !== undefined && etag !== undefined && etag !== this.pinnedEtag) {
+      throw new ObjectChangedError(this.url, this.pinnedEtag, etag);
+    }
+    let total: number | undefined;
+    if (res.status === 206) {
+      const m = /\/(\d+)\s*$/.exec(res.headers.get('Content-Range') ?? '');
+      if (m) total = Number(m[1]);
+    } else {
+      const len = res.headers.get('Content-Length');
+      if (len !== null && res.headers.get('Content-Encoding') === null) total = Number(len);
+    }
+    if (this.pinnedSize !== undefined && total !== undefined && total !== this.pinnedSize) {
+      throw new ObjectChangedError(
+        this.url,
+        this.pinnedEtag,
+        etag,
+        `size ${total} instead of ${this.pinnedSize}`,
+      );
+    }
+    if (this.pinnedEtag === undefined && etag !== undefined) this.pinnedEtag = etag;
+    if (this.pinnedSize === undefined && total !== undefined) this.pinnedSize = total;
+  }
+
+  private async readOnce(
+    start: number,
+    end: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Uint8Array> {
+    const { res, release } = await this.send(`bytes=${start}-${end - 1}`, signal);
+    let body: Uint8Array;
+    try {
+      if (res.status === 206) {
+        const m = /^bytes (\d+)-(\d+)\//.exec(res.headers.get('Content-Range') ?? '');
+        if (!m || Number(m[1]) !== start || Number(m[2]) !== end - 1) {
+          throw new RemoteReadError(
+            'BAD_RESPONSE',
+            this.url,
+            `asked for bytes ${start}-${end - 1}, got Content-Range ${res.headers.get('Content-Range')}`,
+            { retryable: false },
+          );
+        }
+      }
+      body = new Uint8Array(await res.arrayBuffer());
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason ?? new AbortError();
+      if (error instanceof RemoteReadError) throw error;
+      throw new RemoteReadError('NETWORK_ERROR', this.url, `body failed: ${String(error)}`, {
+        retryable: true,
+        cause: error,
+      });
+    } finally {
+      release();
+    }
+    if (res.status === 200) {
+      // The server ignored Range and sent the whole object.
+      if (this.pinnedSize !== undefined && body.length !== this.pinnedSize) {
+        throw new RemoteReadError(
+          'SHORT_READ',
+          this.url,
+          `got ${body.length} of ${this.pinnedSize} bytes`,
+          {
+            retryable: true,
+          },
+        );
+      }
+      if (this.pinnedSize === undefined) this.pinnedSize = body.length;
+      return body.slice(start, end);
+    }
+    if (body.length !== end - start) {
+      throw new RemoteReadError(
+        'SHORT_READ',
+        this.url,
+        `got ${body.length} of ${end - start} bytes`,
+        {
+          retryable: true,
+        },
+      );
+    }
+    return body;
+  }
+
+  private async streamOnce(signal: AbortSignal | undefined): Promise<ReadableStream<Uint8Array>> {
+    const { res, release } = await this.send(undefined, signal);
+    const body = res.body;
+    if (res.status !== 200 || !body) {
+      release();
+      await body?.cancel().catch(() => {});
+      throw new RemoteReadError(
+        'BAD_RESPONSE',
+        this.url,
+        `expected 200 with a body, got ${res.status}`,
+        {
+          status: res.status,
+          retryable: false,
+        },
+      );
+    }
+    const reader = body.getReader();
+    const url = this.url;
+    const expected = this.pinnedSize;
+    let seen = 0;
+    let done = false;
+    const finish = () => {
+      if (!done) {
+        done = true;
+        release();
+      }
+    };
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const r = await reader.read();
+          if (r.done) {
+            finish();
+            if (expected !== undefined && seen !== expected) {
+              controller.error(
+                new RemoteReadError(
+                  'SHORT_READ',
+                  url,
+                  `stream ended after ${seen} of ${expected} bytes`,
+                  {
+                    retryable: true,
+                  },
+                ),
+              );
+            } else controller.close();
+            return;
+          }
+          seen += r.value.length;
+          controller.enqueue(r.value);
+        } catch (error) {
+          finish();
+          controller.error(
+            signal?.aborted
+              ? (signal.reason ?? new AbortError())
+              : new RemoteReadError('NETWORK_ERROR', url, `stream failed: ${String(error)}`, {
+                  retryable: true,
+                  cause: error,
+                }),
+          );
+        }
+      },
+      async cancel(reason) {
+        finish();
+        await reader.cancel(reason).catch(() => {});
+      },
+    });
+  }
+}

@@ -1,0 +1,491 @@
+import {
+  AbortError,
+  type Dataset,
+  type GetOptions,
+  LoadError,
+  MedFusionError,
+} from '@medfusion/core';
+import Papa from 'papaparse';
+import { type UrlNotAllowedError, type UrlPolicy, UrlScope } from '../remote/urlPolicy.js';
+import { ImageDecoder } from './decodeImage.js';
+
+/** One sample of a {@link CsvImageDataset}: the reference's `(image, tabular, label)`. */
+export interface CsvImageSample {
+  /** Pixels in [0, 1], row-major, `channels` values per pixel. */
+  image: Float32Array;
+  /** The tabular features, in {@link CsvImageDataset.tabularColumns} order. */
+  tabular: Float32Array;
+  /** The class index (numeric labels as written; text labels by order of {@link CsvImageDataset.classes}). */
+  label: number;
+}
+
+/** Options of {@link CsvImageDataset.open}. */
+export interface CsvImageDatasetOptions<T = CsvImageSample> {
+  /** URL of the CSV manifest (one row per sample, a header row first). */
+  csvUrl: string | URL;
+  /** Base URL the image column is resolved against (e.g. `/data/images/`). */
+  imageBaseUrl: string | URL;
+  /**
+   * Maps a decoded sample to what `get` returns (the reference's `transform`).
+   * Runs where the sample is loaded: in a Web Worker when the dataset lives in one.
+   */
+  transform?: (sample: CsvImageSample, index: number) => T | Promise<T>;
+  /**
+   * Column holding the image file name, relative to `imageBaseUrl`.
+   * @default 'image'
+   */
+  imageColumn?: string;
+  /**
+   * Column holding the label (a number, or text mapped to a class index).
+   * @default 'label'
+   */
+  labelColumn?: string;
+  /**
+   * How labels are read. `'number'`: every label is a number (class index or regression
+   * target). `'class'`: labels are class names, numbered by first appearance (see
+   * {@link CsvImageDataset.classes}). `'auto'`: `'number'` when more than half of the rows
+   * hold a number, else `'class'`. A row whose label is missing (see `missingValues`) or, in
+   * number mode, not a number is an invalid row: it never changes the other rows' labels,
+   * it is listed in {@link CsvImageDataset.invalidRows}, and its `get` rejects with a
+   * {@link CsvFormatError} naming the row (so the DataLoader's `onError` policy applies).
+   * @default 'auto'
+   */
+  labelType?: 'auto' | 'number' | 'class';
+  /**
+   * Cell values that mean "no value" in the label column (compared after trimming), as
+   * pandas' `na_values`.
+   * @default ['', 'n/a', 'N/A', 'NA', '#N/A', 'nan', 'NaN', '-nan', 'null', 'NULL', 'None', '?']
+   */
+  missingValues?: readonly string[];
+  /**
+   * Which image URLs written in the manifest may be fetched. By default only URLs under
+   * `imageBaseUrl` (`../`, `/abs` and other origins are refused with `URL_NOT_ALLOWED`), and
+   * `requestInit`'s headers and cookies only go to the origins of `csvUrl` and `imageBaseUrl`.
+   * @default {} (only under imageBaseUrl)
+   */
+  urlPolicy?: UrlPolicy;
+  /**
+   * Columns forming the tabular vector, in order. By default every column whose
+   * values are all numbers, except the image and label columns and one named `id`.
+   */
+  tabularColumns?: readonly string[];
+  /**
+   * Standardise each tabular column to mean 0 and standard deviation 1 using the
+   * manifest's own statistics (see {@link CsvImageDataset.tabularStats}).
+   * @default false
+   */
+  standardizeTabular?: boolean;
+  /**
+   * Image channels: 1 (grayscale luminance) or 3 (RGB).
+   * @default 1
+   */
+  channels?: 1 | 3;
+  /** Resize every image to this width (default: keep the file's). */
+  width?: number;
+  /** Resize every image to this height (default: keep the file's). */
+  height?: number;
+  /** `fetch` to use (default: the global one). */
+  fetch?: typeof fetch;
+  /**
+   * Extra `RequestInit` for the manifest and the images (credentials, headers, cache mode).
+   * Headers and cookies are only sent to the origins of `csvUrl` and `imageBaseUrl`; images
+   * on an origin allowed by `urlPolicy.allowOrigins` are fetched without them.
+   */
+  requestInit?: RequestInit;
+}
+
+/** A manifest row left out of training: its label is missing or unreadable, or its URL is refused. */
+export interface CsvInvalidRow {
+  /** The sample index (0 = the first row after the header). */
+  readonly index: number;
+  /** The column holding the bad value. */
+  readonly column: string;
+  /** The bad value as written. */
+  readonly value: string;
+  /** The error `get(index)` rejects with. */
+  readonly error: CsvFormatError | UrlNotAllowedError;
+}
+
+const DEFAULT_MISSING = [
+  '',
+  'n/a',
+  'N/A',
+  'NA',
+  '#N/A',
+  'nan',
+  'NaN',
+  '-nan',
+  'null',
+  'NULL',
+  'None',
+  '?',
+];
+
+/** The manifest is malformed: a missing column, a non-numeric feature, no rows. */
+export class CsvFormatError extends MedFusionError {
+  constructor(message: string, index?: number) {
+    super('CSV_FORMAT', message, index === undefined ? undefined : { index });
+    this.name = 'CsvFormatError';
+  }
+}
+
+function urlOption(name: string, value: unknown): string {
+  if (typeof value === 'string' && value.length > 0) return value;
+  if (value instanceof URL) return value.href;
+  throw new TypeError(`${name} must be a non-empty string or URL, got ${String(value)}`);
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new AbortError();
+}
+
+/** `init` for a request to an origin the user did not name: no headers, no cookies. */
+function withoutCredentials(init: RequestInit | undefined): RequestInit {
+  const { headers: _headers, credentials: _credentials, ...rest } = init ?? {};
+  return { ...rest, credentials: 'omit' };
+}
+
+/** Resolve relative URLs against the page or worker location. */
+function absolute(url: string): string {
+  return new URL(url, globalThis.location?.href).href;
+}
+
+/**
+ * A multimodal source built from a CSV manifest plus an image folder over
+ * HTTP: the reference's `MedicalDataset(csv_path, image_dir, transform)`.
+ * The manifest is fetched once by {@link CsvImageDataset.open}; each `get`
+ * fetches and decodes one image (createImageBitmap + OffscreenCanvas, so it
+ * works in a page and in a Web Worker) and returns normalised Float32Arrays.
+ *
+ * @example
+ * const ds = await CsvImageDataset.open({
+ *   csvUrl: '/data/manifest.csv',
+ *   imageBaseUrl: '/data/images/',
+ *   standardizeTabular: true,
+ * });
+ * const { image, tabular, label } = await ds.get(0);
+ */
+export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
+  /** Number of rows in the manifest. */
+  readonly length: number;
+  /** The manifest's header, in file order. */
+  readonly columns: readonly string[];
+  /** Columns making up `tabular`, in order. */
+  readonly tabularColumns: readonly string[];
+  /**
+   * Class names in class-index order, so `classes.length` is the number of
+   * classes: text labels in order of first appearance; for labels that are
+   * non-negative integers, `'0'` … `String(max)`; empty for other numbers (regression).
+   */
+  readonly classes: readonly string[];
+  /** Per tabular column mean and standard deviation over the manifest. */
+  readonly tabularStats: { readonly mean: Float32Array; readonly std: Float32Array };
+  /**
+   * Rows that cannot be served (missing or unreadable label, refused image URL), in row
+   * order. Their `get` rejects with the listed error; every other row keeps its values.
+   */
+  readonly invalidRows: readonly CsvInvalidRow[];
+
+  private readonly imageUrls: string[];
+  private readonly invalid: Map<number, CsvInvalidRow>;
+  private readonly scope: UrlScope;
+  private readonly labels: Float64Array;
+  private readonly features: Float32Array;
+  private readonly decoder: ImageDecoder;
+  private readonly fetchFn: typeof fetch;
+  private readonly init: RequestInit | undefined;
+  private readonly anonymousInit: RequestInit;
+  private readonly transform: ((s: CsvImageSample, i: number) => T | Promise<T>) | undefined;
+
+  private constructor(
+    options: CsvImageDatasetOptions<T>,
+    csv: { url: string; header: string[]; rows: Record<string, string>[] },
+  ) {
+    const imageColumn = options.imageColumn ?? 'image';
+    const labelColumn = options.labelColumn ?? 'label';
+    const { header, rows } = csv;
+    for (const [opt, col] of [
+      ['imageColumn', imageColumn],
+      ['labelColumn', labelColumn],
+    ] as const) {
+      if (!header.includes(col)) {
+        throw new CsvFormatError(
+          `${opt} ${JSON.stringify(col)} is not a column of the manifest (columns: ${header.join(', ')})`,
+        );
+      }
+    }
+    if (rows.length === 0) throw new CsvFormatError('the manifest has no rows');
+    const isNumeric = (col: string) =>
+      rows.every((r) => r[col] !== undefined && r[col] !== '' && Number.isFinite(Number(r[col])));
+    const tabular =
+      options.tabularColumns ??
+      header.filter((c) => c !== imageColumn && c !== labelColumn && c !== 'id' && isNumeric(c));
+    for (const col of tabular) {
+      if (!header.includes(col)) {
+        throw new CsvFormatError(
+          `tabularColumns names ${JSON.stringify(col)}, which is not a column of the manifest`,
+        );
+      }
+    }
+    const base = absolute(urlOption('imageBaseUrl', options.imageBaseUrl));
+    const csvOrigin = new URL(csv.url).origin;
+    this.scope = new UrlScope(base, options.urlPolicy, [csvOrigin]);
+    const width = tabular.length;
+    const n = rows.length;
+    this.length = n;
+    this.columns = header;
+    this.tabularColumns = [...tabular];
+    this.imageUrls = new Array<string>(n);
+    this.labels = new Float64Array(n);
+    this.features = new Float32Array(n * width);
+    this.invalid = new Map();
+    const missing = new Set(options.missingValues ?? DEFAULT_MISSING);
+    const rawLabels = new Array<string>(n);
+    let numericCount = 0;
+    for (let i = 0; i < n; i++) {
+      const raw = ((rows[i] as Record<string, string>)[labelColumn] ?? '').trim();
+      rawLabels[i] = raw;
+      if (!missing.has(raw) && Number.isFinite(Number(raw))) numericCount++;
+    }
+    const labelType = options.labelType ?? 'auto';
+    const numericLabels = labelType === 'number' || (labelType === 'auto' && numericCount * 2 > n);
+    const reject = (index: number, column: string, value: string, why: string) => {
+      if (this.invalid.has(index)) return;
+      const error = new CsvFormatError(
+        `row ${index}, column ${JSON.stringify(column)}: ${JSON.stringify(value)} ${why}; the row is left out, the others keep their values`,
+        index,
+      );
+      this.invalid.set(index, { index, column, value, error });
+    };
+    const classes: string[] = [];
+    const classIndex = new Map<string, number>();
+    for (let i = 0; i < n; i++) {
+      const row = rows[i] as Record<string, string>;
+      const file = row[imageColumn];
+      if (!file) throw new CsvFormatError(`row ${i} has an empty ${imageColumn} column`);
+      try {
+        this.imageUrls[i] = this.scope.resolve(
+          file,
+          `manifest row ${i}, column ${JSON.stringify(imageColumn)}`,
+          i,
+        );
+      } catch (error) {
+        if (!(error instanceof MedFusionError)) throw error;
+        this.imageUrls[i] = '';
+        this.invalid.set(i, {
+          index: i,
+          column: imageColumn,
+          value: file,
+          error: error as UrlNotAllowedError,
+        });
+      }
+      const rawLabel = rawLabels[i] as string;
+      if (missing.has(rawLabel)) {
+        this.labels[i] = Number.NaN;
+        reject(i, labelColumn, rawLabel, 'is a missing label');
+      } else if (numericLabels) {
+        const v = Number(rawLabel);
+        this.labels[i] = v;
+        if (!Number.isFinite(v))
+          reject(i, labelColumn, rawLabel, 'is not a number (labelType is number)');
+      } else {
+        let k = classIndex.get(rawLabel);
+        if (k === undefined) {
+          k = classes.length;
+          classes.push(rawLabel);
+          classIndex.set(rawLabel, k);
+        }
+        this.labels[i] = k;
+      }
+      for (let c = 0; c < width; c++) {
+        const col = tabular[c] as string;
+        const v = Number(row[col]);
+        if (row[col] === '' || !Number.isFinite(v)) {
+          throw new CsvFormatError(
+            `row ${i}, column ${JSON.stringify(col)}: ${JSON.stringify(row[col])} is not a number`,
+          );
+        }
+        this.features[i * width + c] = v;
+      }
+    }
+    this.invalidRows = [...this.invalid.values()].sort((a, b) => a.index - b.index);
+    if (numericLabels) {
+      let max = -1;
+      let integral = true;
+      for (let i = 0; i < n; i++) {
+        const v = this.labels[i] as number;
+        if (Number.isNaN(v)) continue;
+        if (!Number.isInteger(v) || v < 0) integral = false;
+        else if (v > max) max = v;
+      }
+      if (integral && max < 1_000_000) {
+        for (let k = 0; k <= max; k++) classes.push(String(k));
+      }
+    }
+    this.classes = classes;
+    const mean = new Float32Array(width);
+    const std = new Float32Array(width);
+    for (let c = 0; c < width; c++) {
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += this.features[i * width + c] as number;
+      const m = sum / n;
+      let sq = 0;
+      for (let i = 0; i < n; i++) sq += ((this.features[i * width + c] as number) - m) ** 2;
+      mean[c] = m;
+      std[c] = Math.sqrt(sq / n) || 1;
+    }
+    this.tabularStats = { mean, std };
+    if (options.standardizeTabular) {
+      for (let i = 0; i < n; i++) {
+        for (let c = 0; c < width; c++) {
+          const k = i * width + c;
+          this.features[k] =
+            ((this.features[k] as number) - (mean[c] as number)) / (std[c] as number);
+        }
+      }
+    }
+    this.decoder = new ImageDecoder({
+      channels: options.channels ?? 1,
+      ...(options.width === undefined ? {} : { width: options.width }),
+      ...(options.height === undefined ? {} : { height: options.height }),
+    });
+    this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.init = options.requestInit;
+    this.anonymousInit = withoutCredentials(options.requestInit);
+    this.transform = options.transform;
+  }
+
+  /**
+   * Fetch and parse the manifest (once) and return the dataset.
+   * Rejects with a `CsvFormatError` for a malformed manifest and a `LoadError`
+   * (code `LOAD_FAILED`) when the manifest cannot be fetched.
+   */
+  static async open<T = CsvImageSample>(
+    options: CsvImageDatasetOptions<T>,
+    opts: GetOptions = {},
+  ): Promise<CsvImageDataset<T>> {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`options must be an object, got ${String(options)}`);
+    }
+    const csvUrl = absolute(urlOption('csvUrl', options.csvUrl));
+    urlOption('imageBaseUrl', options.imageBaseUrl);
+    if (options.transform !== undefined && typeof options.transform !== 'function') {
+      throw new TypeError(`transform must be a function, got ${String(options.transform)}`);
+    }
+    if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+      throw new TypeError(`fetch must be a function, got ${String(options.fetch)}`);
+    }
+    if (
+      options.labelType !== undefined &&
+      options.labelType !== 'auto' &&
+      options.labelType !== 'number' &&
+      options.labelType !== 'class'
+    ) {
+      throw new TypeError(
+        `labelType must be 'auto', 'number' or 'class', got ${JSON.stringify(options.labelType)}`,
+      );
+    }
+    if (
+      options.missingValues !== undefined &&
+      (!Array.isArray(options.missingValues) ||
+        !options.missingValues.every((v) => typeof v === 'string'))
+    ) {
+      throw new TypeError(
+        `missingValues must be an array of strings, got ${JSON.stringify(options.missingValues)}`,
+      );
+    }
+    // Checks urlPolicy's shape before any request.
+    new UrlScope(absolute(urlOption('imageBaseUrl', options.imageBaseUrl)), options.urlPolicy);
+    const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+    let text: string;
+    try {
+      const res = await fetchFn(csvUrl, {
+        ...options.requestInit,
+        signal: opts.signal,
+      });
+      if (!res.ok) throw new Error(`HTTP ${res.status} for ${csvUrl}`);
+      text = await res.text();
+    } catch (err) {
+      throwIfAborted(opts.signal);
+      throw new MedFusionError(
+        'LOAD_FAILED',
+        `fetching the manifest ${csvUrl} failed: ${String(err)}`,
+        {
+          cause: err,
+        },
+      );
+    }
+    const parsed = Papa.parse<Record<string, string>>(text, {
+      header: true,
+      skipEmptyLines: 'greedy',
+      transformHeader: (h) => h.trim(),
+    });
+    const fatal = parsed.errors.find((e) => e.type !== 'Delimiter');
+    if (fatal) {
+      throw new CsvFormatError(`manifest ${csvUrl}, row ${fatal.row ?? '?'}: ${fatal.message}`);
+    }
+    return new CsvImageDataset<T>(options, {
+      url: csvUrl,
+      header: parsed.meta.fields ?? [],
+      rows: parsed.data,
+    });
+  }
+
+  /** The URL of sample `index`'s image; throws the row's error for a refused URL. */
+  imageUrl(index: number): string {
+    this.check(index);
+    const bad = this.invalid.get(index);
+    if (bad && bad.error.code === 'URL_NOT_ALLOWED') throw bad.error;
+    return this.imageUrls[index] as string;
+  }
+
+  /** The label of sample `index`, without loading the image; throws the row's error for an invalid row. */
+  label(index: number): number {
+    this.check(index);
+    const bad = this.invalid.get(index);
+    if (bad) throw bad.error;
+    return this.labels[index] as number;
+  }
+
+  /**
+   * Fetch and decode sample `index`. Throws a RangeError at once for a bad index;
+   * rejects with a `LoadError` naming the index when the image cannot be loaded.
+   */
+  get(index: number, opts: GetOptions = {}): Promise<T> {
+    this.check(index);
+    return this.load(index, opts);
+  }
+
+  private async load(index: number, opts: GetOptions): Promise<T> {
+    throwIfAborted(opts.signal);
+    const bad = this.invalid.get(index);
+    if (bad) throw bad.error;
+    const url = this.imageUrls[index] as string;
+    let sample: CsvImageSample;
+    try {
+      const init = this.scope.mayCarryCredentials(url) ? this.init : this.anonymousInit;
+      const res = await this.fetchFn(url, { ...init, signal: opts.signal });
+      if (!res.ok) throw new Error(`HTTP ${res.status} for ${url}`);
+      const { data } = await this.decoder.decode(await res.blob());
+      const w = this.tabularColumns.length;
+      sample = {
+        image: data,
+        tabular: this.features.slice(index * w, index * w + w),
+        label: this.labels[index] as number,
+      };
+    } catch (err) {
+      throwIfAborted(opts.signal);
+      throw new LoadError(index, err);
+    }
+    return this.transform ? this.transform(sample, index) : (sample as T);
+  }
+
+  private check(index: number): void {
+    if (typeof index !== 'number' || !Number.isInteger(index)) {
+      throw new RangeError(`index must be an integer in [0, ${this.length}), got ${String(index)}`);
+    }
+    if (index < 0 || index >= this.length) {
+      throw new RangeError(`index ${index} is out of range [0, ${this.length})`);
+    }
+  }
+}

@@ -1,0 +1,430 @@
+import type { StoreUsage } from '@medfusion/core';
+import { isQuotaError, StoreError } from '../storeErrors.js';
+import type { FileBackend, ShardFile } from './opfsFiles.js';
+import {
+  decodeHead,
+  type EntryLocation,
+  encodeHead,
+  recordSize,
+  shardIdOf,
+  shardName,
+  verifyEntry,
+} from './opfsFormat.js';
+import { OpfsShardIndex, type Shard } from './opfsShardIndex.js';
+import { readNewestSnapshot, writeSnapshotFile } from './opfsSnapshotFiles.js';
+import { packSegment, planWrites, segmentEnd } from './opfsWritePlan.js';
+
+/** Settings of the shard engine (validated by OpfsStore). Internal. */
+export interface EngineOptions {
+  /** Byte budget for shard data. */
+  maxBytes: number;
+  /** Target shard size. */
+  shardBytes: number;
+  /** Simulated origin quota in bytes (tests), or undefined. */
+  quotaBytes?: number;
+  /** Delay before a changed index is snapshotted. */
+  snapshotDelayMs: number;
+}
+
+/** Usage as the engine reports it. */
+export interface EngineUsage extends StoreUsage {
+  /** Bytes the shard files take (records, headers, superseded records). */
+  diskBytes: number;
+  /** Number of shard files. */
+  shards: number;
+  /** Whether sync handles or the async API back the store. */
+  backend: 'sync' | 'async';
+  /** Shards evicted since open. */
+  evictedShards: number;
+  /** Entries dropped because their bytes failed verification. */
+  corruptDropped: number;
+  /** QuotaExceededError seen since open. */
+  quotaErrors: number;
+}
+
+/** Marks a read the sync fast path leaves to the async one. */
+const SLOW_PATH = Symbol('slow path');
+
+/** Runs `fn` under the directory's writer lock. */
+export type LockFn = <T>(fn: () => Promise<T>) => Promise<T>;
+
+/**
+ * The OPFS store's logic, independent of where it runs and which file API
+ * backs it: samples appended to large shard files, an in-memory index of
+ * where each key lives (persisted as a snapshot plus recoverable tails),
+ * whole-shard LRU eviction, checksums verified on every read. Internal:
+ * use {@link OpfsStore}.
+ */
+export class OpfsShardEngine {
+  private readonly index = new OpfsShardIndex();
+  private head: ShardFile | undefined;
+  private seq = 0;
+  private next = 1;
+  private snapGen = 0;
+  private dirty = false;
+  private snapTimer: ReturnType<typeof setTimeout> | undefined;
+  private counters = { evictedShards: 0, corruptDropped: 0, quotaErrors: 0 };
+  private stale = false;
+  /** Called after this engine changed the directory (the host tells other stores). */
+  onChange: () => void = () => {};
+
+  /** Another store on the directory changed it: re-check the head before the next read. */
+  markStale(): void {
+    this.stale = true;
+  }
+
+  constructor(
+    private readonly fs: FileBackend,
+    private readonly opts: EngineOptions,
+    private readonly lock: LockFn,
+  ) {}
+
+  /** Load the newest valid snapshot, then recover every record written after it. */
+  async open(): Promise<void> {
+    const headFile = await this.fs.open('head.bin', true);
+    this.head = headFile;
+    const best = await readNewestSnapshot(this.fs);
+    const names = await this.fs.list();
+    const onDisk = new Set(names.map(shardIdOf).filter((id): id is number => id !== undefined));
+    if (best) {
+      this.snapGen = best.gen;
+      this.next = best.next;
+      await this.index.load(best, async (id) =>
+        onDisk.has(id) ? this.fs.open(shardName(id), false) : undefined,
+      );
+    }
+    await this.catchUp(names);
+    const head = decodeHead((await headFile?.read(0, 16)) ?? new Uint8Array(0));
+    this.seq = head.seq;
+    this.next = Math.max(this.next, head.next);
+  }
+
+  /**
+   * Bring the in-memory index up to what is on disk: new shards, tails
+   * appended by other stores, shards evicted elsewhere. Records are applied
+   * in (shard id, offset) order, so later writes win.
+   */
+  private async catchUp(names?: string[]): Promise<void> {
+    const list = names ?? (await this.fs.list());
+    const ids = list
+      .map(shardIdOf)
+      .filter((id): id is number => id !== undefined)
+      .sort((a, b) => a - b);
+    const present = new Set(ids);
+    for (const [id, s] of this.index.shards) {
+      if (!present.has(id)) {
+        this.index.dropShardEntries(id);
+        await s.file.close().catch(() => {});
+        this.index.shards.delete(id);
+      }
+    }
+    for (const id of ids) {
+      let s = this.index.shards.get(id);
+      if (!s) {
+        const file = await this.fs.open(shardName(id), false);
+        if (!file) continue;
+        s = { id, file, end: 0, lastUsed: 0 };
+        this.index.shards.set(id, s);
+      }
+      const size = await s.file.size();
+      if (size < s.end) {
+        // Evicted (truncated) by another store, or damaged: forget and rescan.
+        this.index.dropShardEntries(id);
+        s.end = 0;
+      }
+      if (size > s.end) await this.index.scan(s, size);
+      this.next = Math.max(this.next, id + 1);
+    }
+  }
+
+  /** Re-sync with disk when another store wrote since we last looked. */
+  private async refreshIfChanged(): Promise<boolean> {
+    if (!this.head) return false;
+    const head = decodeHead(await this.head.read(0, 16));
+    if (head.seq === this.seq) return false;
+    await this.catchUp();
+    this.seq = head.seq;
+    this.next = Math.max(this.next, head.next);
+    return true;
+  }
+
+  /** The bytes under `key`, verified; undefined when absent or corrupt. */
+  async get(key: string): Promise<Uint8Array | undefined> {
+    // Another store (tab) announced a write: re-read the head (one small read) first.
+    if (this.stale) {
+      this.stale = false;
+      await this.refreshIfChanged();
+    }
+    let loc = this.index.entries.get(key);
+    if (!loc && (await this.refreshIfChanged())) loc = this.index.entries.get(key);
+    if (!loc) return undefined;
+    let data = await this.readVerified(key, loc);
+    if (!data && (await this.refreshIfChanged())) {
+      loc = this.index.entries.get(key);
+      if (!loc) return undefined;
+      data = await this.readVerified(key, loc);
+    }
+    if (!data) {
+      // Corrupt or torn: a miss, and the entry is gone for good.
+      if (this.index.drop(key)) this.counters.corruptDropped++;
+      this.markDirty();
+      return undefined;
+    }
+    const shard = this.index.shards.get(loc.shard);
+    if (shard) this.index.touch(shard);
+    return data;
+  }
+
+  /**
+   * Serve a batch of reads. Indexed keys in sync-handle shards are read and
+   * verified with no await (one after the other, in this task); anything
+   * else (a miss, a stale view, a failed check, the async file API) takes
+   * {@link get}, which re-syncs with disk and drops a corrupt entry.
+   */
+  async getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]> {
+    const out: (Uint8Array | undefined)[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const fast = this.getSync(key);
+      out[i] = fast === SLOW_PATH ? await this.get(key) : fast;
+    }
+    return out;
+  }
+
+  /** A verified read without await, or SLOW_PATH when {@link get} must decide. */
+  private getSync(key: string): Uint8Array | typeof SLOW_PATH {
+    if (this.stale) return SLOW_PATH;
+    const loc = this.index.entries.get(key);
+    if (!loc) return SLOW_PATH;
+    const shard = this.index.shards.get(loc.shard);
+    if (!shard?.file.readSync) return SLOW_PATH;
+    let bytes: Uint8Array;
+    try {
+      bytes = shard.file.readSync(loc.offset, recordSize(loc.keyLen, loc.len));
+    } catch {
+      return SLOW_PATH;
+    }
+    const data = verifyEntry(bytes, key, loc);
+    if (!data) return SLOW_PATH;
+    this.index.touch(shard);
+    return data;
+  }
+
+  private async readVerified(key: string, loc: EntryLocation): Promise<Uint8Array | undefined> {
+    const shard = this.index.shards.get(loc.shard);
+    if (!shard) return undefined;
+    try {
+      return verifyEntry(
+        await shard.file.read(loc.offset, recordSize(loc.keyLen, loc.len)),
+        key,
+        loc,
+      );
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Whether `key` is indexed. */
+  async has(key: string): Promise<boolean> {
+    if (this.index.entries.has(key)) return true;
+    return (await this.refreshIfChanged()) && this.index.entries.has(key);
+  }
+
+  /** Every indexed key. */
+  async keys(): Promise<string[]> {
+    await this.refreshIfChanged();
+    return [...this.index.entries.keys()];
+  }
+
+  /**
+   * Append a batch of puts (value) and deletes (undefined) under the writer
+   * lock, flush them, and only then index them. Returns one error (or
+   * undefined) per item.
+   */
+  writeBatch(
+    items: { key: string; value: Uint8Array | undefined }[],
+  ): Promise<(unknown | undefined)[]> {
+    return this.lock(async () => {
+      await this.refreshIfChanged();
+      const { results, todo } = planWrites(items, this.opts.maxBytes, (key) =>
+        this.index.entries.has(key),
+      );
+      let k = 0;
+      while (k < todo.length) {
+        // Fill one shard segment.
+        let shard = this.index.active();
+        const first = todo[k]!;
+        if (!shard || (shard.end > 0 && shard.end + first.size > this.opts.shardBytes)) {
+          await this.makeRoom(first.size);
+          shard = await this.newShard();
+        } else {
+          await this.makeRoom(first.size, shard.id);
+          if (!this.index.shards.has(shard.id)) shard = await this.newShard();
+        }
+        const room = Math.min(
+          this.opts.shardBytes - shard.end,
+          this.opts.maxBytes - this.index.diskBytes(),
+        );
+        const j = segmentEnd(todo, k, room);
+        const { seg, locs } = packSegment(todo, k, j, shard.id, shard.end);
+        const err = await this.appendWithQuotaRetry(shard, seg);
+        if (err !== undefined) {
+          for (let t = k; t < todo.length; t++) results[todo[t]!.i] = err;
+          break;
+        }
+        for (const { key, loc } of locs) {
+          if (loc) this.index.set(key, loc);
+          else this.index.drop(key);
+        }
+        this.index.touch(shard);
+        k = j;
+      }
+      await this.bumpHead();
+      this.markDirty();
+      return results;
+    });
+  }
+
+  private async newShard(): Promise<Shard> {
+    const id = this.next++;
+    const file = await this.fs.open(shardName(id), true);
+    if (!file) throw new StoreError('STORE_FAILED', `could not create ${shardName(id)}`);
+    await file.truncate(0);
+    const s: Shard = { id, file, end: 0, lastUsed: ++this.index.tick };
+    this.index.shards.set(id, s);
+    return s;
+  }
+
+  /** Evict least recently used shards until `size` more bytes fit in maxBytes. */
+  private async makeRoom(size: number, keep?: number): Promise<void> {
+    while (this.index.diskBytes() + size > this.opts.maxBytes) {
+      if (!(await this.evictOne(keep)) && !(await this.evictOne())) return;
+    }
+  }
+
+  /** Evict the least recently used shard (other than `keep`); false when none. */
+  private async evictOne(keep?: number): Promise<boolean> {
+    const victim = this.index.lruVictim(keep);
+    if (!victim) return false;
+    this.index.dropShardEntries(victim.id);
+    this.index.shards.delete(victim.id);
+    // Persist an index without the shard before its bytes go away.
+    await this.writeSnapshot();
+    await victim.file.truncate(0).catch(() => {});
+    await victim.file.flush().catch(() => {});
+    await victim.file.close().catch(() => {});
+    await this.fs.remove(shardName(victim.id));
+    this.counters.evictedShards++;
+    return true;
+  }
+
+  /** Append `seg` at the shard's end and flush; on QuotaExceededError evict once and retry. */
+  private async appendWithQuotaRetry(shard: Shard, seg: Uint8Array): Promise<unknown | undefined> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        if (
+          this.opts.quotaBytes !== undefined &&
+          this.index.diskBytes() + seg.length > this.opts.quotaBytes
+        ) {
+          throw new DOMException('simulated quota exceeded', 'QuotaExceededError');
+        }
+        await shard.file.write(shard.end, seg);
+        await shard.file.flush();
+        shard.end += seg.length;
+        return undefined;
+      } catch (err) {
+        await shard.file.truncate(shard.end).catch(() => {});
+        if (!isQuotaError(err))
+          return new StoreError(
+            'STORE_FAILED',
+            `writing ${shardName(shard.id)} failed: ${String(err)}`,
+            { cause: err },
+          );
+        this.counters.quotaErrors++;
+        if (attempt === 0 && (await this.evictOne(shard.id))) continue;
+        return new StoreError(
+          'QUOTA_EXCEEDED',
+          `storage quota exceeded writing ${seg.length} bytes, even after evicting`,
+          { cause: err },
+        );
+      }
+    }
+    return new StoreError('QUOTA_EXCEEDED', 'storage quota exceeded');
+  }
+
+  private async bumpHead(): Promise<void> {
+    if (!this.head) return;
+    const head = decodeHead(await this.head.read(0, 16));
+    this.seq = Math.max(head.seq, this.seq) + 1;
+    this.next = Math.max(this.next, head.next);
+    await this.head.write(0, encodeHead({ seq: this.seq, next: this.next }));
+    await this.head.flush();
+    this.onChange();
+  }
+
+  private markDirty(): void {
+    this.dirty = true;
+    if (this.snapTimer === undefined) {
+      this.snapTimer = setTimeout(() => {
+        this.snapTimer = undefined;
+        this.lock(() => this.writeSnapshot()).catch(() => {});
+      }, this.opts.snapshotDelayMs);
+    }
+  }
+
+  /** Write the index to the older of the two snapshot files (caller holds the lock). */
+  private async writeSnapshot(): Promise<void> {
+    if (this.snapTimer !== undefined) {
+      clearTimeout(this.snapTimer);
+      this.snapTimer = undefined;
+    }
+    this.snapGen = await writeSnapshotFile(this.fs, this.snapGen, (gen) =>
+      this.index.snapshot(gen, this.next),
+    );
+    this.dirty = false;
+  }
+
+  /** Persist the index now if it changed. */
+  async persistIndex(): Promise<void> {
+    if (this.dirty) await this.lock(() => this.writeSnapshot());
+  }
+
+  /** Remove every shard and entry. */
+  clear(): Promise<void> {
+    return this.lock(async () => {
+      await this.catchUp();
+      for (const s of this.index.shards.values()) {
+        await s.file.truncate(0).catch(() => {});
+        await s.file.close().catch(() => {});
+        await this.fs.remove(shardName(s.id));
+      }
+      this.index.clear();
+      await this.writeSnapshot();
+      await this.bumpHead();
+    });
+  }
+
+  /** Bytes, entries and shard figures. */
+  async usage(): Promise<EngineUsage> {
+    await this.refreshIfChanged();
+    return {
+      bytes: this.index.liveBytes,
+      entries: this.index.entries.size,
+      maxBytes: this.opts.maxBytes,
+      diskBytes: this.index.diskBytes(),
+      shards: this.index.shards.size,
+      backend: this.fs.kind,
+      ...this.counters,
+    };
+  }
+
+  /** Persist the index and release every handle. */
+  async close(): Promise<void> {
+    await this.persistIndex().catch(() => {});
+    if (this.snapTimer !== undefined) clearTimeout(this.snapTimer);
+    for (const s of this.index.shards.values()) await s.file.close().catch(() => {});
+    this.index.shards.clear();
+    await this.head?.close().catch(() => {});
+    this.head = undefined;
+  }
+}

@@ -1,0 +1,413 @@
+import {
+  AbortError,
+  ClosedError,
+  type Executor,
+  LoadTimeoutError,
+  type TimerHandle,
+} from '@medfusion/core';
+import * as Comlink from 'comlink';
+import { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
+import {
+  resolveWorkerExecutorOptions,
+  type WorkerExecutorOptions,
+  type WorkerExecutorStats,
+} from './workerExecutorOptions.js';
+import { type LoadReply, serializeError, type WorkerApi } from './workerProtocol.js';
+
+/** A pool of Web Workers running a loader; an `Executor` for `PrefetchDataset`. */
+export interface WorkerExecutor<T> extends Executor<T> {
+  /** Load sample `index` in a worker; rejects (never hangs) on abort, timeout, crash or close. */
+  run(index: number, signal?: AbortSignal): Promise<T>;
+  /** Current counters. */
+  stats(): WorkerExecutorStats;
+  /** Terminate every worker and reject every pending call with `ClosedError`. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface Call {
+  readonly id: number;
+  readonly index: number;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+  readonly signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  timer: TimerHandle;
+  attempts: number;
+  slot: Slot | undefined;
+  done: boolean;
+}
+
+interface Slot {
+  readonly id: number;
+  readonly worker: Worker;
+  /** The root comlink proxy, held strongly and released in `kill`. */
+  readonly api: Comlink.Remote<WorkerApi>;
+  /** Method proxies made once per worker (each property read makes a new comlink proxy). */
+  readonly load: Comlink.Remote<WorkerApi>['load'];
+  readonly abort: Comlink.Remote<WorkerApi>['abort'];
+  readonly ping: Comlink.Remote<WorkerApi>['ping'];
+  ready: boolean;
+  dead: boolean;
+  readonly calls: Map<number, Call>;
+  /** Orphans of a dead worker, sent here first once this worker is ready. */
+  readonly reserved: Call[];
+  readonly lockAbort: AbortController | undefined;
+  timer: TimerHandle | undefined;
+  /** Pending ping's deadline timer, when a probe is out. */
+  probeTimer: TimerHandle | undefined;
+}
+
+let poolSeq = 0;
+
+/**
+ * Run sample loads in a pool of Web Workers (comlink RPC), with no way to hang:
+ * per-call timeouts, crash detection (Web Locks or heartbeat) with one retry on a
+ * fresh worker, FIFO dispatch to the least busy worker, aborts that reach the
+ * worker, zero-copy transfer of returned buffers. The worker side calls
+ * {@link exposeLoader}.
+ *
+ * @example
+ * const executor = createWorkerExecutor<Sample>({
+ *   worker: () => new Worker(new URL('./my-loader.worker.ts', import.meta.url), { type: 'module' }),
+ *   numWorkers: 2,
+ * });
+ * const prefetched = new PrefetchDataset(dataset, { prefetchSize: 10, executor });
+ */
+export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerExecutor<T> {
+  const {
+    worker: factory,
+    numWorkers,
+    callTimeoutMs,
+    startTimeoutMs,
+    concurrency,
+    heartbeatMs,
+    maxStartFailures,
+    useLocks,
+    onCrash,
+    clock,
+  } = resolveWorkerExecutorOptions(options);
+  const pool = ++poolSeq;
+  const lockPrefix = `medfusion-worker-${pool}-${Math.random().toString(36).slice(2)}`;
+
+  const slots: Slot[] = [];
+  const queue: Call[] = [];
+  let callSeq = 0;
+  let slotSeq = 0;
+  let startFailures = 0;
+  let broken: string | undefined;
+  let closed = false;
+  const counters = { completed: 0, crashes: 0, retries: 0, timeouts: 0 };
+
+  function settle(call: Call, ok: boolean, value: unknown): void {
+    if (call.done) return;
+    call.done = true;
+    clock.clearTimeout(call.timer);
+    if (call.onAbort) call.signal?.removeEventListener('abort', call.onAbort);
+    if (call.slot) {
+      call.slot.calls.delete(call.id);
+      call.slot = undefined;
+    }
+    if (ok) {
+      counters.completed++;
+      call.resolve(value);
+    } else {
+      call.reject(value);
+    }
+  }
+
+  /** Leave the worker (telling it to abort), without settling the call. */
+  function withdraw(call: Call): void {
+    const slot = call.slot;
+    if (slot && !slot.dead) {
+      slot.abort(call.id).catch(() => {});
+    }
+  }
+
+  function spawn(reserved: Call[] = []): void {
+    let worker: Worker;
+    try {
+      worker = factory();
+    } catch (error) {
+      startFailed(`the worker factory threw: ${describe(error)}`, reserved);
+      return;
+    }
+    if (!isWorkerLike(worker)) {
+      startFailed(`the worker factory returned ${String(worker)}, not a Worker`, reserved);
+      return;
+    }
+    const lockName = useLocks ? `${lockPrefix}-${slotSeq}` : null;
+    const api = Comlink.wrap<WorkerApi>(worker);
+    const slot: Slot = {
+      id: slotSeq++,
+      worker,
+      api,
+      load: api.load,
+      abort: api.abort,
+      ping: api.ping,
+      ready: false,
+      dead: false,
+      calls: new Map(),
+      reserved,
+      lockAbort: lockName === null ? undefined : new AbortController(),
+      timer: undefined,
+      probeTimer: undefined,
+    };
+    slots.push(slot);
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      kill(slot, `uncaught error in the worker: ${event.message || 'script failed to load'}`);
+    });
+    worker.addEventListener('messageerror', () => {
+      kill(slot, 'a message from the worker could not be deserialized');
+    });
+    slot.timer = clock.setTimeout(
+      () => kill(slot, `did not start within ${startTimeoutMs} ms`),
+      startTimeoutMs,
+    );
+    slot.api.init(lockName).then(
+      () => {
+        if (slot.dead) return;
+        clock.clearTimeout(slot.timer);
+        slot.timer = undefined;
+        slot.ready = true;
+        startFailures = 0;
+        if (lockName !== null && slot.lockAbort) {
+          navigator.locks
+            .request(lockName, { signal: slot.lockAbort.signal }, () => {
+              kill(slot, 'the worker exited');
+            })
+            .catch(() => {});
+        }
+        const orphans = slot.reserved.splice(0);
+        for (const call of orphans) if (!call.done) send(call, slot);
+        pump();
+      },
+      (error: unknown) => kill(slot, `handshake failed: ${describe(error)}`),
+    );
+  }
+
+  function startFailed(reason: string, reserved: Call[]): void {
+    counters.crashes++;
+    startFailures++;
+    if (startFailures >= maxStartFailures) {
+      broken = `workers failed to start ${startFailures} times in a row, last: ${reason}`;
+    }
+    rehome(reserved);
+  }
+
+  /**
+   * Calls whose worker died go to a fresh worker; once the pool cannot start
+   * workers any more, to the survivors, and when none is left they fail.
+   */
+  function rehome(orphans: Call[]): void {
+    if (closed) return;
+    if (broken === undefined) {
+      spawn(orphans);
+      return;
+    }
+    if (slots.length > 0) {
+      queue.unshift(...orphans);
+      return;
+    }
+    for (const call of [...orphans, ...queue.splice(0)]) {
+      settle(call, false, new WorkerCrashedError(call.index, broken));
+    }
+  }
+
+  /** Declare `slot` dead: terminate it, retry its calls once on a fresh worker, replace it. */
+  function kill(slot: Slot, reason: string): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    clock.clearTimeout(slot.timer);
+    clock.clearTimeout(slot.probeTimer);
+    slot.lockAbort?.abort();
+    slots.splice(slots.indexOf(slot), 1);
+    try {
+      slot.api[Comlink.releaseProxy]();
+    } catch {
+      // already released
+    }
+    slot.worker.terminate();
+    if (closed) return;
+    const indices: number[] = [];
+    const orphans: Call[] = [];
+    for (const call of slot.calls.values()) {
+      indices.push(call.index);
+      call.slot = undefined;
+      if (call.attempts >= 2) {
+        settle(call, false, new WorkerCrashedError(call.index, reason));
+      } else {
+        counters.retries++;
+        orphans.push(call);
+      }
+    }
+    slot.calls.clear();
+    for (const call of slot.reserved) if (!call.done) orphans.push(call);
+    orphans.sort((a, b) => a.id - b.id);
+    try {
+      onCrash?.({ workerId: slot.id, reason, indices });
+    } catch {
+      // a logging callback must not break recovery
+    }
+    if (slot.ready) {
+      counters.crashes++;
+      rehome(orphans);
+    } else {
+      startFailed(reason, orphans);
+    }
+    pump();
+  }
+
+  function send(call: Call, slot: Slot): void {
+    call.attempts++;
+    clock.clearTimeout(call.timer);
+    call.timer = clock.setTimeout(() => onTimeout(call, slot), callTimeoutMs);
+    call.slot = slot;
+    slot.calls.set(call.id, call);
+    if (!useLocks) scheduleHeartbeat(slot);
+    slot.load(call.id, call.index).then(
+      (reply: LoadReply<unknown>) => {
+        if (call.slot !== slot) return;
+        if (reply.ok) settle(call, true, reply.value);
+        else settle(call, false, new WorkerLoadError(call.index, reply.error));
+        pump();
+      },
+      (error: unknown) => {
+        if (call.slot !== slot) return;
+        settle(call, false, new WorkerLoadError(call.index, serializeError(error)));
+        pump();
+      },
+    );
+  }
+
+  function onTimeout(call: Call, slot: Slot): void {
+    if (call.done || call.slot !== slot) return;
+    counters.timeouts++;
+    withdraw(call);
+    settle(call, false, new LoadTimeoutError(call.index, callTimeoutMs));
+    probe(slot, `unresponsive after sample ${call.index} timed out`);
+    pump();
+  }
+
+  /** FIFO: the oldest waiting call goes to the ready worker with the fewest calls. */
+  function pump(): void {
+    while (queue.length > 0) {
+      const head = queue[0] as Call;
+      if (head.done) {
+        queue.shift();
+        continue;
+      }
+      let best: Slot | undefined;
+      for (const slot of slots) {
+        if (!slot.ready || slot.calls.size >= concurrency) continue;
+        if (best === undefined || slot.calls.size < best.calls.size) best = slot;
+      }
+      if (best === undefined) return;
+      queue.shift();
+      send(head, best);
+    }
+  }
+
+  /** Ping `slot`; declare it dead when the answer takes longer than `heartbeatMs`. */
+  function probe(slot: Slot, why: string): void {
+    if (slot.dead || slot.probeTimer !== undefined) return;
+    slot.probeTimer = clock.setTimeout(() => kill(slot, why), heartbeatMs);
+    slot.ping().then(
+      () => {
+        clock.clearTimeout(slot.probeTimer);
+        slot.probeTimer = undefined;
+      },
+      () => {},
+    );
+  }
+
+  function scheduleHeartbeat(slot: Slot): void {
+    if (slot.timer !== undefined) return;
+    slot.timer = clock.setTimeout(() => {
+      slot.timer = undefined;
+      if (slot.dead || slot.calls.size === 0) return;
+      probe(slot, `no heartbeat within ${heartbeatMs} ms`);
+      scheduleHeartbeat(slot);
+    }, heartbeatMs);
+  }
+
+  function run(index: number, signal?: AbortSignal): Promise<T> {
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) {
+      return Promise.reject(
+        new RangeError(`index must be a non-negative integer, got ${String(index)}`),
+      );
+    }
+    if (closed) return Promise.reject(new ClosedError('WorkerExecutor'));
+    if (signal?.aborted) return Promise.reject(signal.reason ?? new AbortError());
+    if (broken !== undefined && slots.length === 0) {
+      return Promise.reject(new WorkerCrashedError(index, broken));
+    }
+    return new Promise<T>((resolve, reject) => {
+      const call: Call = {
+        id: ++callSeq,
+        index,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        signal,
+        onAbort: undefined,
+        timer: undefined,
+        attempts: 0,
+        slot: undefined,
+        done: false,
+      };
+      if (signal) {
+        call.onAbort = () => {
+          withdraw(call);
+          settle(call, false, signal.reason ?? new AbortError());
+          pump();
+        };
+        signal.addEventListener('abort', call.onAbort, { once: true });
+      }
+      queue.push(call);
+      pump();
+    });
+  }
+
+  for (let i = 0; i < numWorkers; i++) spawn();
+
+  return {
+    run,
+    stats: () => {
+      let inFlight = 0;
+      let readyWorkers = 0;
+      for (const slot of slots) {
+        inFlight += slot.calls.size;
+        if (slot.ready) readyWorkers++;
+      }
+      let queued = 0;
+      for (const call of queue) if (!call.done) queued++;
+      for (const slot of slots) queued += slot.reserved.length;
+      return { liveWorkers: slots.length, readyWorkers, inFlight, queued, ...counters };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      const pending: Call[] = queue.splice(0);
+      for (const slot of [...slots]) {
+        pending.push(...slot.calls.values(), ...slot.reserved);
+        kill(slot, 'closed');
+      }
+      for (const call of pending) settle(call, false, new ClosedError('WorkerExecutor'));
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function isWorkerLike(value: unknown): value is Worker {
+  const w = value as Partial<Worker> | null;
+  return (
+    typeof w === 'object' &&
+    w !== null &&
+    typeof w.postMessage === 'function' &&
+    typeof w.terminate === 'function' &&
+    typeof w.addEventListener === 'function'
+  );
+}
