@@ -12,7 +12,7 @@
 //    every machine) against Fisher–Yates on Math.random (not reproducible), for the cost of it.
 // Medians over --reps; ratios are medians of per-rep ratios (pairs run back to back).
 import { DataLoader, fromArray, fromLoader, shuffledOrder } from '@medfusion/core';
-import { batchToTensors } from '@medfusion/web';
+import { batchToTensors } from '@medfusion/web/tfjs';
 import * as tf from '@tensorflow/tfjs';
 
 function arg(name: string, fallback: number): number {

@@ -3,7 +3,8 @@
 // disposed, no training), and (b) one epoch of fitDataset on a small model, with the
 // share of the epoch spent waiting for data. bench/tfjs.ts drives it with Playwright.
 import { DataLoader, fromLoader, PrefetchDataset } from '@medfusion/core';
-import { createWorkerExecutor, toTfDataset } from '@medfusion/web';
+import { createWorkerExecutor } from '@medfusion/web';
+import { toTfDataset } from '@medfusion/web/tfjs';
 import * as tf from '@tensorflow/tfjs';
 import { type BenchSample, loadSample, SIZE } from './sample.js';
 

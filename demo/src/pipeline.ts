@@ -15,12 +15,10 @@ import {
   createCachedDataset,
   createWorkerExecutor,
   storeForCacheDir,
-  type TfDataset,
-  type TfElement,
-  toTfDataset,
   type WebDatasetSource,
   type WebDatasetStats,
 } from '@medfusion/web';
+import { type TfDataset, type TfElement, toTfDataset } from '@medfusion/web/tfjs';
 import * as tf from '@tensorflow/tfjs';
 import type { Settings } from './settings.js';
 

@@ -1,5 +1,5 @@
 import { DataLoader, fromLoader } from '@medfusion/core';
-import { fieldToTensor, toTfDataset } from '@medfusion/web';
+import { fieldToTensor, toTfDataset } from '@medfusion/web/tfjs';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 

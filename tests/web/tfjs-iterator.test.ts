@@ -1,5 +1,5 @@
 import { DataLoader, fromArray } from '@medfusion/core';
-import { batchToTensors, fieldToTensor, toTfDataset } from '@medfusion/web';
+import { batchToTensors, fieldToTensor, toTfDataset } from '@medfusion/web/tfjs';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,5 +1,6 @@
 import { DataLoader, fromArray } from '@medfusion/core';
-import { type GpuBatch, gpuBatchToTensors, UploadRing, uploadBatch } from '@medfusion/web';
+import { gpuBatchToTensors } from '@medfusion/web/tfjs';
+import { type GpuBatch, UploadRing, uploadBatch } from '@medfusion/web/webgpu';
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

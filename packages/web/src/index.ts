@@ -1,4 +1,6 @@
-// @medfusion/web — browser adapters: workers, OPFS/IndexedDB, sources, TF.js, WebGPU.
+// @medfusion/web — browser adapters: workers, OPFS/IndexedDB, remote sources.
+// TF.js and WebGPU adapters live in the subpaths `@medfusion/web/tfjs` and `@medfusion/web/webgpu`,
+// so this entry never loads the optional peer dependency @tensorflow/tfjs-core.
 
 export { isCrossOriginIsolated } from './env.js';
 export { defaultOriginLimiter, OriginLimiter } from './remote/OriginLimiter.js';
@@ -60,30 +62,6 @@ export { OpfsStore } from './storage/opfs/OpfsStore.js';
 export type { StoreErrorCode } from './storage/storeErrors.js';
 export { isQuotaError, StoreError } from './storage/storeErrors.js';
 export { withWebLock } from './storage/webLocks.js';
-export type { GpuTensorOptions, TensorDtype } from './tfjs/batchToTensors.js';
-export {
-  batchToTensors,
-  defaultDtype,
-  fieldToTensor,
-  gpuBatchToTensors,
-} from './tfjs/batchToTensors.js';
-export type {
-  BatchMapping,
-  BatchSource,
-  TensorsSpec,
-  TfDataset,
-  TfDatasetOptions,
-  TfElement,
-} from './tfjs/toTfDataset.js';
-export { toTfDataset } from './tfjs/toTfDataset.js';
-export type {
-  GpuBatch,
-  GpuBatchField,
-  GpuDtype,
-  UploadBatchOptions,
-  UploadRingOptions,
-} from './webgpu/uploadBatch.js';
-export { UploadRing, uploadBatch } from './webgpu/uploadBatch.js';
 export type { WorkerExecutor } from './workers/createWorkerExecutor.js';
 export { createWorkerExecutor } from './workers/createWorkerExecutor.js';
 export type { ExposeLoaderOptions, WorkerLoader } from './workers/exposeLoader.js';
