@@ -86,6 +86,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // How apps consume the packages: @medfusion/web built and run without TF.js.
+          name: 'packaging',
+          environment: 'node',
+          include: ['tests/packaging/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
