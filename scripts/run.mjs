@@ -126,6 +126,12 @@ if (command === 'demo') {
     check('biome (lint + format)', pnpm, ['exec', 'biome', 'ci', '.'], tally);
     check('typecheck (tsc --noEmit, every package)', pnpm, ['run', 'typecheck'], tally);
     check('build (tsc → dist with .d.ts)', pnpm, ['run', 'build'], tally);
+    check(
+      'docs: code blocks of README.md and docs/*.md compile',
+      process.execPath,
+      ['scripts/check-docs.mjs'],
+      tally,
+    );
     for (const p of ['core', 'web']) {
       check(`publint packages/${p}`, pnpm, ['exec', 'publint', '--strict', `packages/${p}`], tally);
     }
