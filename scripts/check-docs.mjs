@@ -101,6 +101,8 @@ const TSCONFIG = {
     lib: ['ES2022', 'DOM', 'DOM.Iterable'],
     types: ['@webgpu/types'],
     moduleDetection: 'force',
+    // Plain `strict`, as in most apps: `batch.label.shape` without `!`.
+    noUncheckedIndexedAccess: false,
     noUnusedLocals: false,
     noUnusedParameters: false,
     noEmit: true,
@@ -138,7 +140,7 @@ const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
 function locate(block, tsLine) {
   const codeLine = tsLine - 1 - block.prelude.length; // 1-based line within the block
   if (codeLine >= 1) return { at: block.line + codeLine, text: block.code[codeLine - 1] };
-  return { at: block.preludeLine, text: block.prelude[tsLine - 2], inPrelude: true };
+  return { at: block.preludeLine + tsLine - 2, text: block.prelude[tsLine - 2], inPrelude: true };
 }
 
 /** Diagnostics per block (document order), and those outside any block. */
