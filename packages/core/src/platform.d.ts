@@ -16,7 +16,6 @@ interface AbortSignal {
   throwIfAborted(): void;
 }
 
-// biome-ignore lint/suspicious/noVar: an ambient global
 declare var AbortSignal: {
   prototype: AbortSignal;
   // biome-ignore lint/suspicious/noExplicitAny: matches the platform's declaration
@@ -31,7 +30,6 @@ interface AbortController {
   abort(reason?: any): void;
 }
 
-// biome-ignore lint/suspicious/noVar: an ambient global
 declare var AbortController: {
   prototype: AbortController;
   new (): AbortController;
