@@ -60,7 +60,7 @@ describe('offline second visit', () => {
     const order = shuffled(7);
     first.setPlan(order);
     for (const i of order) expect(await first.get(i)).toEqual(expected(i));
-    await first.flushDisk();
+    await first.flush();
     expect(first.getCacheStats()).toMatchObject({ diskMisses: N, diskHits: 0 });
     expect(new Set(online).size).toBe(N);
     await first.close();

@@ -22,7 +22,7 @@ describe('web createCachedDataset and cacheDir', () => {
       },
     );
     expect((await ds.get(1)).v).toEqual(new Int32Array([2]));
-    await ds.flushDisk();
+    await ds.flush();
     await ds.close();
     const store = new OpfsStore({ dir: cacheDir });
     expect(await store.keys()).toEqual(['f@1/1']);
