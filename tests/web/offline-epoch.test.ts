@@ -1,5 +1,4 @@
-import { type Dataset, fromLoader } from '@medfusion/core';
-import { createCachedDataset, IdbStore } from '@medfusion/web';
+import { createCachedDataset, type Dataset, fromLoader, IdbStore } from '@medfusion/web';
 import { deleteDB } from 'idb';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 
