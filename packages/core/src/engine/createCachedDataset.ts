@@ -110,7 +110,7 @@ export function createCachedDataset<T>(
     throw new MedFusionError(
       'NO_STORE',
       `cacheDir ${JSON.stringify(cacheDir)} needs @medfusion/web's createCachedDataset ` +
-        "(OPFS / IndexedDB); @medfusion/core's takes a PersistentStore as store",
+        '(OPFS / IndexedDB); @medfusion/core has no disk',
     );
   }
   if (store !== undefined) return new TieredCachedDataset(dataset, { ...rest, ...loads, store });
