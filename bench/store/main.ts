@@ -1,8 +1,7 @@
 // Runs in Chromium (served by the Vite server of bench/store.ts): store
 // throughput (OpfsStore, IdbStore, idb-keyval in the same page) and one epoch
 // from disk versus one over the throttled HTTP server.
-import { createCachedDataset, type Dataset, fromLoader } from '@medfusion/core';
-import { IdbStore, OpfsStore } from '@medfusion/web';
+import { createCachedDataset, type Dataset, fromLoader, IdbStore, OpfsStore } from '@medfusion/web';
 import { deleteDB } from 'idb';
 import { createStore, clear as kvClear, get as kvGet, set as kvSet } from 'idb-keyval';
 
@@ -216,7 +215,7 @@ async function epoch(
   const ms = performance.now() - t0;
   let diskHits = 0;
   if (tiered) {
-    await tiered.flushDisk();
+    await tiered.flush();
     diskHits = tiered.getCacheStats().diskHits;
   }
   await ds.close();

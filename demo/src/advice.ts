@@ -1,4 +1,4 @@
-import { formatCacheReport, recommendCacheSize } from '@medfusion/core';
+import { formatCacheReport, recommendCacheSize } from '@medfusion/web';
 import type { PipelineStats } from './pipeline.js';
 import type { Strategy } from './settings.js';
 

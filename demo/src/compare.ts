@@ -1,4 +1,4 @@
-import { createCachedDataset, type Dataset, fromLoader, isPlanAware } from '@medfusion/core';
+import { createCachedDataset, type Dataset, fromLoader, isPlanAware } from '@medfusion/web';
 import type { Trace } from './settings.js';
 
 /** One row of the comparison: a strategy and its knobs. */

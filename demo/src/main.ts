@@ -1,5 +1,4 @@
-import { checksum } from '@medfusion/core';
-import { CsvImageDataset } from '@medfusion/web';
+import { CsvImageDataset, checksum } from '@medfusion/web';
 import * as tf from '@tensorflow/tfjs';
 import { adviceFor } from './advice.js';
 import { BarChart, LiveChart } from './charts.js';

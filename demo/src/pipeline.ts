@@ -1,5 +1,9 @@
 import {
   type CachingDataset,
+  type CsvImageDataset,
+  type CsvImageSample,
+  createCachedDataset,
+  createWorkerExecutor,
   DataLoader,
   type Dataset,
   type Executor,
@@ -7,14 +11,8 @@ import {
   type PersistentStore,
   type PlanAware,
   shardPlan,
-  type TieredCachingDataset,
-} from '@medfusion/core';
-import {
-  type CsvImageDataset,
-  type CsvImageSample,
-  createCachedDataset,
-  createWorkerExecutor,
   storeForCacheDir,
+  type TieredCachedDataset,
   type WebDatasetSource,
   type WebDatasetStats,
 } from '@medfusion/web';
@@ -102,7 +100,7 @@ export class Pipeline {
   private networkLoads = 0;
   private networkErrors = 0;
   private readonly cached: CachingDataset<CsvImageSample>;
-  private readonly tiered: TieredCachingDataset<CsvImageSample> | undefined;
+  private readonly tiered: TieredCachedDataset<CsvImageSample> | undefined;
   private readonly executor: Executor<CsvImageSample> | undefined;
   private readonly store: PersistentStore | undefined;
   private readonly shards: WebDatasetSource<CsvImageSample> | undefined;
@@ -242,7 +240,7 @@ export class Pipeline {
 
   /** Stop workers and close the caches; pending disk writes are flushed first. */
   async close(): Promise<void> {
-    await this.cached.close(); // finishes the queued disk writes
+    await this.cached.close(); // finishes the queued disk writes; the store is ours
     await this.executor?.close?.();
     await this.store?.close?.();
   }

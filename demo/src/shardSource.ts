@@ -2,8 +2,7 @@
 // generator into WebDataset tar shards (`/data/shards/`), read with merged
 // HTTP range requests by WebDatasetSource. Decoding runs on the page's thread
 // (the Workers setting applies to the CSV source only).
-import { checksum } from '@medfusion/core';
-import { type CsvImageSample, ImageDecoder, WebDatasetSource } from '@medfusion/web';
+import { type CsvImageSample, checksum, ImageDecoder, WebDatasetSource } from '@medfusion/web';
 
 /** Where the data server publishes the shards' manifest. */
 export const SHARDS_MANIFEST_PATH = '/data/shards/manifest.json';

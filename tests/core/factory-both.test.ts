@@ -89,23 +89,20 @@ describe("cacheType 'both': one engine for cache and prefetch", () => {
     expect(closed).toBe(false);
   });
 
-  it('wrapSource puts a tier between the engine and the source', async () => {
+  it('a dataset wrapped before it is passed in puts a tier between the engine and the source', async () => {
     const order: string[] = [];
     const source = fromLoader(4, (i) => {
       order.push(`source ${i}`);
       return i;
     });
-    const ds = createCachedDataset(source, {
-      cacheType: 'lru',
-      clock: new ManualClock(),
-      wrapSource: (inner) => ({
-        length: inner.length,
-        get: async (i, opts) => {
-          order.push(`tier ${i}`);
-          return (await inner.get(i, opts)) + 100;
-        },
-      }),
-    });
+    const tier: Dataset<number> = {
+      length: source.length,
+      get: async (i, opts) => {
+        order.push(`tier ${i}`);
+        return (await source.get(i, opts)) + 100;
+      },
+    };
+    const ds = createCachedDataset(tier, { cacheType: 'lru', clock: new ManualClock() });
     expect(await ds.get(3)).toBe(103);
     expect(ds.get(3)).toBe(103);
     expect(order).toEqual(['tier 3', 'source 3']);

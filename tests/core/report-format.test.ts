@@ -21,6 +21,7 @@ function stats(hits: number, misses: number, extra: Partial<EngineStats> = {}): 
     planLength: 0,
     optimalHitRate: undefined,
     peakBytes: 4 * 1024 * 1024,
+    evictionPolicy: 'lru',
     ...extra,
   };
 }

@@ -22,7 +22,7 @@ describe('createCachedDataset with a store: memory → disk → source', () => {
     });
     for (let i = 0; i < 30; i++) expect((await first.get(i)).label).toBe(i % 2);
     for (let i = 25; i < 30; i++) await first.get(i); // still in memory
-    await first.flushDisk();
+    await first.flush();
     const s1 = first.getCacheStats();
     expect(s1.diskMisses).toBe(30);
     expect(s1.diskHits).toBe(0);

@@ -186,7 +186,7 @@ export const coreCases: BadInputCase[] = [
     error: 'MedFusionError',
     code: 'NO_STORE',
     mentions: ['cacheDir', '"cache"'],
-    run: () => createCachedDataset(ds, { cacheDir: 'cache' }),
+    run: () => createCachedDataset(ds, { cacheDir: 'cache' } as never),
   },
   {
     call: "new CachedDataset(ds, { cacheSize: 'big' })",

@@ -103,7 +103,7 @@ async function epoch(
       if (++batches === 3 && opts.midway) await opts.midway();
     }
   });
-  await bounded(`${opts.label ?? 'storage epoch'}: flush`, 30_000, () => cached.flushDisk());
+  await bounded(`${opts.label ?? 'storage epoch'}: flush`, 30_000, () => cached.flush());
   const stats = cached.getCacheStats();
   await cached.close();
   expect(corrupt).toBe(0);

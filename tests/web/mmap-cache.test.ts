@@ -12,7 +12,7 @@ afterEach(async () => {
   const root = await navigator.storage.getDirectory();
   for (const d of dirs.splice(0)) {
     await root.removeEntry(d, { recursive: true }).catch(() => {});
-    await deleteDB(`medfusion-cache:${d}`);
+    await deleteDB(`medfusion:${d}`);
   }
 });
 

@@ -1,5 +1,4 @@
-import { type Dataset, fromLoader } from '@medfusion/core';
-import { createCachedDataset, IdbStore } from '@medfusion/web';
+import { createCachedDataset, type Dataset, fromLoader, IdbStore } from '@medfusion/web';
 import { deleteDB } from 'idb';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 
@@ -60,7 +59,7 @@ describe('offline second visit', () => {
     const order = shuffled(7);
     first.setPlan(order);
     for (const i of order) expect(await first.get(i)).toEqual(expected(i));
-    await first.flushDisk();
+    await first.flush();
     expect(first.getCacheStats()).toMatchObject({ diskMisses: N, diskHits: 0 });
     expect(new Set(online).size).toBe(N);
     await first.close();

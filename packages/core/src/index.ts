@@ -18,21 +18,24 @@ export { checkPlan, fromArray, fromLoader, isPlanAware } from './dataset/Dataset
 export type { Executor } from './dataset/Executor.js';
 export { InThreadExecutor } from './dataset/InThreadExecutor.js';
 export { AccessPredictor } from './engine/accessPredictor.js';
+export type { CachingDataset } from './engine/CachingDataset.js';
 export type {
+  ActiveEvictionPolicy,
   CachingEngineOptions,
   EngineStats,
   EvictionPolicy,
   PrefetchStats,
 } from './engine/CachingEngine.js';
 export { CachingEngine } from './engine/CachingEngine.js';
-export type {
-  CacheType,
-  CachingDataset,
-  CreateCachedDatasetOptions,
-} from './engine/createCachedDataset.js';
+export type { CacheType, CreateCachedDatasetOptions } from './engine/createCachedDataset.js';
 export { createCachedDataset } from './engine/createCachedDataset.js';
 export type { PrefetchDatasetOptions } from './engine/PrefetchDataset.js';
 export { PrefetchDataset } from './engine/PrefetchDataset.js';
+export type {
+  TieredCachedDatasetOptions,
+  TieredCacheStats,
+} from './engine/TieredCachedDataset.js';
+export { TieredCachedDataset } from './engine/TieredCachedDataset.js';
 export { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from './errors.js';
 export { BufferPool } from './loader/BufferPool.js';
 export type {
@@ -62,14 +65,8 @@ export type {
   DiskTierStats,
   PersistentTierOptions,
   SampleCodec,
-  TieredCacheStats,
-  TieredCachingDataset,
 } from './persistence/PersistentTierDataset.js';
-export {
-  PersistentTierDataset,
-  resolveFingerprint,
-  withDiskTier,
-} from './persistence/PersistentTierDataset.js';
+export { PersistentTierDataset, resolveFingerprint } from './persistence/PersistentTierDataset.js';
 export type { SampleValue } from './persistence/sampleCodec.js';
 export { decodeSample, encodeSample, SampleCodecError } from './persistence/sampleCodec.js';
 export type {

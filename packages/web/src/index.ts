@@ -2,6 +2,125 @@
 // TF.js and WebGPU adapters live in the subpaths `@medfusion/web/tfjs` and `@medfusion/web/webgpu`,
 // so this entry never loads the optional peer dependency @tensorflow/tfjs-core.
 
+// @medfusion/core's public API, re-exported so a browser app imports from @medfusion/web alone.
+// Web's own createCachedDataset (with cacheDir) and its options type replace core's.
+export type {
+  ActiveEvictionPolicy,
+  Batch,
+  BatchField,
+  BeladyOptions,
+  BeladyResult,
+  ByteRange,
+  CachedDatasetOptions,
+  CacheStats,
+  CacheType,
+  CachingDataset,
+  CachingEngineOptions,
+  Clock,
+  CollateContext,
+  CollateFn,
+  CollateOptions,
+  DataLoaderOptions,
+  Dataset,
+  DatasetFingerprint,
+  DiskTierStats,
+  EngineStats,
+  ErrorPolicy,
+  EvictionPolicy,
+  EvictReason,
+  Executor,
+  GetOptions,
+  Loader,
+  LoaderState,
+  LRUCacheOptions,
+  LRUCacheStats,
+  MemoryStoreOptions,
+  MergedRange,
+  MergeRangesOptions,
+  PersistentStore,
+  PersistentTierOptions,
+  PlanAware,
+  PrefetchDatasetOptions,
+  PrefetchStats,
+  QuarantineOptions,
+  ResolvedErrorPolicy,
+  RetryOptions,
+  RetryPolicy,
+  Sample,
+  SampleCodec,
+  SampleFailure,
+  SampleField,
+  SampleValue,
+  ShapedArray,
+  ShardPlanOptions,
+  StoreUsage,
+  StoreValue,
+  TieredCachedDatasetOptions,
+  TieredCacheStats,
+  TimerHandle,
+  ToFloat32Options,
+  TypedArray,
+  TypedArrayConstructor,
+  WriteBehindQueueOptions,
+  WriteBehindStats,
+  WriteFn,
+} from '@medfusion/core';
+export {
+  AbortError,
+  AccessPredictor,
+  BufferPool,
+  backoffDelay,
+  beladyHitRate,
+  CachedDataset,
+  CachingEngine,
+  ClosedError,
+  CollateError,
+  checkPlan,
+  checksum,
+  createCollate,
+  DataLoader,
+  decodeSample,
+  defaultSizeOf,
+  EFFECTIVE_HIT_RATE,
+  encodeSample,
+  flushMicrotasks,
+  formatCacheReport,
+  fromArray,
+  fromLoader,
+  InThreadExecutor,
+  isPlanAware,
+  isRetryable,
+  isTypedArray,
+  LOW_HIT_RATE,
+  LoadError,
+  LoadTimeoutError,
+  LRUCache,
+  ManualClock,
+  MedFusionError,
+  MemoryStore,
+  mergeRanges,
+  PersistentTierDataset,
+  PrefetchDataset,
+  philox4x32,
+  Quarantine,
+  QuarantinedError,
+  RetryExhaustedError,
+  raceAbort,
+  recommendCacheSize,
+  resolveErrorPolicy,
+  resolveFingerprint,
+  retry,
+  SampleCodecError,
+  SampleFailedError,
+  ShardLayout,
+  shardPlan,
+  shuffledOrder,
+  sleep,
+  systemClock,
+  TieredCachedDataset,
+  WriteBehindQueue,
+} from '@medfusion/core';
+
 export { isCrossOriginIsolated } from './env.js';
 export { defaultOriginLimiter, OriginLimiter } from './remote/OriginLimiter.js';
 export type { HttpOptions, RangeReaderOptions, ReadOptions } from './remote/RangeReader.js';
@@ -47,8 +166,8 @@ export type {
   WebDatasetStats,
 } from './sources/WebDatasetSource.js';
 export { WebDatasetSource } from './sources/WebDatasetSource.js';
-export type { WebCachedDatasetOptions } from './storage/createCachedDataset.js';
-export { createCachedDataset, storeForCacheDir } from './storage/createCachedDataset.js';
+export type { CreateCachedDatasetOptions } from './storage/createCachedDataset.js';
+export { createCachedDataset } from './storage/createCachedDataset.js';
 export type { IdbStoreOptions, IdbStoreUsage } from './storage/IdbStore.js';
 export { IdbStore } from './storage/IdbStore.js';
 export type {
@@ -61,6 +180,8 @@ export type { OpfsStoreOptions, OpfsStoreUsage } from './storage/opfs/OpfsStore.
 export { OpfsStore } from './storage/opfs/OpfsStore.js';
 export type { StoreErrorCode } from './storage/storeErrors.js';
 export { isQuotaError, StoreError } from './storage/storeErrors.js';
+export type { CacheDirStoreOptions } from './storage/storeForCacheDir.js';
+export { storeForCacheDir } from './storage/storeForCacheDir.js';
 export { withWebLock } from './storage/webLocks.js';
 export type { WorkerExecutor } from './workers/createWorkerExecutor.js';
 export { createWorkerExecutor } from './workers/createWorkerExecutor.js';

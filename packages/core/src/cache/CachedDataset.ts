@@ -66,6 +66,9 @@ export interface CacheStats {
   rejected: number;
 }
 
+/** The reference's `cache_size=1000`: the one default of every `cacheSize` option. */
+export const DEFAULT_CACHE_SIZE = 1000;
+
 const KNOWN_OPTIONS: readonly string[] = ['cacheSize', 'maxBytes', 'cacheImages', 'cacheTabular'];
 
 /** One load of one index, shared by every caller waiting for it (single-flight). */
@@ -146,7 +149,12 @@ export class CachedDataset<T> implements Dataset<T>, PlanAware {
         );
       }
     }
-    const { cacheSize = 1000, maxBytes, cacheImages = true, cacheTabular = true } = options;
+    const {
+      cacheSize = DEFAULT_CACHE_SIZE,
+      maxBytes,
+      cacheImages = true,
+      cacheTabular = true,
+    } = options;
     positiveInt('cacheSize', cacheSize);
     if (maxBytes !== undefined) positiveFinite('maxBytes', maxBytes);
     this.keepImages = bool('cacheImages', cacheImages);

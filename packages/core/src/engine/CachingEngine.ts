@@ -1,19 +1,19 @@
-import { beladyHitRate } from '../cache/belady.js';
 import { PlanCache } from '../cache/PlanCache.js';
 import { type Dataset, type GetOptions, isPlanAware, type PlanAware } from '../dataset/Dataset.js';
-import type { Executor } from '../dataset/Executor.js';
 import { InThreadExecutor } from '../dataset/InThreadExecutor.js';
 import { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from '../errors.js';
 import { AbortError, abortReason } from '../util/abort.js';
-import type { Clock } from '../util/Clock.js';
 import { index as checkIndex } from '../util/validate.js';
 import { AccessPlan, NEVER } from './AccessPlan.js';
-import { AccessPredictor } from './accessPredictor.js';
+import { EngineCounters } from './EngineCounters.js';
 import type { CachingEngineOptions, EngineStats } from './engineOptions.js';
 import { resolveEngineOptions } from './engineOptions.js';
+import { LoadRunner } from './LoadRunner.js';
 import { FlightWaits, LoadFlight } from './loadFlight.js';
+import { PrefetchSchedule } from './PrefetchSchedule.js';
 
 export type {
+  ActiveEvictionPolicy,
   CachingEngineOptions,
   EngineStats,
   EvictionPolicy,
@@ -26,7 +26,7 @@ const LOCATE_LOOKAHEAD = 256;
  * The caching engine behind `createCachedDataset`: a memory cache (LRU or
  * plan-aware Belady), a prefetcher that follows the plan (or infers
  * sequential / strided access without one), single-flight loads on an
- * {@link Executor} with at most `numWorkers` at once, and one byte budget for
+ * executor with at most `numWorkers` at once, and one byte budget for
  * everything it holds. Prefetched samples land in the cache when read,
  * prefetch skips cached samples, and a sample is never loaded twice at once.
  * Every wait is bounded by `loadTimeoutMs`.
@@ -45,54 +45,26 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   protected readonly label: string = 'CachingEngine';
   private readonly cacheSize: number;
   private readonly prefetchSize: number;
-  private readonly numWorkers: number;
   private readonly maxBytes: number;
   private readonly sizeOf: (value: T) => number;
-  private readonly executor: Executor<T>;
-  private readonly ownsExecutor: boolean;
+  private readonly runner: LoadRunner<T>;
   /** The wrapped dataset; told the plan too when it can use it (e.g. remote shards). */
   private readonly source: Dataset<T>;
-  private readonly loadTimeoutMs: number;
-  private readonly clock: Clock;
   private readonly cache: PlanCache<T>;
   private readonly waits: FlightWaits<T>;
   private readonly planEviction: boolean;
-  private readonly predictor: AccessPredictor;
-  private readonly predicted: Int32Array;
-  /** Marks the predicted indices (allocated on the first plan-less read). */
-  private predStamp: Uint32Array | undefined;
+  private readonly schedule: PrefetchSchedule;
+  private readonly counters = new EngineCounters();
   private readonly flights = new Map<number, LoadFlight<T>>();
-  private queue: LoadFlight<T>[] = [];
-  private queueHead = 0;
   private plan: AccessPlan | undefined;
-  private planInitial: number[] = [];
-  private optimal: number | undefined;
-  private scanPos = 0;
-  private predCount = 0;
-  private predHead = 0;
-  private stamp = 0;
   private closed = false;
   private pumping = false;
-  private active = 0;
-  private prefetchLoading = 0;
   /** Prefetch flights loading, ready or failed, not yet taken: the window. */
   private window = 0;
   private buffered = 0;
   private bufferBytes = 0;
   private avgBytes = 0;
   private loadedCount = 0;
-  // counters
-  private hits = 0;
-  private misses = 0;
-  private loads = 0;
-  private rejected = 0;
-  private issued = 0;
-  private used = 0;
-  private wasted = 0;
-  private stallMs = 0;
-  private hitsAtPlan = 0;
-  private readsAtPlan = 0;
-  private peakBytes = 0;
 
   constructor(dataset: Dataset<T>, options: CachingEngineOptions<T> = {}) {
     const o = resolveEngineOptions(dataset, options);
@@ -100,15 +72,22 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     this.length = o.length;
     this.cacheSize = o.cacheSize;
     this.prefetchSize = o.prefetchSize;
-    this.numWorkers = o.numWorkers;
     this.maxBytes = o.maxBytes;
     this.sizeOf = o.sizeOf;
-    this.loadTimeoutMs = o.loadTimeoutMs;
-    this.clock = o.clock;
-    this.executor = o.executor ?? new InThreadExecutor(dataset, { settleOnAbort: false });
-    this.ownsExecutor = o.executor === undefined;
+    this.runner = new LoadRunner<T>(
+      o.executor ?? new InThreadExecutor(dataset, { settleOnAbort: false }),
+      o.executor === undefined,
+      o.numWorkers,
+      o.loadTimeoutMs,
+      o.clock,
+      this.counters,
+      {
+        loaded: (f, attempt, value) => this.loaded(f, attempt, value),
+        failed: (f, attempt, error) => this.failed(f, attempt, error),
+      },
+    );
     this.waits = new FlightWaits<T>(o.clock, o.loadTimeoutMs, (ms) => {
-      this.stallMs += ms;
+      this.counters.stallMs += ms;
     });
     const policy = o.evictionPolicy;
     this.planEviction = policy !== 'lru';
@@ -116,10 +95,9 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       capacity: this.cacheSize,
       keySpace: this.length,
       usePlan: this.planEviction,
-      onEvict: (key) => this.needAgain(key),
+      onEvict: (key) => this.schedule.rewind(key), // prefetch it again if needed soon
     });
-    this.predictor = new AccessPredictor(this.length);
-    this.predicted = new Int32Array(this.prefetchSize);
+    this.schedule = new PrefetchSchedule(this.length, this.prefetchSize);
   }
 
   /**
@@ -136,17 +114,17 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     this.noteRead(index);
     if (this.cache.has(index)) {
-      this.hits++;
+      this.counters.hits++;
       const value = this.cache.touch(index) as T;
       this.pump();
       return value;
     }
-    this.misses++;
+    this.counters.misses++;
     let flight = this.flights.get(index);
     if (flight !== undefined) {
       if (flight.prefetch && !flight.claimed) {
         flight.claimed = true;
-        this.used++;
+        this.counters.used++;
       }
       if (flight.state === 'ready') {
         const value = flight.value as T;
@@ -162,7 +140,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     } else {
       flight = new LoadFlight<T>(index, false);
       this.flights.set(index, flight);
-      this.queue.push(flight);
+      this.runner.enqueue(flight);
     }
     const wait = this.waits.wait(flight, signal);
     this.pump();
@@ -182,65 +160,40 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     const plan = new AccessPlan(order, this.length);
     if (isPlanAware(this.source)) this.source.setPlan(order);
     this.plan = plan;
-    this.hitsAtPlan = this.hits;
-    this.readsAtPlan = this.hits + this.misses;
-    this.cache.setPlan(plan);
-    this.scanPos = 0;
-    this.optimal = undefined;
-    this.planInitial = [];
+    const initial: number[] = [];
     this.cache.forEach((k) => {
-      this.planInitial.push(k);
+      initial.push(k);
     });
-    this.predictor.reset();
-    this.predCount = 0;
+    this.counters.planSet(initial);
+    this.cache.setPlan(plan);
+    this.schedule.setPlan(plan);
     const horizon = 2 * this.prefetchSize;
     for (const f of [...this.flights.values()]) {
       if (!f.prefetch || f.claimed || f.waiters.length > 0) continue;
       if (plan.nextUse(f.key) < horizon && f.state !== 'failed') continue;
       if (f.state === 'ready') {
         this.takeReady(f);
-        if (!this.cache.has(f.key)) this.wasted++;
+        if (!this.cache.has(f.key)) this.counters.wasted++;
       } else this.drop(f);
     }
     this.pump();
   }
 
-  /** A snapshot of the statistics. */
+  /** A snapshot of the statistics, including the eviction policy in force. */
   getCacheStats(): EngineStats {
-    const reads = this.hits + this.misses;
-    const planReads = this.plan === undefined ? 0 : reads - this.readsAtPlan;
-    if (this.optimal === undefined && this.plan !== undefined) {
-      this.optimal = beladyHitRate(this.plan.order, this.cacheSize, {
-        keySpace: this.length,
-        initial: this.planInitial,
-      }).hitRate;
-    }
-    return {
-      hits: this.hits,
-      misses: this.misses,
-      hitRate: reads === 0 ? 0 : this.hits / reads,
+    return this.counters.snapshot({
+      plan: this.plan,
+      cacheSize: this.cacheSize,
+      keySpace: this.length,
       size: this.cache.size,
-      capacity: this.cacheSize,
       evictions: this.cache.evictions,
       bytes: this.cache.bytes + this.bufferBytes,
-      maxBytes: Number.isFinite(this.maxBytes) ? this.maxBytes : undefined,
-      loads: this.loads,
-      inFlight: this.active,
-      rejected: this.rejected,
-      prefetch: {
-        issued: this.issued,
-        used: this.used,
-        wasted: this.wasted,
-        inFlight: this.prefetchLoading,
-        buffered: this.buffered,
-      },
-      stallMs: this.stallMs,
-      planHitRate: planReads > 0 ? (this.hits - this.hitsAtPlan) / planReads : undefined,
-      planReads,
-      planLength: this.plan?.order.length ?? 0,
-      optimalHitRate: this.optimal,
-      peakBytes: this.peakBytes,
-    };
+      maxBytes: this.maxBytes,
+      inFlight: this.runner.active,
+      prefetchInFlight: this.runner.prefetchLoading,
+      buffered: this.buffered,
+      evictionPolicy: this.planEviction && this.plan !== undefined ? 'belady' : 'lru',
+    });
   }
 
   /** Empty the memory cache and the prefetch buffer (counters are kept). */
@@ -261,21 +214,16 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     this.closed = true;
     const error = new ClosedError(this.label);
     for (const f of this.flights.values()) {
-      if (f.timer !== undefined) this.clock.clearTimeout(f.timer);
-      f.controller?.abort(error);
+      this.runner.abort(f, error);
       f.value = undefined;
       this.waits.settle(f, error, undefined);
     }
     this.flights.clear();
-    this.queue = [];
-    this.queueHead = 0;
     this.cache.clear();
     this.bufferBytes = 0;
     this.buffered = 0;
     this.window = 0;
-    this.active = 0;
-    this.prefetchLoading = 0;
-    if (this.ownsExecutor) await this.executor.close?.();
+    await this.runner.close();
   }
 
   // ---- reads and the plan --------------------------------------------------
@@ -288,21 +236,13 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       return;
     }
     if (this.prefetchSize === 0) return;
-    this.predictor.observe(index);
-    const n = this.predictor.predict(this.predicted, this.prefetchSize);
+    this.schedule.observe(index);
     // Forget prefetches the new guess no longer covers (all of them when the
     // reads follow no pattern).
-    this.stamp = (this.stamp + 1) >>> 0 || 1;
-    this.predStamp ??= new Uint32Array(this.length);
-    const stamps = this.predStamp;
-    for (let i = 0; i < n; i++) stamps[this.predicted[i]!] = this.stamp;
-    stamps[index] = this.stamp;
     for (const f of this.flights.values()) {
-      if (f.prefetch && !f.claimed && f.waiters.length === 0 && stamps[f.key] !== this.stamp)
+      if (f.prefetch && !f.claimed && f.waiters.length === 0 && !this.schedule.isPredicted(f.key))
         this.drop(f);
     }
-    this.predCount = n;
-    this.predHead = 0;
   }
 
   /** The plan's cursor passed `key`: its next use changed. */
@@ -315,55 +255,30 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     }
   };
 
-  /** `key` left memory; prefetch it again if the plan needs it within the scanned range. */
-  private needAgain(key: number): void {
-    const plan = this.plan;
-    if (plan === undefined) return;
-    const next = plan.nextUse(key);
-    if (next < this.scanPos) this.scanPos = Math.max(plan.cursor, next);
-  }
-
   // ---- scheduling ------------------------------------------------------------
 
   private pump(): void {
     if (this.closed || this.pumping) return;
     this.pumping = true;
     try {
-      while (this.active < this.numWorkers && this.queueHead < this.queue.length) {
-        const f = this.queue[this.queueHead++]!;
-        if (f.state === 'queued' && this.flights.get(f.key) === f) this.start(f);
-      }
-      if (this.queueHead > 64 && this.queueHead * 2 > this.queue.length) {
-        this.queue = this.queue.slice(this.queueHead);
-        this.queueHead = 0;
-      }
-      if (this.prefetchSize > 0) {
-        if (this.plan !== undefined) this.scanPlan(this.plan);
-        else this.issuePredicted();
-      }
+      this.runner.runQueued();
+      if (this.prefetchSize > 0) this.prefetchAhead();
     } finally {
       this.pumping = false;
     }
   }
 
   private canPrefetch(): boolean {
-    if (this.active >= this.numWorkers || this.window >= this.prefetchSize) return false;
+    if (!this.runner.hasSlot() || this.window >= this.prefetchSize) return false;
     if (this.maxBytes === Number.POSITIVE_INFINITY) return true;
-    return this.bufferBytes + (this.prefetchLoading + 1) * this.avgBytes <= this.maxBytes;
+    return this.bufferBytes + (this.runner.prefetchLoading + 1) * this.avgBytes <= this.maxBytes;
   }
 
-  private scanPlan(plan: AccessPlan): void {
-    if (this.scanPos < plan.cursor) this.scanPos = plan.cursor;
-    const order = plan.order;
-    while (this.scanPos < order.length && this.canPrefetch()) {
-      const key = order[this.scanPos++]!;
-      if (!this.cache.has(key) && !this.flights.has(key)) this.issuePrefetch(key);
-    }
-  }
-
-  private issuePredicted(): void {
-    while (this.predHead < this.predCount && this.canPrefetch()) {
-      const key = this.predicted[this.predHead++]!;
+  /** Start prefetches of the schedule's next candidates while the window has room. */
+  private prefetchAhead(): void {
+    while (this.canPrefetch()) {
+      const key = this.schedule.next();
+      if (key < 0) return;
       if (!this.cache.has(key) && !this.flights.has(key)) this.issuePrefetch(key);
     }
   }
@@ -372,51 +287,12 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     const f = new LoadFlight<T>(key, true);
     this.flights.set(key, f);
     this.window++;
-    this.start(f);
-  }
-
-  private start(f: LoadFlight<T>): void {
-    f.state = 'loading';
-    f.attempts++;
-    this.active++;
-    this.loads++;
-    if (f.prefetch) {
-      this.issued++;
-      this.prefetchLoading++;
-    }
-    const controller = new AbortController();
-    f.controller = controller;
-    const attempt = f.attempts;
-    f.timer = this.clock.setTimeout(() => {
-      if (f.state !== 'loading' || f.attempts !== attempt) return;
-      const error = new LoadTimeoutError(f.key, this.loadTimeoutMs);
-      controller.abort(error);
-      this.failed(f, attempt, error);
-    }, this.loadTimeoutMs);
-    let run: Promise<T>;
-    try {
-      run = this.executor.run(f.key, controller.signal);
-    } catch (error) {
-      run = Promise.reject(error);
-    }
-    run.then(
-      (value) => this.loaded(f, attempt, value),
-      (error: unknown) => this.failed(f, attempt, error),
-    );
-  }
-
-  /** Leave the 'loading' state: free the worker slot and the timer. */
-  private endLoad(f: LoadFlight<T>): void {
-    if (f.timer !== undefined) this.clock.clearTimeout(f.timer);
-    f.timer = undefined;
-    f.controller = undefined;
-    this.active--;
-    if (f.prefetch) this.prefetchLoading--;
+    this.runner.start(f);
   }
 
   private loaded(f: LoadFlight<T>, attempt: number, value: T): void {
     if (this.closed || f.state !== 'loading' || f.attempts !== attempt) return;
-    this.endLoad(f);
+    this.runner.end(f);
     const bytes = this.measure(value);
     if (f.waiters.length > 0) {
       this.forget(f);
@@ -432,7 +308,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
         this.notePeak();
       } else {
         this.forget(f);
-        this.wasted++;
+        this.counters.wasted++;
       }
     } else {
       this.forget(f);
@@ -443,14 +319,14 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
 
   private failed(f: LoadFlight<T>, attempt: number, cause: unknown): void {
     if (this.closed || f.state !== 'loading' || f.attempts !== attempt) return;
-    this.endLoad(f);
+    this.runner.end(f);
     const error = cause instanceof MedFusionError ? cause : new LoadError(f.key, cause);
     if (f.waiters.length > 0) {
       this.forget(f);
       this.waits.settle(f, error, undefined);
     } else if (f.prefetch && f.attempts < 2 && !(error instanceof LoadTimeoutError)) {
-      f.state = 'queued'; // one retry, ahead of new work
-      this.queue.splice(this.queueHead, 0, f);
+      // one retry, ahead of new work
+      this.runner.retry(f);
     } else if (f.prefetch) {
       f.state = 'failed'; // kept for the caller of this index
       f.error = error;
@@ -471,18 +347,18 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   /** Put a sample just read into the cache (or not: policy, capacity, budget). */
   private keep(key: number, value: T, bytes: number): void {
     if (bytes > this.maxBytes) {
-      this.rejected++;
-      this.needAgain(key);
+      this.counters.rejected++;
+      this.schedule.rewind(key);
       return;
     }
     if (this.cache.admit(key, value, bytes, this.maxBytes - this.bufferBytes)) this.notePeak();
-    else this.needAgain(key);
+    else this.schedule.rewind(key);
   }
 
   /** Make room in the budget for a prefetched sample, evicting what is needed later. */
   private makeRoom(key: number, bytes: number): boolean {
     if (bytes > this.maxBytes) {
-      this.rejected++;
+      this.counters.rejected++;
       return false;
     }
     const limit =
@@ -521,15 +397,14 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   private drop(f: LoadFlight<T>): void {
     if (f.state === 'loading') {
       const controller = f.controller;
-      this.endLoad(f);
+      this.runner.end(f);
       controller?.abort(new AbortError('prefetch no longer needed'));
     }
-    if (f.prefetch && !f.claimed) this.wasted++;
+    if (f.prefetch && !f.claimed) this.counters.wasted++;
     this.forget(f);
   }
 
   private notePeak(): void {
-    const bytes = this.cache.bytes + this.bufferBytes;
-    if (bytes > this.peakBytes) this.peakBytes = bytes;
+    this.counters.notePeak(this.cache.bytes + this.bufferBytes);
   }
 }

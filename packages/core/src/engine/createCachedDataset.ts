@@ -1,25 +1,19 @@
-import type { Dataset, PlanAware } from '../dataset/Dataset.js';
-import type { Executor } from '../dataset/Executor.js';
+import { DEFAULT_CACHE_SIZE } from '../cache/CachedDataset.js';
+import type { Dataset } from '../dataset/Dataset.js';
 import { MedFusionError } from '../errors.js';
 import type { PersistentStore } from '../persistence/PersistentStore.js';
-import {
-  type DatasetFingerprint,
-  PersistentTierDataset,
-  type PersistentTierOptions,
-  resolveFingerprint,
-  type TieredCachingDataset,
-  withDiskTier,
-} from '../persistence/PersistentTierDataset.js';
-import { func, nonNegativeInt, oneOf, positiveInt } from '../util/validate.js';
+import { nonNegativeInt, oneOf, positiveInt } from '../util/validate.js';
+import type { CachingDataset } from './CachingDataset.js';
 import { CachingEngine } from './CachingEngine.js';
-import type { CachingEngineOptions, EngineStats } from './engineOptions.js';
 import { PrefetchDataset } from './PrefetchDataset.js';
+import { TieredCachedDataset, type TieredCachedDatasetOptions } from './TieredCachedDataset.js';
 
-/** The reference's four strategies (the disk tier is chosen by `cacheDir` / `store`). */
+/** The reference's four strategies (the disk tier is chosen by `store`). */
 export type CacheType = 'lru' | 'prefetch' | 'both' | 'none';
 
 /** Options of {@link createCachedDataset}. */
-export interface CreateCachedDatasetOptions<T> extends CachingEngineOptions<T> {
+export interface CreateCachedDatasetOptions<T>
+  extends Omit<TieredCachedDatasetOptions<T>, 'store'> {
   /**
    * `'lru'`: memory cache, loads on demand. `'prefetch'`: loads ahead, no
    * cache. `'both'`: cache + prefetch (prefetched samples land in the cache).
@@ -27,7 +21,7 @@ export interface CreateCachedDatasetOptions<T> extends CachingEngineOptions<T> {
    * @default 'lru'
    */
   cacheType?: CacheType;
-  /** Samples kept in memory ('lru', 'both'). @default 1000 */
+  /** Samples kept in memory ('lru', 'both'; the others keep none). @default 1000 */
   cacheSize?: number;
   /** Upcoming samples loading or loaded ahead ('prefetch', 'both'). @default 10 */
   prefetchSize?: number;
@@ -37,60 +31,42 @@ export interface CreateCachedDatasetOptions<T> extends CachingEngineOptions<T> {
    */
   numWorkers?: number;
   /**
-   * A disk directory for the persistent tier. Core has no disk: this throws
-   * `NO_STORE` here; `@medfusion/web`'s `createCachedDataset` maps it to OPFS.
-   */
-  cacheDir?: string;
-  /**
-   * A persistent store for the disk tier: reads go memory → store → source
-   * (a `PersistentTierDataset` is built unless `wrapSource` is given) and
-   * `getCacheStats()` adds `memoryHits`, `diskHits`, `diskMisses` and `disk`.
+   * A persistent store for the disk tier: reads go memory → store → source,
+   * and the result is a {@link TieredCachedDataset} (its `getCacheStats()`
+   * adds `memoryHits`, `diskHits`, `diskMisses` and `disk`). The store stays
+   * yours: `close()` leaves it open unless `ownsStore` is true. In a browser,
+   * `@medfusion/web`'s `createCachedDataset` also takes `cacheDir`.
+   * @default undefined (memory only)
    */
   store?: PersistentStore;
-  /**
-   * Names the data set on disk (key prefix of the disk tier built for
-   * `store`); change its version when the data changes.
-   * @default derived from the source (its `fingerprint`, or `name` + `version`, else its length)
-   * @example { name: 'chest-xray', version: 3 }
-   */
-  fingerprint?: string | DatasetFingerprint;
-  /** Bounds of the disk tier's write-behind queue (see WriteBehindQueueOptions). */
-  diskWriteQueue?: PersistentTierOptions<T>['writeQueue'];
-  /**
-   * The tier hook: wraps the source (the dataset, or the executor when one is
-   * given) before the engine reads it, e.g. with a disk tier. Loads then run
-   * `wrapSource(source).get` in-thread, at most `numWorkers` at once.
-   * @example
-   * { store, wrapSource: (src) => new PersistentTierDataset(src, { store }) }
-   */
-  wrapSource?: (source: Dataset<T>) => Dataset<T>;
 }
 
-/** What {@link createCachedDataset} returns: a dataset with cache controls. */
-export interface CachingDataset<T> extends Dataset<T>, PlanAware {
-  /** Hit rate, size / capacity, prefetch counters, stall time, optimum, bytes. */
-  getCacheStats(): EngineStats;
-  /** Empty the memory cache and the prefetch buffer (counters are kept). */
-  clearCache(): void;
-  /** Abort loads in flight and free everything; later gets throw ClosedError. */
-  close(): Promise<void>;
-}
-
-/** A dataset that loads through an executor (the base a tier wraps when an executor is given). */
-function executorSource<T>(length: number, executor: Executor<T>): Dataset<T> {
-  return {
-    length,
-    get: (index: number, opts?: { signal?: AbortSignal }) => {
-      const signal = opts?.signal;
-      if (signal === undefined) throw new TypeError('executor loads need a signal');
-      return executor.run(index, signal);
-    },
-  };
+/** The engine options of a strategy: what it caches, prefetches and runs at once. */
+function strategy(
+  cacheType: CacheType,
+  cacheSize: number,
+  prefetchSize: number,
+  numWorkers: number,
+): { cacheSize: number; prefetchSize: number; numWorkers: number } {
+  const onDemand = Number.POSITIVE_INFINITY;
+  switch (cacheType) {
+    case 'none':
+      return { cacheSize: 0, prefetchSize: 0, numWorkers: onDemand };
+    case 'lru':
+      return { cacheSize, prefetchSize: 0, numWorkers: onDemand };
+    case 'prefetch':
+      return { cacheSize: 0, prefetchSize, numWorkers };
+    case 'both':
+      return { cacheSize, prefetchSize, numWorkers };
+  }
 }
 
 /**
  * Build the cached dataset for a strategy (the reference's
- * `create_cached_dataset`). See docs/prefetch.md for the decision guide.
+ * `create_cached_dataset`). Platform-neutral: the disk tier takes any
+ * `PersistentStore` as `store`; browser apps import the same function from
+ * `@medfusion/web`, which also maps `cacheDir` to OPFS / IndexedDB. See
+ * docs/prefetch.md for the decision guide.
  *
  * @example
  * // Python: create_cached_dataset(ds, cache_type="both", cache_size=1000, prefetch_size=10)
@@ -101,8 +77,8 @@ function executorSource<T>(length: number, executor: Executor<T>): Dataset<T> {
  */
 export function createCachedDataset<T>(
   dataset: Dataset<T>,
-  options: CreateCachedDatasetOptions<T> & { store: PersistentStore; wrapSource?: undefined },
-): TieredCachingDataset<T>;
+  options: CreateCachedDatasetOptions<T> & { store: PersistentStore },
+): TieredCachedDataset<T>;
 export function createCachedDataset<T>(
   dataset: Dataset<T>,
   options?: CreateCachedDatasetOptions<T>,
@@ -114,90 +90,37 @@ export function createCachedDataset<T>(
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`options must be an object, got ${String(options)}`);
   }
-  const cacheType = oneOf('cacheType', options.cacheType ?? 'lru', [
-    'lru',
-    'prefetch',
-    'both',
-    'none',
-  ]);
-  const cacheSize = nonNegativeInt('cacheSize', options.cacheSize ?? 1000);
-  const prefetchSize = nonNegativeInt('prefetchSize', options.prefetchSize ?? 10);
-  const numWorkers = positiveInt('numWorkers', options.numWorkers ?? 2);
-  if (options.wrapSource !== undefined) func('wrapSource', options.wrapSource);
-  if (options.cacheDir !== undefined && options.wrapSource === undefined) {
+  const {
+    cacheType = 'lru',
+    cacheSize = DEFAULT_CACHE_SIZE,
+    prefetchSize = 10,
+    numWorkers = 2,
+    store,
+    ...rest
+  } = options;
+  const loads = strategy(
+    oneOf('cacheType', cacheType, ['lru', 'prefetch', 'both', 'none']),
+    nonNegativeInt('cacheSize', cacheSize),
+    nonNegativeInt('prefetchSize', prefetchSize),
+    positiveInt('numWorkers', numWorkers),
+  );
+  const cacheDir = (options as { cacheDir?: unknown }).cacheDir;
+  if (cacheDir !== undefined) {
+    // Not in the type: a plain-JS caller who expected the browser's factory.
     throw new MedFusionError(
       'NO_STORE',
-      `cacheDir ${JSON.stringify(options.cacheDir)} needs @medfusion/web's createCachedDataset ` +
+      `cacheDir ${JSON.stringify(cacheDir)} needs @medfusion/web's createCachedDataset ` +
         '(OPFS / IndexedDB); @medfusion/core has no disk',
     );
   }
-  if (options.store !== undefined && options.wrapSource === undefined) {
-    // Three tiers: memory (this engine) → disk (PersistentTierDataset) → source.
-    const { store, fingerprint, diskWriteQueue, ...rest } = options;
-    let tier: PersistentTierDataset<T> | undefined;
-    const built = createCachedDataset(dataset, {
-      ...rest,
-      store,
-      wrapSource: (src) => {
-        tier = new PersistentTierDataset(src, {
-          store,
-          ...(fingerprint === undefined
-            ? { fingerprint: resolveFingerprint(undefined, dataset) }
-            : { fingerprint }),
-          ...(diskWriteQueue === undefined ? {} : { writeQueue: diskWriteQueue }),
-        });
-        return tier;
-      },
-    });
-    return withDiskTier(built, tier!);
+  if (store !== undefined) return new TieredCachedDataset(dataset, { ...rest, ...loads, store });
+  const { ownsStore, fingerprint, diskWriteQueue, ...engineOptions } = rest;
+  for (const [name, value] of Object.entries({ ownsStore, fingerprint, diskWriteQueue })) {
+    if (value !== undefined) throw new TypeError(`${name} applies only with store`);
   }
   if (dataset === null || typeof dataset !== 'object' || typeof dataset.get !== 'function') {
     throw new TypeError(`dataset must be a Dataset (length + get), got ${String(dataset)}`);
   }
-  const {
-    cacheType: _t,
-    cacheDir: _d,
-    store: _s,
-    fingerprint: _f,
-    diskWriteQueue: _q,
-    wrapSource,
-    executor,
-    ...engineOptions
-  } = options;
-  let source = dataset;
-  let sourceExecutor = executor;
-  if (wrapSource !== undefined) {
-    const base = executor !== undefined ? executorSource(dataset.length, executor) : dataset;
-    source = wrapSource(base);
-    if (source === null || typeof source !== 'object' || typeof source.get !== 'function') {
-      throw new TypeError(`wrapSource must return a Dataset, got ${String(source)}`);
-    }
-    if (source.length !== dataset.length) {
-      throw new RangeError(
-        `wrapSource must keep the length ${dataset.length}, got ${String(source.length)}`,
-      );
-    }
-    sourceExecutor = undefined; // the engine runs the wrapped source in-thread
-  }
-  const common = { ...engineOptions, executor: sourceExecutor };
-  switch (cacheType) {
-    case 'none':
-      return new CachingEngine(source, {
-        ...common,
-        cacheSize: 0,
-        prefetchSize: 0,
-        numWorkers: Number.POSITIVE_INFINITY,
-      });
-    case 'lru':
-      return new CachingEngine(source, {
-        ...common,
-        cacheSize,
-        prefetchSize: 0,
-        numWorkers: Number.POSITIVE_INFINITY,
-      });
-    case 'prefetch':
-      return new PrefetchDataset(source, { ...common, prefetchSize, numWorkers });
-    case 'both':
-      return new CachingEngine(source, { ...common, cacheSize, prefetchSize, numWorkers });
-  }
+  if (cacheType === 'prefetch') return new PrefetchDataset(dataset, { ...engineOptions, ...loads });
+  return new CachingEngine(dataset, { ...engineOptions, ...loads });
 }

@@ -1,4 +1,4 @@
-import type { CacheStats } from '../cache/CachedDataset.js';
+import { type CacheStats, DEFAULT_CACHE_SIZE } from '../cache/CachedDataset.js';
 import { defaultSizeOf } from '../cache/sizeOf.js';
 import type { Dataset } from '../dataset/Dataset.js';
 import type { Executor } from '../dataset/Executor.js';
@@ -11,7 +11,10 @@ export type EvictionPolicy = 'auto' | 'lru' | 'belady';
 
 /** Options of {@link CachingEngine} (and, through it, of the factory's strategies). */
 export interface CachingEngineOptions<T> {
-  /** Samples kept in memory after use; 0 keeps none (pure prefetch). @default 0 */
+  /**
+   * Most samples kept in memory after use (the reference's `cache_size`);
+   * 0 keeps none (pure prefetch). @default 1000
+   */
   cacheSize?: number;
   /** Upcoming samples kept loading or loaded ahead of need; 0 disables prefetch. @default 10 */
   prefetchSize?: number;
@@ -22,7 +25,9 @@ export interface CachingEngineOptions<T> {
   numWorkers?: number;
   /**
    * Eviction order: `'lru'`, `'belady'` (farthest next use in the plan), or
-   * `'auto'` (Belady when a plan is known, LRU otherwise). @default 'auto'
+   * `'auto'` (Belady when a plan is known, LRU otherwise). `'belady'` also
+   * falls back to LRU while no plan is known. The policy in force right now
+   * is `getCacheStats().evictionPolicy`. @default 'auto'
    */
   evictionPolicy?: EvictionPolicy;
   /**
@@ -42,6 +47,9 @@ export interface CachingEngineOptions<T> {
   /** Time source for timeouts and `stallMs` (inject a ManualClock in tests). @default systemClock */
   clock?: Clock;
 }
+
+/** The eviction order in force: least recently used, or farthest next use in the plan. */
+export type ActiveEvictionPolicy = 'lru' | 'belady';
 
 /** Prefetch counters of {@link EngineStats}. */
 export interface PrefetchStats {
@@ -88,6 +96,11 @@ export interface EngineStats extends CacheStats {
   optimalHitRate: number | undefined;
   /** Most bytes held at once (cache + prefetch buffer). */
   peakBytes: number;
+  /**
+   * How the memory cache evicts right now: `'belady'` while a plan is set and
+   * the `evictionPolicy` option allows it (`'auto'`, `'belady'`), else `'lru'`.
+   */
+  evictionPolicy: ActiveEvictionPolicy;
 }
 
 /** {@link CachingEngineOptions} checked, with defaults filled in. */
@@ -151,7 +164,7 @@ export function resolveEngineOptions<T>(
   }
   return {
     length: nonNegativeInt('dataset.length', dataset.length),
-    cacheSize: nonNegativeInt('cacheSize', options.cacheSize ?? 0),
+    cacheSize: nonNegativeInt('cacheSize', options.cacheSize ?? DEFAULT_CACHE_SIZE),
     prefetchSize: nonNegativeInt('prefetchSize', options.prefetchSize ?? 10),
     numWorkers: workers === Number.POSITIVE_INFINITY ? workers : positiveInt('numWorkers', workers),
     evictionPolicy: oneOf('evictionPolicy', options.evictionPolicy ?? 'auto', [

@@ -1,6 +1,5 @@
 import type { Dataset, GetOptions, PlanAware } from '../dataset/Dataset.js';
 import { isPlanAware } from '../dataset/Dataset.js';
-import type { CachingDataset } from '../engine/createCachedDataset.js';
 import { describe } from '../errors.js';
 import { throwIfAborted } from '../util/abort.js';
 import { index as checkIndex, func, showValue } from '../util/validate.js';
@@ -124,8 +123,9 @@ const defaultCodec: SampleCodec<never> = {
  * The disk tier as a {@link Dataset}: `get(i)` reads sample `i` from a
  * {@link PersistentStore}, else loads it from the source and writes it to
  * the store behind the caller's back (bounded write-behind queue). Put a
- * memory cache above it for the full memory → disk → source chain;
- * `createCachedDataset` does so when given `store` or `cacheDir`.
+ * memory cache above it for the full memory → disk → source chain:
+ * `TieredCachedDataset` does, and `createCachedDataset` builds one when
+ * given `store` (or `cacheDir` in `@medfusion/web`).
  *
  * Corrupt or undecodable entries are misses (the entry is deleted), never
  * bad samples. When the store reports `QuotaExceededError` the tier stops
@@ -285,59 +285,3 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
     await this.queue.close();
   }
 }
-
-/** Stats of a cached dataset with a disk tier: the memory tier's, plus the disk's. */
-export interface TieredCacheStats {
-  /** Reads served from memory (the memory tier's `hits`). */
-  memoryHits: number;
-  /** Loads served from the persistent store. */
-  diskHits: number;
-  /** Loads that went to the source (neither in memory nor on disk). */
-  diskMisses: number;
-  /** Every disk-tier counter, including whether writes stopped (quota). */
-  disk: DiskTierStats;
-}
-
-interface StatsDataset {
-  getCacheStats(): { hits: number };
-  close(): Promise<void>;
-}
-
-/**
- * Make `ds` (a memory tier built over `tier`) report the three tiers in
- * `getCacheStats()` — `memoryHits`, `diskHits`, `diskMisses`, `disk` — and
- * finish the queued disk writes on `close()`. Returns `ds` itself.
- */
-export function withDiskTier<D extends StatsDataset, T>(
-  ds: D,
-  tier: PersistentTierDataset<T>,
-): Omit<D, 'getCacheStats'> & {
-  getCacheStats(): ReturnType<D['getCacheStats']> & TieredCacheStats;
-  flushDisk(): Promise<void>;
-} {
-  const baseStats = ds.getCacheStats.bind(ds);
-  const baseClose = ds.close.bind(ds);
-  const out = ds as D & {
-    getCacheStats(): ReturnType<D['getCacheStats']> & TieredCacheStats;
-    flushDisk(): Promise<void>;
-  };
-  out.getCacheStats = () => {
-    const s = baseStats() as ReturnType<D['getCacheStats']>;
-    const disk = tier.getDiskStats();
-    return { ...s, memoryHits: s.hits, diskHits: disk.diskHits, diskMisses: disk.misses, disk };
-  };
-  out.close = async () => {
-    await baseClose();
-    await tier.close();
-  };
-  out.flushDisk = () => tier.flush();
-  return out;
-}
-
-/** What `createCachedDataset` returns when given a `store`: stats of all three tiers. */
-export type TieredCachingDataset<T> = Omit<CachingDataset<T>, 'getCacheStats'> & {
-  /** The memory tier's stats plus `memoryHits`, `diskHits`, `diskMisses` and `disk`. */
-  getCacheStats(): ReturnType<CachingDataset<T>['getCacheStats']> & TieredCacheStats;
-  /** Wait until the queued disk writes have settled. */
-  flushDisk(): Promise<void>;
-};

@@ -1,6 +1,6 @@
 import { decodeSample, encodeSample, type PersistentStore, type TypedArray } from '@medfusion/core';
-import { IdbStore } from './IdbStore.js';
 import { OpfsStore } from './opfs/OpfsStore.js';
+import { DEFAULT_CACHE_DIR_MAX_BYTES, storeForCacheDir } from './storeForCacheDir.js';
 import { checkStoreKey, showValue } from './storeValidate.js';
 
 /** A typed array `MemoryMappedCache` stores (any kind but DataView, 64-bit integers included). */
@@ -9,7 +9,9 @@ export type CachedTypedArray = TypedArray | BigInt64Array | BigUint64Array;
 /** Options of {@link MemoryMappedCache}, named after the reference's `cache_dir` / `max_size_gb`. */
 export interface MemoryMappedCacheOptions {
   /**
-   * Directory (OPFS) or database-name suffix (IndexedDB) of the cache.
+   * Directory (OPFS) or database-name suffix (IndexedDB) of the cache; the
+   * same `cacheDir` as `createCachedDataset`'s maps to the same store (see
+   * `storeForCacheDir`).
    * @default 'cache'
    */
   cacheDir?: string;
@@ -47,7 +49,9 @@ export interface MemoryMappedCacheStats {
  * The reference's `MemoryMappedCache` for the browser: a disk cache of typed
  * arrays that survives reloads and holds little in memory. Backed by
  * {@link OpfsStore} (IndexedDB through {@link IdbStore} where OPFS is
- * missing); `get` returns the same typed-array type with the same values.
+ * missing: the store `storeForCacheDir` maps `cacheDir` to, so the
+ * factory's disk tier and this cache on one `cacheDir` share one store);
+ * `get` returns the same typed-array type with the same values.
  *
  * @example
  * const cache = new MemoryMappedCache({ cacheDir: 'cache', maxSizeGB: 10 });
@@ -67,22 +71,18 @@ export class MemoryMappedCache {
   constructor(options: MemoryMappedCacheOptions = {}) {
     const cacheDir = options.cacheDir ?? 'cache';
     checkStoreKey(cacheDir, 'cacheDir');
-    const gb = options.maxSizeGB ?? 10;
+    const gb = options.maxSizeGB ?? DEFAULT_CACHE_DIR_MAX_BYTES / 2 ** 30;
     if (typeof gb !== 'number')
       throw new TypeError(`maxSizeGB must be a positive number, got ${showValue(gb)}`);
     if (!Number.isFinite(gb) || gb <= 0)
       throw new RangeError(`maxSizeGB must be a positive number, got ${showValue(gb)}`);
-    const backend = options.backend ?? 'auto';
-    if (backend !== 'auto' && backend !== 'opfs' && backend !== 'idb') {
-      throw new RangeError(`backend must be 'auto', 'opfs' or 'idb', got ${showValue(backend)}`);
-    }
     this.cacheDir = cacheDir;
     this.maxBytes = Math.max(1, Math.floor(gb * 2 ** 30));
-    this.backend = backend === 'auto' ? (OpfsStore.isSupported() ? 'opfs' : 'idb') : backend;
-    this.store =
-      this.backend === 'opfs'
-        ? new OpfsStore({ dir: cacheDir, maxBytes: this.maxBytes })
-        : new IdbStore({ name: `medfusion-cache:${cacheDir}`, maxBytes: this.maxBytes });
+    this.store = storeForCacheDir(cacheDir, {
+      maxBytes: this.maxBytes,
+      ...(options.backend === undefined ? {} : { backend: options.backend }),
+    });
+    this.backend = this.store instanceof OpfsStore ? 'opfs' : 'idb';
   }
 
   /** Store `value` (any typed array) under `key`. */

@@ -1,27 +1,31 @@
-import {
-  type CachingDataset,
-  type CreateCachedDatasetOptions,
-  createCachedDataset as createCoreCachedDataset,
-  type Dataset,
-  type PersistentStore,
-  type TieredCachingDataset,
+import type {
+  CachingDataset,
+  Dataset,
+  PersistentStore,
+  TieredCachedDataset,
 } from '@medfusion/core';
-import { IdbStore } from './IdbStore.js';
-import { OpfsStore } from './opfs/OpfsStore.js';
-import { checkMaxBytes, checkStoreKey } from './storeValidate.js';
+// core's factory, called by its namespace: @medfusion/web exports only this file's createCachedDataset
+import * as core from '@medfusion/core';
+import { storeForCacheDir } from './storeForCacheDir.js';
+import { checkMaxBytes } from './storeValidate.js';
 
-/** Options of the web {@link createCachedDataset}: core's, plus where `cacheDir` lives. */
-export interface WebCachedDatasetOptions<T> extends CreateCachedDatasetOptions<T> {
+/**
+ * Options of `@medfusion/web`'s {@link createCachedDataset}: every option of
+ * `@medfusion/core`'s, plus `cacheDir` (the reference's `cache_dir`) and the
+ * budget and persistence of the store made for it.
+ */
+export interface CreateCachedDatasetOptions<T> extends core.CreateCachedDatasetOptions<T> {
   /**
-   * Directory of the disk tier: an {@link OpfsStore} on this OPFS directory,
-   * or an {@link IdbStore} named `medfusion:<cacheDir>` where OPFS is missing.
-   * The store is closed with the dataset.
+   * Directory of the disk tier: the store `storeForCacheDir` maps it to (an
+   * OPFS directory, or the IndexedDB database `medfusion:<cacheDir>` where
+   * OPFS is missing). The library opens that store and `close()` closes it.
+   * Give either `cacheDir` or `store`.
    * @example 'medfusion/xray'
    */
   cacheDir?: string;
   /**
    * Byte budget of the store made for `cacheDir`.
-   * @default 1073741824 (1 GiB)
+   * @default 10737418240 (10 GiB, as `MemoryMappedCache`'s `maxSizeGB: 10`)
    */
   cacheMaxBytes?: number;
   /**
@@ -31,24 +35,14 @@ export interface WebCachedDatasetOptions<T> extends CreateCachedDatasetOptions<T
   persist?: boolean;
 }
 
-/** The store `cacheDir` maps to: OPFS where it exists, else IndexedDB. */
-export function storeForCacheDir(
-  cacheDir: string,
-  options: { maxBytes?: number; persist?: boolean } = {},
-): PersistentStore {
-  checkStoreKey(cacheDir, 'cacheDir');
-  const maxBytes = checkMaxBytes('cacheMaxBytes', options.maxBytes ?? 2 ** 30);
-  if (OpfsStore.isSupported()) {
-    return new OpfsStore({ dir: cacheDir, maxBytes, persist: options.persist ?? false });
-  }
-  return new IdbStore({ name: `medfusion:${cacheDir}`, maxBytes });
-}
-
 /**
- * `createCachedDataset` for the browser: core's factory, where `cacheDir`
- * selects the disk tier (OPFS, IndexedDB where OPFS is missing). Reads go
- * memory → disk → source; the first epoch fills the disk behind the
- * training loop, later epochs and later visits read it, also offline.
+ * Build the cached dataset for a strategy (the reference's
+ * `create_cached_dataset`) in the browser: `@medfusion/core`'s factory, where
+ * `cacheDir` also selects the disk tier (OPFS, IndexedDB where OPFS is
+ * missing). Reads go memory → disk → source; the first epoch fills the disk
+ * behind the training loop, later epochs and later visits read it, also
+ * offline. The store made for `cacheDir` belongs to the returned dataset
+ * (`close()` closes it); a `store` you pass stays yours.
  *
  * @example
  * const ds = createCachedDataset(source, {
@@ -56,49 +50,44 @@ export function storeForCacheDir(
  *   cacheDir: 'medfusion/xray', fingerprint: { name: 'xray', version: 3 },
  * });
  * // after an epoch: ds.getCacheStats() → { memoryHits, diskHits, diskMisses, … }
+ * await ds.close(); // closes the OPFS store too
  */
 export function createCachedDataset<T>(
   dataset: Dataset<T>,
-  options: WebCachedDatasetOptions<T> & { cacheDir: string },
-): TieredCachingDataset<T>;
+  options: CreateCachedDatasetOptions<T> & ({ cacheDir: string } | { store: PersistentStore }),
+): TieredCachedDataset<T>;
 export function createCachedDataset<T>(
   dataset: Dataset<T>,
-  options: WebCachedDatasetOptions<T> & { store: PersistentStore },
-): TieredCachingDataset<T>;
-export function createCachedDataset<T>(
-  dataset: Dataset<T>,
-  options?: WebCachedDatasetOptions<T>,
+  options?: CreateCachedDatasetOptions<T>,
 ): CachingDataset<T>;
 export function createCachedDataset<T>(
   dataset: Dataset<T>,
-  options: WebCachedDatasetOptions<T> = {},
+  options: CreateCachedDatasetOptions<T> = {},
 ): CachingDataset<T> {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`options must be an object, got ${String(options)}`);
   }
   const { cacheDir, cacheMaxBytes, persist, ...rest } = options;
-  if (cacheDir === undefined) return createCoreCachedDataset(dataset, rest);
-  if (rest.store !== undefined) {
-    throw new TypeError('give either cacheDir or store, not both');
+  if (cacheDir === undefined) {
+    if (cacheMaxBytes !== undefined)
+      throw new TypeError('cacheMaxBytes applies only with cacheDir');
+    if (persist !== undefined) throw new TypeError('persist applies only with cacheDir');
+    return core.createCachedDataset(dataset, rest);
+  }
+  if (rest.store !== undefined) throw new TypeError('give either cacheDir or store, not both');
+  if (rest.ownsStore !== undefined) {
+    throw new TypeError('ownsStore applies only with store (a cacheDir store is always owned)');
   }
   const store = storeForCacheDir(cacheDir, {
-    ...(cacheMaxBytes === undefined ? {} : { maxBytes: cacheMaxBytes }),
+    ...(cacheMaxBytes === undefined
+      ? {}
+      : { maxBytes: checkMaxBytes('cacheMaxBytes', cacheMaxBytes) }),
     ...(persist === undefined ? {} : { persist }),
   });
-  let ds: CachingDataset<T>;
   try {
-    ds = createCoreCachedDataset(dataset, { ...rest, store });
+    return core.createCachedDataset(dataset, { ...rest, store, ownsStore: true });
   } catch (err) {
     void store.close?.();
     throw err;
   }
-  const close = ds.close.bind(ds);
-  ds.close = async () => {
-    try {
-      await close();
-    } finally {
-      await store.close?.();
-    }
-  };
-  return ds;
 }

@@ -1,0 +1,122 @@
+import type { Executor } from '../dataset/Executor.js';
+import { LoadTimeoutError } from '../errors.js';
+import type { Clock } from '../util/Clock.js';
+import type { EngineCounters } from './EngineCounters.js';
+import type { LoadFlight } from './loadFlight.js';
+
+/** Where {@link LoadRunner} reports how a load attempt ended. */
+export interface LoadOutcome<T> {
+  /** Attempt `attempt` of `f` returned `value`. */
+  loaded(f: LoadFlight<T>, attempt: number, value: T): void;
+  /** Attempt `attempt` of `f` failed (or timed out) with `error`. */
+  failed(f: LoadFlight<T>, attempt: number, error: unknown): void;
+}
+
+/**
+ * Runs the caching engine's loads on its {@link Executor}: at most
+ * `numWorkers` at once, callers' loads queued in order (a prefetch retry goes
+ * first), each attempt bounded by `loadTimeoutMs` and aborted through its own
+ * AbortController. Internal to the engine, which decides what to load.
+ */
+export class LoadRunner<T> {
+  /** Loads running now. */
+  active = 0;
+  /** Prefetch loads running now. */
+  prefetchLoading = 0;
+  private queue: LoadFlight<T>[] = [];
+  private head = 0;
+
+  constructor(
+    private readonly executor: Executor<T>,
+    /** Close the executor on `close()` (the engine made it). */
+    private readonly ownsExecutor: boolean,
+    private readonly numWorkers: number,
+    private readonly loadTimeoutMs: number,
+    private readonly clock: Clock,
+    private readonly counters: EngineCounters,
+    private readonly outcome: LoadOutcome<T>,
+  ) {}
+
+  /** Whether a load could start now. */
+  hasSlot(): boolean {
+    return this.active < this.numWorkers;
+  }
+
+  /** Queue a caller's load; it starts when a slot is free, in order. */
+  enqueue(f: LoadFlight<T>): void {
+    this.queue.push(f);
+  }
+
+  /** Queue another attempt of `f`, ahead of new work. */
+  retry(f: LoadFlight<T>): void {
+    f.state = 'queued';
+    this.queue.splice(this.head, 0, f);
+  }
+
+  /** Start queued loads while slots are free (flights forgotten meanwhile are skipped). */
+  runQueued(): void {
+    while (this.active < this.numWorkers && this.head < this.queue.length) {
+      const f = this.queue[this.head++]!;
+      if (f.state === 'queued' && !f.gone) this.start(f);
+    }
+    if (this.head > 64 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Start an attempt of `f` now. */
+  start(f: LoadFlight<T>): void {
+    f.state = 'loading';
+    f.attempts++;
+    this.active++;
+    this.counters.loads++;
+    if (f.prefetch) {
+      this.counters.issued++;
+      this.prefetchLoading++;
+    }
+    const controller = new AbortController();
+    f.controller = controller;
+    const attempt = f.attempts;
+    f.timer = this.clock.setTimeout(() => {
+      if (f.state !== 'loading' || f.attempts !== attempt) return;
+      const error = new LoadTimeoutError(f.key, this.loadTimeoutMs);
+      controller.abort(error);
+      this.outcome.failed(f, attempt, error);
+    }, this.loadTimeoutMs);
+    let run: Promise<T>;
+    try {
+      run = this.executor.run(f.key, controller.signal);
+    } catch (error) {
+      run = Promise.reject(error);
+    }
+    run.then(
+      (value) => this.outcome.loaded(f, attempt, value),
+      (error: unknown) => this.outcome.failed(f, attempt, error),
+    );
+  }
+
+  /** `f` leaves the 'loading' state: free its slot and its timer. */
+  end(f: LoadFlight<T>): void {
+    if (f.timer !== undefined) this.clock.clearTimeout(f.timer);
+    f.timer = undefined;
+    f.controller = undefined;
+    this.active--;
+    if (f.prefetch) this.prefetchLoading--;
+  }
+
+  /** Stop `f`'s attempt (if running) with `reason`, without reporting an outcome. */
+  abort(f: LoadFlight<T>, reason: unknown): void {
+    if (f.timer !== undefined) this.clock.clearTimeout(f.timer);
+    f.controller?.abort(reason);
+  }
+
+  /** Forget the queue and every slot (the engine aborted the loads); close the executor if owned. */
+  async close(): Promise<void> {
+    this.queue = [];
+    this.head = 0;
+    this.active = 0;
+    this.prefetchLoading = 0;
+    if (this.ownsExecutor) await this.executor.close?.();
+  }
+}

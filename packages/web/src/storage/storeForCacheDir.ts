@@ -1,0 +1,56 @@
+import type { PersistentStore } from '@medfusion/core';
+import { IdbStore } from './IdbStore.js';
+import { OpfsStore } from './opfs/OpfsStore.js';
+import { checkMaxBytes, checkStoreKey, showValue } from './storeValidate.js';
+
+/** The byte budget of a `cacheDir` store when none is given: the reference's `max_size_gb=10`. */
+export const DEFAULT_CACHE_DIR_MAX_BYTES = 10 * 2 ** 30;
+
+/** Options of {@link storeForCacheDir}. */
+export interface CacheDirStoreOptions {
+  /**
+   * Byte budget of the store; least recently used data goes first over it.
+   * The browser's quota for the origin may be smaller: then writes fail with
+   * `QUOTA_EXCEEDED` (the disk tier stops writing and says so in its stats).
+   * @default 10737418240 (10 GiB, the reference's `max_size_gb=10`)
+   */
+  maxBytes?: number;
+  /**
+   * Ask `navigator.storage.persist()` (OPFS only).
+   * @default false
+   */
+  persist?: boolean;
+  /**
+   * Storage: `'auto'` is OPFS where it exists, else IndexedDB.
+   * @default 'auto'
+   */
+  backend?: 'auto' | 'opfs' | 'idb';
+}
+
+/**
+ * The one mapping from a `cacheDir` to a store, used by `createCachedDataset`
+ * and `MemoryMappedCache` alike: an {@link OpfsStore} on the OPFS directory
+ * `cacheDir`, or, where OPFS is missing, an {@link IdbStore} on the IndexedDB
+ * database `medfusion:<cacheDir>`. The caller owns the store it gets (close it).
+ *
+ * @example
+ * const store = storeForCacheDir('medfusion/xray'); // OpfsStore, 10 GiB budget
+ */
+export function storeForCacheDir(
+  cacheDir: string,
+  options: CacheDirStoreOptions = {},
+): PersistentStore {
+  checkStoreKey(cacheDir, 'cacheDir');
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`options must be an object, got ${showValue(options)}`);
+  }
+  const maxBytes = checkMaxBytes('maxBytes', options.maxBytes ?? DEFAULT_CACHE_DIR_MAX_BYTES);
+  const backend = options.backend ?? 'auto';
+  if (backend !== 'auto' && backend !== 'opfs' && backend !== 'idb') {
+    throw new RangeError(`backend must be 'auto', 'opfs' or 'idb', got ${showValue(backend)}`);
+  }
+  if (backend === 'opfs' || (backend === 'auto' && OpfsStore.isSupported())) {
+    return new OpfsStore({ dir: cacheDir, maxBytes, persist: options.persist ?? false });
+  }
+  return new IdbStore({ name: `medfusion:${cacheDir}`, maxBytes });
+}
