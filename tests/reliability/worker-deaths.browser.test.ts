@@ -30,7 +30,7 @@ describe('worker deaths', () => {
           name: n === undefined ? 'live' : `die@${n}`,
         });
       },
-      numWorkers: 2,
+      poolSize: 2,
       concurrency: 4,
       callTimeoutMs: 15_000,
       onCrash: (event) => crashes.push(event),

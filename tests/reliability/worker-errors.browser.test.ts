@@ -24,7 +24,7 @@ describe('bad samples in workers', () => {
             type: 'module',
             name: `bad:${[...bad].join(',')}`,
           }),
-        numWorkers: 2,
+        poolSize: 2,
       });
       closers.push(() => executor.close());
       const cached = createCachedDataset(
