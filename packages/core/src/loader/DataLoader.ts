@@ -101,11 +101,12 @@ export interface DataLoaderOptions<T, B> {
    * What a failed sample load does: `'throw'` fails the epoch (LoadError
    * naming the index); `'skip'` drops the sample from its batch (the batch is
    * short; a batch with no sample left is not yielded); `'retry'` or
-   * `{ retry: { attempts, backoffMs, maxBackoffMs } }` tries again with
-   * exponential backoff on `clock`, then skips and quarantines. Every
-   * failure is in {@link DataLoader.failures}. See docs/reliability.md.
+   * `{ retry: { retries, baseDelayMs, maxDelayMs } }` (the spelling of
+   * `RetryOptions`) tries again with exponential backoff on `clock`, then
+   * skips and quarantines. Every failure is in {@link DataLoader.failures}.
+   * See docs/reliability.md.
    * @default 'throw'
-   * @example { onError: { retry: { attempts: 3, backoffMs: 100 } } }
+   * @example { onError: { retry: { retries: 2, baseDelayMs: 100 } } }
    */
   onError?: ErrorPolicy;
   /** Told about each sample not delivered (index, cause, attempts), as it is left out. */
