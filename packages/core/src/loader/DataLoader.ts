@@ -12,6 +12,7 @@ import {
   type CollateFn,
   type CollateOptions,
   createCollate,
+  renamedPoolSize,
   type Sample,
   type ToFloat32Options,
 } from './collate.js';
@@ -79,7 +80,7 @@ export interface DataLoaderOptions<T, B> {
    * batches (0 = fresh arrays for every batch).
    * @default 2
    */
-  poolSize?: number;
+  batchBuffers?: number;
   /**
    * Default collate only: numeric fields collated as Int32Array (e.g. `['2']`
    * for tuple samples `(image, tabular, label)`).
@@ -210,9 +211,10 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     nonNegativeInt('seed', seed);
     if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be below 2^53, got ${seed}`);
     this.seed = seed;
+    if ('poolSize' in options) throw renamedPoolSize((options as { poolSize?: unknown }).poolSize);
     if (options.collate !== undefined) {
       func('collate', options.collate);
-      for (const name of ['toFloat32', 'poolSize', 'labelFields'] as const) {
+      for (const name of ['toFloat32', 'batchBuffers', 'labelFields'] as const) {
         if (options[name] !== undefined) {
           throw new TypeError(
             `${name} configures the default collate and cannot go with a custom collate, got ${showValue(options[name])}`,
@@ -223,7 +225,7 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     } else {
       const opts: CollateOptions = {};
       if (options.toFloat32 !== undefined) opts.toFloat32 = options.toFloat32;
-      if (options.poolSize !== undefined) opts.poolSize = options.poolSize;
+      if (options.batchBuffers !== undefined) opts.batchBuffers = options.batchBuffers;
       if (options.labelFields !== undefined) opts.labelFields = options.labelFields;
       this.collate = createCollate(opts) as CollateFn<unknown, B>;
     }
