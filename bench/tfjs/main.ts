@@ -116,7 +116,7 @@ async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> 
             type: 'module',
             name: JSON.stringify(cfg.origins),
           }),
-        numWorkers: cfg.workers,
+        poolSize: cfg.workers,
         // the pool runs all `concurrency` loads at once, not 16 per worker with the rest queued
         concurrency: Math.ceil(cfg.concurrency / cfg.workers),
       })

@@ -47,7 +47,7 @@ export const COMPARE_ROWS: CompareRow[] = [
     reference: null,
   },
   {
-    name: 'best (plan, 32 workers)',
+    name: 'best (plan, numWorkers 32)',
     cacheType: 'both',
     plan: true,
     numWorkers: 32,

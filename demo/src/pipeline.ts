@@ -122,7 +122,7 @@ export class Pipeline {
         ? createWorkerExecutor<CsvImageSample>({
             worker: () =>
               new Worker(new URL('./loader.worker.ts', import.meta.url), { type: 'module' }),
-            numWorkers: settings.workers,
+            poolSize: settings.workers,
           })
         : undefined;
     const executor = this.executor;
@@ -151,6 +151,7 @@ export class Pipeline {
       cacheType: settings.strategy === 'both-disk' ? ('both' as const) : settings.strategy,
       cacheSize: settings.cacheSize,
       prefetchSize: settings.prefetchSize,
+      // loads in flight: one per Web Worker (at least one on the page's thread)
       numWorkers: Math.max(1, settings.workers),
     };
     // Three tiers with the disk: memory → disk (OPFS) → network; the fingerprint

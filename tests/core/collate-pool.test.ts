@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 const sample = (v: number) => ({ x: Float32Array.of(v, v), label: v });
 
 describe('collate output pool', () => {
-  it('reuses a batch buffer only after poolSize more batches', () => {
-    const collate = createCollate({ poolSize: 2 });
+  it('reuses a batch buffer only after batchBuffers more batches', () => {
+    const collate = createCollate({ batchBuffers: 2 });
     const b0 = collate([sample(0), sample(1)], { indices: [0, 1] });
     const b1 = collate([sample(2), sample(3)], { indices: [2, 3] });
     expect(b1.x!.data.buffer).not.toBe(b0.x!.data.buffer);
@@ -19,8 +19,8 @@ describe('collate output pool', () => {
     expect(b3.x!.shape).toEqual([1, 2]);
   });
 
-  it('poolSize 0 gives every batch its own arrays', () => {
-    const collate = createCollate({ poolSize: 0 });
+  it('batchBuffers 0 gives every batch its own arrays', () => {
+    const collate = createCollate({ batchBuffers: 0 });
     const b0 = collate([sample(0)], { indices: [0] });
     const b1 = collate([sample(1)], { indices: [1] });
     const b2 = collate([sample(2)], { indices: [2] });
@@ -28,10 +28,10 @@ describe('collate output pool', () => {
     expect(Array.from(b0.x!.data)).toEqual([0, 0]);
   });
 
-  it('through a DataLoader the last poolSize batches stay valid', async () => {
+  it('through a DataLoader the last batchBuffers batches stay valid', async () => {
     const loader = new DataLoader(fromArray(Array.from({ length: 12 }, (_, i) => sample(i))), {
       batchSize: 2,
-      poolSize: 3,
+      batchBuffers: 3,
     });
     const kept: { data: Float32Array; expected: number[] }[] = [];
     for await (const b of loader) {
@@ -41,9 +41,9 @@ describe('collate output pool', () => {
     expect(kept).toHaveLength(6);
   });
 
-  it('rejects a bad poolSize or toFloat32 option, naming it', () => {
-    expect(() => createCollate({ poolSize: -1 })).toThrow(
-      /poolSize must be a non-negative integer, got -1/,
+  it('rejects a bad batchBuffers or toFloat32 option, naming it', () => {
+    expect(() => createCollate({ batchBuffers: -1 })).toThrow(
+      /batchBuffers must be a non-negative integer, got -1/,
     );
     expect(() => createCollate({ toFloat32: { std: 0 } })).toThrow(
       /toFloat32.std\[0\] must be a finite positive number, got 0/,

@@ -26,7 +26,9 @@ describe('DataLoader options', () => {
     expect(bad({ collate: () => 0, labelFields: ['y'] })).toThrow(
       /labelFields configures the default collate/,
     );
-    expect(bad({ poolSize: -1 })).toThrow(/poolSize must be a non-negative integer, got -1/);
+    expect(bad({ batchBuffers: -1 })).toThrow(
+      /batchBuffers must be a non-negative integer, got -1/,
+    );
     expect(bad({ toFloat32: { scale: Number.NaN } })).toThrow(
       /toFloat32.scale must be a finite positive number, got NaN/,
     );

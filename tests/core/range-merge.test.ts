@@ -18,14 +18,14 @@ describe('mergeRanges', () => {
     ]);
   });
 
-  it('never exceeds maxBytes unless a single range is larger', () => {
+  it('never exceeds maxRequestBytes unless a single range is larger', () => {
     const merged = mergeRanges(
       [
         { start: 0, end: 60 },
         { start: 60, end: 120 },
         { start: 120, end: 400 },
       ],
-      { maxGap: 0, maxBytes: 100 },
+      { maxGap: 0, maxRequestBytes: 100 },
     );
     expect(merged.map((m) => [m.start, m.end])).toEqual([
       [0, 60],
@@ -59,6 +59,14 @@ describe('mergeRanges', () => {
   it('rejects inverted ranges and bad limits', () => {
     expect(() => mergeRanges([{ start: 5, end: 2 }])).toThrow(/ranges\[0\].*\[5, 2\)/);
     expect(() => mergeRanges([], { maxGap: -1 })).toThrow(/maxGap.*-1/);
-    expect(() => mergeRanges([], { maxBytes: 0 })).toThrow(/maxBytes.*0/);
+    expect(() => mergeRanges([], { maxRequestBytes: 0 })).toThrow(/maxRequestBytes.*0/);
+  });
+});
+
+describe('mergeRanges option names', () => {
+  it('refuses maxBytes (a byte budget elsewhere), naming maxRequestBytes', () => {
+    const make = () => mergeRanges([], { maxBytes: 100 } as never);
+    expect(make).toThrow(TypeError);
+    expect(make).toThrow(/maxBytes is now maxRequestBytes.*maxBytes: 100/);
   });
 });

@@ -147,11 +147,11 @@ const webCases: WebCase[] = [
     run: () => createWorkerExecutor({ worker: 'loader.worker.js' as never }),
   },
   {
-    call: 'createWorkerExecutor({ worker, numWorkers: 0 })',
+    call: 'createWorkerExecutor({ worker, poolSize: 0 })',
     kind: 'option',
     error: 'RangeError',
-    mentions: ['numWorkers', '0'],
-    run: () => createWorkerExecutor({ worker: echo, numWorkers: 0 }),
+    mentions: ['poolSize', '0'],
+    run: () => createWorkerExecutor({ worker: echo, poolSize: 0 }),
   },
   {
     call: 'createWorkerExecutor({ worker, callTimeoutMs: -1 })',

@@ -125,7 +125,7 @@ describe('bad samples under every strategy', () => {
           batchSize: 32,
           shuffle: true,
           seed: 5,
-          onError: { retry: { attempts: 3, backoffMs: 50, maxBackoffMs: 400 } },
+          onError: { retry: { retries: 2, baseDelayMs: 50, maxDelayMs: 400 } },
           clock,
           collate: (s) => s.slice(),
         });

@@ -30,12 +30,12 @@ async function epoch(loader: DataLoader<number, number[]>, clock: ManualClock) {
 }
 
 describe('onError retry', () => {
-  it('waits backoffMs, doubling, capped by maxBackoffMs, on the injected clock', async () => {
+  it('waits baseDelayMs, doubling, capped by maxDelayMs, on the injected clock', async () => {
     const clock = new ManualClock();
     const { ds, times } = flaky(clock, 100);
     const loader = new DataLoader<number, number[]>(ds, {
       batchSize: 6,
-      onError: { retry: { attempts: 5, backoffMs: 100, maxBackoffMs: 150 } },
+      onError: { retry: { retries: 4, baseDelayMs: 100, maxDelayMs: 150 } },
       clock,
       collate: (s) => s.slice(),
     });
@@ -69,7 +69,7 @@ describe('onError retry', () => {
     const { ds } = flaky(clock, 100);
     const loader = new DataLoader<number, number[]>(ds, {
       batchSize: 2,
-      onError: { retry: { attempts: 3, backoffMs: 10 }, afterRetries: 'throw' },
+      onError: { retry: { retries: 2, baseDelayMs: 10 }, afterRetries: 'throw' },
       clock,
       collate: (s) => s.slice(),
     });
@@ -84,7 +84,7 @@ describe('onError retry', () => {
     const clock = new ManualClock();
     const { ds, times } = flaky(clock, 100);
     const loader = new DataLoader<number, number[]>(ds, {
-      onError: { retry: { attempts: 2, backoffMs: 1 } },
+      onError: { retry: { retries: 1, baseDelayMs: 1 } },
       quarantine: false,
       clock,
       collate: (s) => s.slice(),
@@ -101,7 +101,7 @@ describe('onError retry', () => {
     const ctrl = new AbortController();
     const loader = new DataLoader<number, number[]>(ds, {
       batchSize: 6,
-      onError: { retry: { attempts: 10, backoffMs: 60_000 } },
+      onError: { retry: { retries: 9, baseDelayMs: 60_000 } },
       clock,
       signal: ctrl.signal,
       collate: (s) => s.slice(),

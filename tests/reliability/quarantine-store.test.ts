@@ -13,7 +13,7 @@ async function run(quarantine: Quarantine) {
   const loader = new DataLoader<Sample, Sample[]>(src.dataset, {
     batchSize: 16,
     shuffle: true,
-    onError: { retry: { attempts: 2, backoffMs: 0 } },
+    onError: { retry: { retries: 1, baseDelayMs: 0 } },
     quarantine,
     collate: (s) => s.slice(),
   });

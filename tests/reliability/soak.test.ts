@@ -68,7 +68,7 @@ describe('soak', () => {
       batchSize: 64,
       shuffle: true,
       seed: 50,
-      onError: { retry: { attempts: 4, backoffMs: 5, maxBackoffMs: 50 } },
+      onError: { retry: { retries: 3, baseDelayMs: 5, maxDelayMs: 50 } },
       clock,
       collate: (samples) => {
         for (const s of samples) if (!intact(s, s.index)) throw new Error(`corrupt ${s.index}`);

@@ -30,7 +30,7 @@ describe('worker deaths', () => {
           name: n === undefined ? 'live' : `die@${n}`,
         });
       },
-      numWorkers: 2,
+      poolSize: 2,
       concurrency: 4,
       callTimeoutMs: 15_000,
       onCrash: (event) => crashes.push(event),
@@ -51,7 +51,7 @@ describe('worker deaths', () => {
       shuffle: true,
       seed: 4,
       // a call whose one re-send dies too fails with WorkerCrashedError: the loader retries it
-      onError: { retry: { attempts: 4, backoffMs: 10 } },
+      onError: { retry: { retries: 3, baseDelayMs: 10 } },
       collate: (s) => s.slice(),
     });
     const seen = new Uint8Array(LENGTH);

@@ -24,7 +24,7 @@ describe('bad samples in workers', () => {
             type: 'module',
             name: `bad:${[...bad].join(',')}`,
           }),
-        numWorkers: 2,
+        poolSize: 2,
       });
       closers.push(() => executor.close());
       const cached = createCachedDataset(
@@ -37,7 +37,7 @@ describe('bad samples in workers', () => {
       const loader = new DataLoader<Sample, Sample[]>(cached, {
         batchSize: 32,
         shuffle: true,
-        onError: onError === 'skip' ? 'skip' : { retry: { attempts: 2, backoffMs: 5 } },
+        onError: onError === 'skip' ? 'skip' : { retry: { retries: 1, baseDelayMs: 5 } },
         collate: (s) => s.slice(),
       });
       const delivered = new Set<number>();

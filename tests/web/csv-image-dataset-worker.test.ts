@@ -10,11 +10,11 @@ afterEach(async () => {
   for (const e of executors.splice(0)) await e.close();
 });
 
-function pool(numWorkers: number) {
+function pool(poolSize: number) {
   const executor = createWorkerExecutor<CsvImageSample>({
     worker: () =>
       new Worker(new URL('./fixtures/csv-image.worker.ts', import.meta.url), { type: 'module' }),
-    numWorkers,
+    poolSize,
   });
   executors.push(executor);
   return executor;

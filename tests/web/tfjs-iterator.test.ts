@@ -40,14 +40,14 @@ describe('toTfDataset iterator', () => {
   });
 
   it('serves concurrent next() calls in order with fresh, independent tensors', async () => {
-    const loader = new DataLoader(fromArray(samples), { batchSize: 4, poolSize: 1 });
+    const loader = new DataLoader(fromArray(samples), { batchSize: 4, batchBuffers: 1 });
     const it = await toTfDataset(loader, { xs: 'x', ys: 'label' }).iterator();
     const before = tf.memory().numTensors;
     const [a, b, c, d] = await Promise.all([it.next(), it.next(), it.next(), it.next()]);
     expect([a!.done, b!.done, c!.done, d!.done]).toEqual([false, false, false, true]);
     const xs = [a!, b!, c!].map((r) => r.value.xs as tf.Tensor);
     const ys = [a!, b!, c!].map((r) => r.value.ys as tf.Tensor);
-    // poolSize 1 reuses one buffer for every batch: the tensors must hold copies
+    // batchBuffers 1 reuses one buffer for every batch: the tensors must hold copies
     expect(await xs[0]!.array()).toEqual([
       [0, 0.5],
       [1, 1.5],

@@ -70,7 +70,7 @@ describe('uploadBatch on WebGPU (SwiftShader)', () => {
 
   it('reuses ring slots only after slots uploads, and earlier batches stay intact until then', async () => {
     const ring = new UploadRing(device, { slots: 3 });
-    const loader = new DataLoader(fromArray(samples), { batchSize: 2, poolSize: 0 });
+    const loader = new DataLoader(fromArray(samples), { batchSize: 2, batchBuffers: 0 });
     const gpus: GpuBatch[] = [];
     const expected: Uint8Array[] = [];
     for await (const batch of loader) {

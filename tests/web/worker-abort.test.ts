@@ -18,7 +18,7 @@ describe('abort signals cross to the worker', () => {
     const seen: Array<{ aborted: number; reason: string }> = [];
     channel.onmessage = (event) => seen.push(event.data);
     try {
-      const executor = createWorkerExecutor<never>({ worker: abortWorker, numWorkers: 1 });
+      const executor = createWorkerExecutor<never>({ worker: abortWorker, poolSize: 1 });
       closers.push(() => executor.close());
       const controller = new AbortController();
       const call = executor.run(11, controller.signal);
@@ -41,7 +41,7 @@ describe('abort signals cross to the worker', () => {
   it('a call queued behind a busy pool is dropped from the queue on abort', async () => {
     const executor = createWorkerExecutor<never>({
       worker: abortWorker,
-      numWorkers: 1,
+      poolSize: 1,
       concurrency: 1,
     });
     closers.push(() => executor.close());
@@ -57,7 +57,7 @@ describe('abort signals cross to the worker', () => {
   });
 
   it('an already aborted signal rejects at once and never reaches a worker', async () => {
-    const executor = createWorkerExecutor<never>({ worker: abortWorker, numWorkers: 1 });
+    const executor = createWorkerExecutor<never>({ worker: abortWorker, poolSize: 1 });
     closers.push(() => executor.close());
     const reason = new Error('gone');
     await expect(executor.run(3, AbortSignal.abort(reason))).rejects.toBe(reason);

@@ -16,7 +16,7 @@ describe('close()', () => {
       const executor = createWorkerExecutor<{ index: number }>({
         worker: () =>
           new Worker(new URL('./fixtures/alive.worker.ts', import.meta.url), { type: 'module' }),
-        numWorkers: 2,
+        poolSize: 2,
         concurrency: 1,
       });
       // both workers announce themselves while they live

@@ -51,7 +51,7 @@ describe('crash recovery', () => {
       const crashes: WorkerCrashEvent[] = [];
       const executor = createWorkerExecutor<Pixels>({
         worker: crashWorker,
-        numWorkers: 2,
+        poolSize: 2,
         liveness,
         heartbeatMs: 1000,
         callTimeoutMs: 20_000,
@@ -69,7 +69,7 @@ describe('crash recovery', () => {
       expect(stats.crashes).toBe(crashes.length);
       expect(stats.retries).toBeGreaterThanOrEqual(crashes.length);
       expect(stats.completed).toBe(300);
-      // the pool keeps numWorkers alive
+      // the pool keeps poolSize alive
       expect(stats.liveWorkers).toBe(2);
     });
   }
@@ -80,7 +80,7 @@ describe('crash recovery', () => {
     const executor = createWorkerExecutor<Pixels>({
       worker: () =>
         new Worker(new URL('./fixtures/poison.worker.ts', import.meta.url), { type: 'module' }),
-      numWorkers: 2,
+      poolSize: 2,
     });
     closers.push(() => executor.close());
     const error = await executor.run(13).catch((e: unknown) => e);
@@ -100,7 +100,7 @@ describe('crash recovery', () => {
     const executor = createWorkerExecutor<number>({
       worker: () =>
         new Worker(new URL('./fixtures/broken.worker.ts', import.meta.url), { type: 'module' }),
-      numWorkers: 1,
+      poolSize: 1,
       maxStartFailures: 3,
       onCrash: (event) => crashes.push(event),
     });

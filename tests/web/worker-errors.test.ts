@@ -9,7 +9,7 @@ beforeAll(() => {
   executor = createWorkerExecutor<Sample>({
     worker: () =>
       new Worker(new URL('./fixtures/error.worker.ts', import.meta.url), { type: 'module' }),
-    numWorkers: 1,
+    poolSize: 1,
   });
 });
 afterAll(() => executor.close());

@@ -7,9 +7,9 @@ const worker = () =>
 describe('bad options are refused with the option and the value named', () => {
   it.each([
     [{ worker: 'x.js' }, TypeError, /worker must be a function.*x\.js/],
-    [{ worker, numWorkers: 0 }, RangeError, /numWorkers.*0/],
-    [{ worker, numWorkers: 1.5 }, RangeError, /numWorkers.*1\.5/],
-    [{ worker, numWorkers: '2' }, TypeError, /numWorkers.*2/],
+    [{ worker, poolSize: 0 }, RangeError, /poolSize.*0/],
+    [{ worker, poolSize: 1.5 }, RangeError, /poolSize.*1\.5/],
+    [{ worker, poolSize: '2' }, TypeError, /poolSize.*2/],
     [{ worker, callTimeoutMs: -1 }, RangeError, /callTimeoutMs.*-1/],
     [{ worker, callTimeoutMs: Number.NaN }, RangeError, /callTimeoutMs.*NaN/],
     [{ worker, startTimeoutMs: 0 }, RangeError, /startTimeoutMs.*0/],
@@ -22,8 +22,15 @@ describe('bad options are refused with the option and the value named', () => {
     expect(() => createWorkerExecutor(options as never)).toThrow(message);
   });
 
+  it("refuses numWorkers, the engine's loads in flight, and names poolSize", () => {
+    expect(() => createWorkerExecutor({ worker, numWorkers: 2 } as never)).toThrow(TypeError);
+    expect(() => createWorkerExecutor({ worker, numWorkers: 2 } as never)).toThrow(
+      /numWorkers.*poolSize.*numWorkers: 2/,
+    );
+  });
+
   it('a bad index is refused with the index named', async () => {
-    const executor = createWorkerExecutor({ worker, numWorkers: 1 });
+    const executor = createWorkerExecutor({ worker, poolSize: 1 });
     try {
       await expect(executor.run(-1)).rejects.toThrow(/index.*-1/);
       await expect(executor.run(2.5)).rejects.toBeInstanceOf(RangeError);

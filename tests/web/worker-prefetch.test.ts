@@ -13,7 +13,7 @@ describe('worker executor under the prefetch engine', () => {
     const executor = createWorkerExecutor<Pixels>({
       worker: () =>
         new Worker(new URL('./fixtures/crash.worker.ts', import.meta.url), { type: 'module' }),
-      numWorkers: 2,
+      poolSize: 2,
       onCrash: (event) => crashes.push(event),
     });
     const source = fromLoader<Pixels>(300, () => {

@@ -20,7 +20,7 @@ const echoWorker = () =>
 
 describe('dispatch', () => {
   it('is FIFO: a worker receives calls in the order run() was called (the plan order)', async () => {
-    const executor = createWorkerExecutor<Echo>({ worker: echoWorker, numWorkers: 1 });
+    const executor = createWorkerExecutor<Echo>({ worker: echoWorker, poolSize: 1 });
     closers.push(() => executor.close());
     const plan = [42, 7, 19, 3, 88, 0, 64, 5, 11, 30, 2, 77];
     const results = await Promise.all(plan.map((i) => executor.run(i)));
@@ -32,7 +32,7 @@ describe('dispatch', () => {
   it('sends each call to the least busy worker', async () => {
     const executor = createWorkerExecutor<Echo>({
       worker: echoWorker,
-      numWorkers: 2,
+      poolSize: 2,
       concurrency: 4,
     });
     closers.push(() => executor.close());
@@ -52,7 +52,7 @@ describe('dispatch', () => {
     const executor = createWorkerExecutor<never>({
       worker: () =>
         new Worker(new URL('./fixtures/abort.worker.ts', import.meta.url), { type: 'module' }),
-      numWorkers: 1,
+      poolSize: 1,
       concurrency: 3,
     });
     closers.push(() => executor.close());

@@ -14,7 +14,7 @@ describe('worker start', () => {
     const executor = createWorkerExecutor<number>({
       worker: () =>
         new Worker(new URL('./fixtures/silent.worker.ts', import.meta.url), { type: 'module' }),
-      numWorkers: 1,
+      poolSize: 1,
       startTimeoutMs: 2000,
       maxStartFailures: 2,
       clock,
@@ -47,7 +47,7 @@ describe('worker start', () => {
       },
       () => 42 as unknown as Worker,
     ]) {
-      const executor = createWorkerExecutor<number>({ worker, numWorkers: 2 });
+      const executor = createWorkerExecutor<number>({ worker, poolSize: 2 });
       closers.push(() => executor.close());
       const error = await executor.run(1).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WorkerCrashedError);
@@ -66,7 +66,7 @@ describe('worker start', () => {
           : new Worker(new URL('./fixtures/broken.worker.ts', import.meta.url), {
               type: 'module',
             }),
-      numWorkers: 2,
+      poolSize: 2,
       maxStartFailures: 2,
       onCrash: (event) => crashes.push(event),
     });

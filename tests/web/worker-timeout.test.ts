@@ -21,7 +21,7 @@ describe('hang protection', () => {
     const clock = new ManualClock();
     const executor = createWorkerExecutor<{ index: number }>({
       worker: hangWorker,
-      numWorkers: 2,
+      poolSize: 2,
       callTimeoutMs: 5000,
       clock,
     });
@@ -56,7 +56,7 @@ describe('hang protection', () => {
     const clock = new ManualClock();
     const executor = createWorkerExecutor<{ index: number }>({
       worker: hangWorker,
-      numWorkers: 1,
+      poolSize: 1,
       callTimeoutMs: 5000,
       heartbeatMs: 1000,
       clock,
@@ -79,7 +79,7 @@ describe('hang protection', () => {
     const clock = new ManualClock();
     const executor = createWorkerExecutor<{ index: number }>({
       worker: hangWorker,
-      numWorkers: 2,
+      poolSize: 2,
       callTimeoutMs: 5000,
       clock,
     });

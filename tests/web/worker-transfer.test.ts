@@ -17,7 +17,7 @@ describe('zero-copy transfer of returned samples', () => {
     const executor = createWorkerExecutor<Echo>({
       worker: () =>
         new Worker(new URL('./fixtures/echo.worker.ts', import.meta.url), { type: 'module' }),
-      numWorkers: 1,
+      poolSize: 1,
     });
     closers.push(() => executor.close());
     const first = await executor.run(3);
@@ -33,7 +33,7 @@ describe('zero-copy transfer of returned samples', () => {
     const executor = createWorkerExecutor<Echo>({
       worker: () =>
         new Worker(new URL('./fixtures/echo-copy.worker.ts', import.meta.url), { type: 'module' }),
-      numWorkers: 1,
+      poolSize: 1,
     });
     closers.push(() => executor.close());
     await executor.run(1);

@@ -20,7 +20,7 @@ export class BufferPool {
   private slot = 0;
 
   constructor(depth: number) {
-    this.depth = nonNegativeInt('poolSize', depth);
+    this.depth = nonNegativeInt('batchBuffers', depth);
     this.slots = [];
     for (let i = 0; i < depth; i++) this.slots.push(new Map());
   }

@@ -12,6 +12,7 @@ import {
   type CollateFn,
   type CollateOptions,
   createCollate,
+  renamedPoolSize,
   type Sample,
   type ToFloat32Options,
 } from './collate.js';
@@ -79,7 +80,7 @@ export interface DataLoaderOptions<T, B> {
    * batches (0 = fresh arrays for every batch).
    * @default 2
    */
-  poolSize?: number;
+  batchBuffers?: number;
   /**
    * Default collate only: numeric fields collated as Int32Array (e.g. `['2']`
    * for tuple samples `(image, tabular, label)`).
@@ -101,11 +102,12 @@ export interface DataLoaderOptions<T, B> {
    * What a failed sample load does: `'throw'` fails the epoch (LoadError
    * naming the index); `'skip'` drops the sample from its batch (the batch is
    * short; a batch with no sample left is not yielded); `'retry'` or
-   * `{ retry: { attempts, backoffMs, maxBackoffMs } }` tries again with
-   * exponential backoff on `clock`, then skips and quarantines. Every
-   * failure is in {@link DataLoader.failures}. See docs/reliability.md.
+   * `{ retry: { retries, baseDelayMs, maxDelayMs } }` (the spelling of
+   * `RetryOptions`) tries again with exponential backoff on `clock`, then
+   * skips and quarantines. Every failure is in {@link DataLoader.failures}.
+   * See docs/reliability.md.
    * @default 'throw'
-   * @example { onError: { retry: { attempts: 3, backoffMs: 100 } } }
+   * @example { onError: { retry: { retries: 2, baseDelayMs: 100 } } }
    */
   onError?: ErrorPolicy;
   /** Told about each sample not delivered (index, cause, attempts), as it is left out. */
@@ -209,9 +211,10 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     nonNegativeInt('seed', seed);
     if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be below 2^53, got ${seed}`);
     this.seed = seed;
+    if ('poolSize' in options) throw renamedPoolSize((options as { poolSize?: unknown }).poolSize);
     if (options.collate !== undefined) {
       func('collate', options.collate);
-      for (const name of ['toFloat32', 'poolSize', 'labelFields'] as const) {
+      for (const name of ['toFloat32', 'batchBuffers', 'labelFields'] as const) {
         if (options[name] !== undefined) {
           throw new TypeError(
             `${name} configures the default collate and cannot go with a custom collate, got ${showValue(options[name])}`,
@@ -222,7 +225,7 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     } else {
       const opts: CollateOptions = {};
       if (options.toFloat32 !== undefined) opts.toFloat32 = options.toFloat32;
-      if (options.poolSize !== undefined) opts.poolSize = options.poolSize;
+      if (options.batchBuffers !== undefined) opts.batchBuffers = options.batchBuffers;
       if (options.labelFields !== undefined) opts.labelFields = options.labelFields;
       this.collate = createCollate(opts) as CollateFn<unknown, B>;
     }

@@ -83,12 +83,13 @@ export interface CollateOptions {
    */
   toFloat32?: ToFloat32Options;
   /**
-   * Depth of the output buffer ring: a batch's arrays are reused (overwritten)
-   * once `poolSize` more batches have been collated. `0` allocates fresh arrays
-   * for every batch.
+   * Sets of output arrays used in rotation: a batch's arrays are reused
+   * (overwritten) once `batchBuffers` more batches have been collated. `0`
+   * allocates fresh arrays for every batch. (Called `poolSize` before 0.2;
+   * `poolSize` now only counts Web Workers.)
    * @default 2
    */
-  poolSize?: number;
+  batchBuffers?: number;
   /**
    * Numeric fields collated as Int32Array (values must be int32 integers);
    * every other numeric field becomes Float32Array.
@@ -171,7 +172,7 @@ function channelTable(name: string, value: number | ArrayLike<number>): Float64A
  * a flat array of n elements becomes `[B, n]`; a {@link ShapedArray} (or a
  * flat array with an `xShape` sibling) becomes `[B, ...shape]`. Arrays keep
  * their element type unless `toFloat32` names the field. Output arrays come
- * from a {@link BufferPool} of depth `poolSize`.
+ * from a {@link BufferPool} of depth `batchBuffers`.
  *
  * @example
  * const collate = createCollate({ toFloat32: { scale: 1 / 255 } });
@@ -180,7 +181,8 @@ function channelTable(name: string, value: number | ArrayLike<number>): Float64A
  * batch.label.data;  // Int32Array [1, 0]
  */
 export function createCollate(options: CollateOptions = {}): CollateFn<Sample, Batch> {
-  const pool = new BufferPool(options.poolSize ?? 2);
+  if ('poolSize' in options) throw renamedPoolSize((options as { poolSize?: unknown }).poolSize);
+  const pool = new BufferPool(options.batchBuffers ?? 2);
   const labelFields = new Set(options.labelFields ?? ['label', 'labels']);
   const norm = options.toFloat32;
   let mul = Float64Array.of(1);
@@ -400,4 +402,11 @@ export function createCollate(options: CollateOptions = {}): CollateFn<Sample, B
     }
     return batch;
   };
+}
+
+/** The TypeError for the 0.1 name of `batchBuffers` (a silent default would reuse arrays a caller keeps). */
+export function renamedPoolSize(value: unknown): TypeError {
+  return new TypeError(
+    `poolSize is now batchBuffers (output arrays in rotation; poolSize counts the Web Workers of createWorkerExecutor), got poolSize: ${showValue(value)}`,
+  );
 }

@@ -44,7 +44,7 @@ export class FailureTracker {
     }
     // Retrying policies quarantine what fails every retry, in memory unless told otherwise.
     this.quarantine =
-      q === false ? undefined : (q ?? (this.policy.attempts > 1 ? new Quarantine() : undefined));
+      q === false ? undefined : (q ?? (this.policy.retries > 0 ? new Quarantine() : undefined));
     const clock = options.clock ?? systemClock;
     if (clock === null || typeof clock !== 'object' || typeof clock.setTimeout !== 'function') {
       throw new TypeError(`clock must be a Clock, got ${showValue(clock)}`);

@@ -2,27 +2,26 @@ import type { Dataset, GetOptions } from '../dataset/Dataset.js';
 import { LoadError, MedFusionError } from '../errors.js';
 import { abortReason } from '../util/abort.js';
 import type { Clock } from '../util/Clock.js';
-import { nonNegativeFinite, positiveInt, showValue } from '../util/validate.js';
-import { backoffDelay, sleep } from './retry.js';
+import { nonNegativeFinite, nonNegativeInt, showValue } from '../util/validate.js';
+import { backoffDelay, type RetryOptions, sleep } from './retry.js';
 
-/** Retry settings of an {@link ErrorPolicy}. */
-export interface RetryPolicy {
-  /**
-   * Attempts per sample in all (the first load counts), at least 1.
-   * @default 3
-   */
-  attempts?: number;
-  /**
-   * Wait before the first retry in ms; it doubles per retry (exponential backoff).
-   * @default 100
-   */
-  backoffMs?: number;
-  /**
-   * Longest single wait in ms.
-   * @default 5000
-   */
-  maxBackoffMs?: number;
-}
+/**
+ * Retry settings of an {@link ErrorPolicy}: the `retries`, `baseDelayMs` and
+ * `maxDelayMs` of {@link RetryOptions}, spelled and meant the same (the delay
+ * doubles per retry, no jitter). Defaults here: `retries` 2 (3 attempts in
+ * all), `baseDelayMs` 100, `maxDelayMs` 5000.
+ */
+export type RetryPolicy = Pick<RetryOptions, 'retries' | 'baseDelayMs' | 'maxDelayMs'>;
+
+/** The keys a {@link RetryPolicy} takes. */
+const RETRY_POLICY_KEYS: readonly string[] = ['retries', 'baseDelayMs', 'maxDelayMs'];
+
+/** Names of 0.1, refused with a pointer to their 0.2 spelling. */
+const RENAMED_RETRY_KEYS: Readonly<Record<string, string>> = {
+  attempts: 'retries (retries after the first attempt: attempts N = retries N-1)',
+  backoffMs: 'baseDelayMs',
+  maxBackoffMs: 'maxDelayMs',
+};
 
 /**
  * What a {@link DataLoader} does when loading a sample fails (the loader's
@@ -30,21 +29,22 @@ export interface RetryPolicy {
  * - `'throw'`: the epoch fails with a `LoadError` naming the index.
  * - `'skip'`: the sample is dropped from its batch (that batch is short; a
  *   batch whose samples all failed is not yielded) and reported.
- * - `'retry'`: up to 3 attempts with backoff (100 ms, doubling), then skip
- *   and put the index in quarantine.
- * - `{ retry: { attempts, backoffMs, maxBackoffMs }, afterRetries? }`: the same
- *   with your numbers; `afterRetries: 'throw'` fails the epoch instead of skipping.
+ * - `'retry'`: up to 2 retries (3 attempts in all) with backoff (100 ms,
+ *   doubling), then skip and put the index in quarantine.
+ * - `{ retry: { retries, baseDelayMs, maxDelayMs }, afterRetries? }`: the same
+ *   with your numbers (the spelling of {@link RetryOptions});
+ *   `afterRetries: 'throw'` fails the epoch instead of skipping.
  * Aborts and closed datasets always end the epoch; they are never skipped.
  *
  * @example
- * new DataLoader(ds, { onError: { retry: { attempts: 4, backoffMs: 50 } } });
+ * new DataLoader(ds, { onError: { retry: { retries: 3, baseDelayMs: 50 } } });
  */
 export type ErrorPolicy =
   | 'throw'
   | 'skip'
   | 'retry'
   | {
-      /** Attempts and backoff. */
+      /** Retries and backoff. */
       retry: RetryPolicy;
       /** What a sample that failed every attempt does. @default 'skip' */
       afterRetries?: 'skip' | 'throw';
@@ -52,12 +52,12 @@ export type ErrorPolicy =
 
 /** An {@link ErrorPolicy} checked and with its defaults filled in. */
 export interface ResolvedErrorPolicy {
-  /** Attempts per sample (1 = no retry). */
-  attempts: number;
+  /** Retries per sample after its first attempt (0 = no retry). */
+  retries: number;
   /** Wait before the first retry, ms. */
-  backoffMs: number;
+  baseDelayMs: number;
   /** Longest wait, ms. */
-  maxBackoffMs: number;
+  maxDelayMs: number;
   /** After the last attempt: drop the sample (`true`) or fail the epoch. */
   skip: boolean;
 }
@@ -100,10 +100,10 @@ export class QuarantinedError extends MedFusionError {
  */
 export function resolveErrorPolicy(policy: unknown, name = 'onError'): ResolvedErrorPolicy {
   if (policy === 'throw' || policy === undefined) {
-    return { attempts: 1, backoffMs: 0, maxBackoffMs: 0, skip: false };
+    return { retries: 0, baseDelayMs: 0, maxDelayMs: 0, skip: false };
   }
-  if (policy === 'skip') return { attempts: 1, backoffMs: 0, maxBackoffMs: 0, skip: true };
-  if (policy === 'retry') return { attempts: 3, backoffMs: 100, maxBackoffMs: 5000, skip: true };
+  if (policy === 'skip') return { retries: 0, baseDelayMs: 0, maxDelayMs: 0, skip: true };
+  if (policy === 'retry') return { retries: 2, baseDelayMs: 100, maxDelayMs: 5000, skip: true };
   if (typeof policy === 'string') {
     throw new RangeError(
       `${name} must be 'throw', 'skip', 'retry' or { retry: {...} }, got ${showValue(policy)}`,
@@ -118,16 +118,25 @@ export function resolveErrorPolicy(policy: unknown, name = 'onError'): ResolvedE
   if (retry === null || typeof retry !== 'object') {
     throw new TypeError(`${name}.retry must be an object, got ${showValue(retry)}`);
   }
+  for (const key of Object.keys(retry)) {
+    if (RETRY_POLICY_KEYS.includes(key)) continue;
+    const renamed = RENAMED_RETRY_KEYS[key];
+    throw new TypeError(
+      renamed === undefined
+        ? `unknown option ${name}.retry.${key}; ${name}.retry takes ${RETRY_POLICY_KEYS.join(', ')}`
+        : `${name}.retry.${key} is now ${renamed}, got ${key}: ${showValue((retry as Record<string, unknown>)[key])}`,
+    );
+  }
   const r = retry as RetryPolicy;
-  const attempts = positiveInt(`${name}.retry.attempts`, r.attempts ?? 3);
-  const backoffMs = nonNegativeFinite(`${name}.retry.backoffMs`, r.backoffMs ?? 100);
-  const maxBackoffMs = nonNegativeFinite(
-    `${name}.retry.maxBackoffMs`,
-    r.maxBackoffMs ?? Math.max(5000, backoffMs),
+  const retries = nonNegativeInt(`${name}.retry.retries`, r.retries ?? 2);
+  const baseDelayMs = nonNegativeFinite(`${name}.retry.baseDelayMs`, r.baseDelayMs ?? 100);
+  const maxDelayMs = nonNegativeFinite(
+    `${name}.retry.maxDelayMs`,
+    r.maxDelayMs ?? Math.max(5000, baseDelayMs),
   );
-  if (maxBackoffMs < backoffMs) {
+  if (maxDelayMs < baseDelayMs) {
     throw new RangeError(
-      `${name}.retry.maxBackoffMs must be ≥ backoffMs (${backoffMs}), got ${maxBackoffMs}`,
+      `${name}.retry.maxDelayMs must be ≥ baseDelayMs (${baseDelayMs}), got ${maxDelayMs}`,
     );
   }
   if (afterRetries !== undefined && afterRetries !== 'skip' && afterRetries !== 'throw') {
@@ -135,7 +144,7 @@ export function resolveErrorPolicy(policy: unknown, name = 'onError'): ResolvedE
       `${name}.afterRetries must be 'skip' or 'throw', got ${showValue(afterRetries)}`,
     );
   }
-  return { attempts, backoffMs, maxBackoffMs, skip: afterRetries !== 'throw' };
+  return { retries, baseDelayMs, maxDelayMs, skip: afterRetries !== 'throw' };
 }
 
 /** True for failures no policy may absorb: aborts and closed datasets end the epoch. */
@@ -146,8 +155,8 @@ export function isFatal(error: unknown): boolean {
 
 /**
  * The dataset the loader reads through: indices in `quarantined` fail at once
- * with {@link QuarantinedError} (no load), and failed loads are tried again
- * up to `policy.attempts` times with exponential backoff on `clock` before
+ * with {@link QuarantinedError} (no load), and a failed load is retried up
+ * to `policy.retries` times with exponential backoff on `clock` before
  * failing with {@link SampleFailedError}. Successful reads stay synchronous
  * when the source is.
  */
@@ -157,12 +166,13 @@ export function withErrorPolicy<T>(
   clock: Clock,
   quarantined: { has(index: number): boolean } | undefined,
 ): Dataset<T> {
-  if (policy.attempts === 1 && quarantined === undefined) return dataset;
-  const delays = { baseDelayMs: policy.backoffMs, maxDelayMs: policy.maxBackoffMs };
+  if (policy.retries === 0 && quarantined === undefined) return dataset;
+  const attempts = policy.retries + 1;
+  const delays = { baseDelayMs: policy.baseDelayMs, maxDelayMs: policy.maxDelayMs };
   const again = async (index: number, opts: GetOptions | undefined, first: unknown) => {
     const signal: AbortSignal | undefined = opts?.signal;
     let last = first;
-    for (let n = 1; n < policy.attempts; n++) {
+    for (let n = 1; n < attempts; n++) {
       if (isFatal(last) || signal?.aborted) throw signal?.aborted ? abortReason(signal) : last;
       await sleep(clock, backoffDelay(n, delays), signal);
       try {
@@ -172,7 +182,7 @@ export function withErrorPolicy<T>(
       }
     }
     if (isFatal(last)) throw last;
-    throw new SampleFailedError(index, unwrap(last), policy.attempts);
+    throw new SampleFailedError(index, unwrap(last), attempts);
   };
   return {
     length: dataset.length,
@@ -182,9 +192,9 @@ export function withErrorPolicy<T>(
       try {
         result = dataset.get(index, opts);
       } catch (error) {
-        return policy.attempts > 1 ? again(index, opts, error) : Promise.reject(error);
+        return attempts > 1 ? again(index, opts, error) : Promise.reject(error);
       }
-      if (policy.attempts > 1 && typeof (result as Promise<T>)?.then === 'function') {
+      if (attempts > 1 && typeof (result as Promise<T>)?.then === 'function') {
         return (result as Promise<T>).then(undefined, (error: unknown) =>
           again(index, opts, error),
         );

@@ -24,11 +24,12 @@ export interface MergeRangesOptions {
    */
   maxGap?: number;
   /**
-   * Largest merged request in bytes; a range larger than this on its own is
-   * kept whole.
+   * Largest merged request in bytes (the spelling of `WebDatasetSource`'s
+   * option; `maxBytes` elsewhere is a byte budget); a range larger than this
+   * on its own is kept whole.
    * @default 16777216 (16 MiB)
    */
-  maxBytes?: number;
+  maxRequestBytes?: number;
 }
 
 /**
@@ -45,7 +46,15 @@ export function mergeRanges<R extends ByteRange>(
   options: MergeRangesOptions = {},
 ): MergedRange<R>[] {
   const maxGap = nonNegativeInt('maxGap', options.maxGap ?? 65536);
-  const maxBytes = positiveInt('maxBytes', options.maxBytes ?? 16 * 1024 * 1024);
+  if ('maxBytes' in options) {
+    throw new TypeError(
+      `maxBytes is now maxRequestBytes (largest merged request), got maxBytes: ${String((options as { maxBytes?: unknown }).maxBytes)}`,
+    );
+  }
+  const maxRequestBytes = positiveInt(
+    'maxRequestBytes',
+    options.maxRequestBytes ?? 16 * 1024 * 1024,
+  );
   for (let i = 0; i < ranges.length; i++) {
     const r = ranges[i] as R;
     if (!Number.isInteger(r.start) || !Number.isInteger(r.end) || r.start < 0 || r.end < r.start) {
@@ -61,7 +70,7 @@ export function mergeRanges<R extends ByteRange>(
     if (
       cur !== undefined &&
       r.start - cur.end <= maxGap &&
-      Math.max(cur.end, r.end) - cur.start <= maxBytes
+      Math.max(cur.end, r.end) - cur.start <= maxRequestBytes
     ) {
       cur.end = Math.max(cur.end, r.end);
       cur.parts.push(r);

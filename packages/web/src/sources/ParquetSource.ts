@@ -339,7 +339,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
   private readAhead(groups: number[]): void {
     if (groups.length === 0) return;
     const ranges = groups.map((g) => ({ g, ...this.groupSpan(g) })).filter((r) => r.end > r.start);
-    for (const m of mergeRanges(ranges, { maxGap: 65536, maxBytes: 32 << 20 })) {
+    for (const m of mergeRanges(ranges, { maxGap: 65536, maxRequestBytes: 32 << 20 })) {
       const span: Span = {
         start: m.start,
         end: m.end,

@@ -342,7 +342,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
     for (const [url, ranges] of wanted) {
       for (const m of mergeRanges(ranges, {
         maxGap: this.maxGap,
-        maxBytes: this.maxRequestBytes,
+        maxRequestBytes: this.maxRequestBytes,
       })) {
         out.push({ url, start: m.start, end: m.end, parts: m.parts });
       }
@@ -456,7 +456,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
         const reader = this.shards[this.layout.shardOf((ranges[0] as SampleRange).index)]?.reader;
         for (const m of mergeRanges(ranges, {
           maxGap: this.maxGap,
-          maxBytes: this.maxRequestBytes,
+          maxRequestBytes: this.maxRequestBytes,
         })) {
           jobs.push(
             this.readRange(reader as RangeReader, m.start, m.end, signal).then(

@@ -33,7 +33,7 @@ export interface IdbStoreOptions {
 /** Usage of an {@link IdbStore}. */
 export interface IdbStoreUsage extends StoreUsage {
   /** Entries evicted to stay under maxBytes or after a quota error. */
-  evicted: number;
+  evictions: number;
   /** Entries dropped because they failed their checksum. */
   corruptDropped: number;
   /** QuotaExceededError seen since open. */
@@ -85,7 +85,7 @@ export class IdbStore implements PersistentStore {
   private closed = false;
   private writes: PendingWrite[] = [];
   private writing: Promise<void> | undefined;
-  private counters = { evicted: 0, corruptDropped: 0, quotaErrors: 0 };
+  private counters = { evictions: 0, corruptDropped: 0, quotaErrors: 0 };
 
   constructor(options: IdbStoreOptions) {
     if (options === null || typeof options !== 'object') {
@@ -283,7 +283,7 @@ export class IdbStore implements PersistentStore {
         await Promise.all([...reqs, tx.done]);
         for (const v of victims) {
           this.forget(v);
-          this.counters.evicted++;
+          this.counters.evictions++;
         }
         for (const p of prepared) {
           this.forget(p.key);

@@ -1,10 +1,4 @@
-import {
-  AbortError,
-  ClosedError,
-  type Executor,
-  LoadTimeoutError,
-  type TimerHandle,
-} from '@medfusion/core';
+import { AbortError, ClosedError, type Executor, LoadTimeoutError } from '@medfusion/core';
 import * as Comlink from 'comlink';
 import { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
 import {
@@ -13,6 +7,7 @@ import {
   type WorkerExecutorStats,
 } from './workerExecutorOptions.js';
 import { type LoadReply, serializeError, type WorkerApi } from './workerProtocol.js';
+import { type PendingCall as Call, isWorkerLike, type WorkerSlot as Slot } from './workerSlot.js';
 
 /** A pool of Web Workers running a loader; an `Executor` for `PrefetchDataset`. */
 export interface WorkerExecutor<T> extends Executor<T> {
@@ -22,39 +17,6 @@ export interface WorkerExecutor<T> extends Executor<T> {
   stats(): WorkerExecutorStats;
   /** Terminate every worker and reject every pending call with `ClosedError`. Idempotent. */
   close(): Promise<void>;
-}
-
-interface Call {
-  readonly id: number;
-  readonly index: number;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: unknown) => void;
-  readonly signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
-  timer: TimerHandle;
-  attempts: number;
-  slot: Slot | undefined;
-  done: boolean;
-}
-
-interface Slot {
-  readonly id: number;
-  readonly worker: Worker;
-  /** The root comlink proxy, held strongly and released in `kill`. */
-  readonly api: Comlink.Remote<WorkerApi>;
-  /** Method proxies made once per worker (each property read makes a new comlink proxy). */
-  readonly load: Comlink.Remote<WorkerApi>['load'];
-  readonly abort: Comlink.Remote<WorkerApi>['abort'];
-  readonly ping: Comlink.Remote<WorkerApi>['ping'];
-  ready: boolean;
-  dead: boolean;
-  readonly calls: Map<number, Call>;
-  /** Orphans of a dead worker, sent here first once this worker is ready. */
-  readonly reserved: Call[];
-  readonly lockAbort: AbortController | undefined;
-  timer: TimerHandle | undefined;
-  /** Pending ping's deadline timer, when a probe is out. */
-  probeTimer: TimerHandle | undefined;
 }
 
 let poolSeq = 0;
@@ -69,14 +31,15 @@ let poolSeq = 0;
  * @example
  * const executor = createWorkerExecutor<Sample>({
  *   worker: () => new Worker(new URL('./my-loader.worker.ts', import.meta.url), { type: 'module' }),
- *   numWorkers: 2,
+ *   poolSize: 2, // Web Workers
  * });
- * const prefetched = new PrefetchDataset(dataset, { prefetchSize: 10, executor });
+ * // numWorkers: loads in flight across the pool
+ * const prefetched = new PrefetchDataset(dataset, { prefetchSize: 10, numWorkers: 16, executor });
  */
 export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerExecutor<T> {
   const {
     worker: factory,
-    numWorkers,
+    poolSize,
     callTimeoutMs,
     startTimeoutMs,
     concurrency,
@@ -368,7 +331,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     });
   }
 
-  for (let i = 0; i < numWorkers; i++) spawn();
+  for (let i = 0; i < poolSize; i++) spawn();
 
   return {
     run,
@@ -399,15 +362,4 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-function isWorkerLike(value: unknown): value is Worker {
-  const w = value as Partial<Worker> | null;
-  return (
-    typeof w === 'object' &&
-    w !== null &&
-    typeof w.postMessage === 'function' &&
-    typeof w.terminate === 'function' &&
-    typeof w.addEventListener === 'function'
-  );
 }

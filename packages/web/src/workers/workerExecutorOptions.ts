@@ -12,10 +12,12 @@ export interface WorkerExecutorOptions {
    */
   worker: () => Worker;
   /**
-   * Workers kept alive; a dead one is replaced at once.
+   * Web Workers in the pool, kept alive; a dead one is replaced at once. Not
+   * the engine's `numWorkers` (loads in flight): each worker takes up to
+   * `concurrency` of those at a time.
    * @default 2
    */
-  numWorkers?: number;
+  poolSize?: number;
   /**
    * Bound on one call inside a worker, from its dispatch (re-armed for the one
    * retry after a crash); past it the call rejects with `LoadTimeoutError`, its
@@ -98,7 +100,7 @@ export interface WorkerExecutorStats {
 /** {@link WorkerExecutorOptions} checked and with defaults filled in. */
 export interface ResolvedWorkerExecutorOptions {
   worker: () => Worker;
-  numWorkers: number;
+  poolSize: number;
   callTimeoutMs: number;
   startTimeoutMs: number;
   concurrency: number;
@@ -131,12 +133,19 @@ export function resolveWorkerExecutorOptions(
   if (liveness === 'lock' && !hasLocks) {
     throw new RangeError("liveness 'lock' needs navigator.locks (a secure context)");
   }
+  if ('numWorkers' in options) {
+    throw new TypeError(
+      'numWorkers is not an option of createWorkerExecutor: the number of Web Workers is ' +
+        `poolSize (got numWorkers: ${String((options as { numWorkers?: unknown }).numWorkers)}); ` +
+        "numWorkers is the engine's loads in flight",
+    );
+  }
   if (options.onCrash !== undefined && typeof options.onCrash !== 'function') {
     throw new TypeError(`onCrash must be a function, got ${String(options.onCrash)}`);
   }
   return {
     worker,
-    numWorkers: intOption('numWorkers', options.numWorkers, 2),
+    poolSize: intOption('poolSize', options.poolSize, 2),
     callTimeoutMs: msOption('callTimeoutMs', options.callTimeoutMs, 30_000),
     startTimeoutMs: msOption('startTimeoutMs', options.startTimeoutMs, 10_000),
     concurrency: intOption('concurrency', options.concurrency, 16),
