@@ -1,4 +1,10 @@
-import { func, positiveFinite, positiveInt, showValue } from '../util/validate.js';
+import {
+  func,
+  positiveFinite,
+  positiveInt,
+  rejectUnknownOptions,
+  showValue,
+} from '../util/validate.js';
 import { defaultSizeOf } from './sizeOf.js';
 
 /**
@@ -128,13 +134,7 @@ export class LRUCache<K, V> {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`options must be an object, got ${showValue(options)}`);
     }
-    for (const name of Object.keys(options)) {
-      if (!KNOWN_OPTIONS.includes(name)) {
-        throw new TypeError(
-          `unknown option ${JSON.stringify(name)}; LRUCache takes ${KNOWN_OPTIONS.join(', ')}`,
-        );
-      }
-    }
+    rejectUnknownOptions(options, KNOWN_OPTIONS, 'LRUCache');
     const { capacity, maxBytes, sizeOf, onEvict } = options;
     positiveInt('capacity', capacity);
     if (capacity > MAX_CAPACITY) {

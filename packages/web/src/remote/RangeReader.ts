@@ -1,6 +1,7 @@
 import { AbortError, type RetryOptions, retry } from '@medfusion/core';
 import { defaultOriginLimiter, type OriginLimiter } from './OriginLimiter.js';
 import { ObjectChangedError, RemoteReadError } from './RemoteError.js';
+import { resolveUrl } from './resolveUrl.js';
 
 /** How a remote reader talks HTTP; shared by {@link RangeReader} and the remote sources. */
 export interface HttpOptions {
@@ -44,14 +45,6 @@ export interface ReadOptions {
   signal?: AbortSignal;
 }
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    throw new TypeError(`url must be an absolute URL, got ${JSON.stringify(url)}`);
-  }
-}
-
 /**
  * Reads byte ranges of one remote object over HTTP with retries, a
  * per-origin concurrency cap and version pinning: the first response's ETag
@@ -84,7 +77,7 @@ export class RangeReader {
       throw new TypeError(`url must be a string, got ${String(options.url)}`);
     }
     this.url = options.url;
-    this.origin = originOf(options.url);
+    this.origin = new URL(resolveUrl('url', options.url)).origin;
     this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.limiter = options.limiter ?? defaultOriginLimiter;
     this.retryOptions = options.retry ?? {};

@@ -6,6 +6,7 @@ import {
   MedFusionError,
 } from '@medfusion/core';
 import Papa from 'papaparse';
+import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
 import { type UrlNotAllowedError, type UrlPolicy, UrlScope } from '../remote/urlPolicy.js';
 import { ImageDecoder } from './decodeImage.js';
 
@@ -145,11 +146,6 @@ function withoutCredentials(init: RequestInit | undefined): RequestInit {
   return { ...rest, credentials: 'omit' };
 }
 
-/** Resolve relative URLs against the page or worker location. */
-function absolute(url: string): string {
-  return new URL(url, globalThis.location?.href).href;
-}
-
 /**
  * A multimodal source built from a CSV manifest plus an image folder over
  * HTTP: the reference's `MedicalDataset(csv_path, image_dir, transform)`.
@@ -227,7 +223,11 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
         );
       }
     }
-    const base = absolute(urlOption('imageBaseUrl', options.imageBaseUrl));
+    const base = resolveUrl(
+      'imageBaseUrl',
+      urlOption('imageBaseUrl', options.imageBaseUrl),
+      locationHref(),
+    );
     const csvOrigin = new URL(csv.url).origin;
     this.scope = new UrlScope(base, options.urlPolicy, [csvOrigin]);
     const width = tabular.length;
@@ -367,7 +367,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`options must be an object, got ${String(options)}`);
     }
-    const csvUrl = absolute(urlOption('csvUrl', options.csvUrl));
+    const csvUrl = resolveUrl('csvUrl', urlOption('csvUrl', options.csvUrl), locationHref());
     urlOption('imageBaseUrl', options.imageBaseUrl);
     if (options.transform !== undefined && typeof options.transform !== 'function') {
       throw new TypeError(`transform must be a function, got ${String(options.transform)}`);
@@ -395,7 +395,10 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
       );
     }
     // Checks urlPolicy's shape before any request.
-    new UrlScope(absolute(urlOption('imageBaseUrl', options.imageBaseUrl)), options.urlPolicy);
+    new UrlScope(
+      resolveUrl('imageBaseUrl', urlOption('imageBaseUrl', options.imageBaseUrl), locationHref()),
+      options.urlPolicy,
+    );
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     let text: string;
     try {

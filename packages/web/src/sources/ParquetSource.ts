@@ -7,6 +7,7 @@ import {
   type PlanAware,
   raceAbort,
 } from '@medfusion/core';
+import { findInPlan } from '@medfusion/core/internal';
 import {
   type AsyncBuffer,
   type FileMetaData,
@@ -16,6 +17,7 @@ import {
 } from 'hyparquet';
 import { type HttpOptions, RangeReader } from '../remote/RangeReader.js';
 import { SourceFormatError } from '../remote/RemoteError.js';
+import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
 
 /** Which Parquet columns make up a sample. */
 export interface ParquetColumns {
@@ -174,8 +176,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     if (!Number.isInteger(lookahead) || lookahead < 1) {
       throw new RangeError(`lookahead must be a positive integer, got ${String(lookahead)}`);
     }
-    const base = (globalThis as { location?: { href: string } }).location?.href;
-    const url = new URL(String(options.url), base).href;
+    const url = resolveUrl('url', options.url, locationHref());
     const reader = new RangeReader({
       url,
       fetch: options.fetch,
@@ -302,21 +303,18 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
   private advance(index: number): void {
     const plan = this.plan;
     if (!plan) return;
-    const limit = Math.min(plan.length, this.cursor + this.lookahead * 4);
-    for (let p = this.cursor; p < limit; p++) {
-      if (plan[p] !== index) continue;
-      this.cursor = p + 1;
-      const upcoming: number[] = [];
-      const end = Math.min(plan.length, p + this.lookahead);
-      for (let q = p + 1; q < end && upcoming.length < this.cacheSize - 1; q++) {
-        const g = this.rowGroupOf(plan[q] as number);
-        if (!upcoming.includes(g) && g !== this.rowGroupOf(index)) upcoming.push(g);
-      }
-      // Cached groups the window needs are touched (kept from eviction); the rest read ahead.
-      for (const g of upcoming) if (this.groups.has(g)) void this.rowGroup(g);
-      this.readAhead(upcoming.filter((g) => !this.groups.has(g)));
-      return;
+    const p = findInPlan(plan, index, this.cursor, this.cursor + this.lookahead * 4);
+    if (p < 0) return;
+    this.cursor = p + 1;
+    const upcoming: number[] = [];
+    const end = Math.min(plan.length, p + this.lookahead);
+    for (let q = p + 1; q < end && upcoming.length < this.cacheSize - 1; q++) {
+      const g = this.rowGroupOf(plan[q] as number);
+      if (!upcoming.includes(g) && g !== this.rowGroupOf(index)) upcoming.push(g);
     }
+    // Cached groups the window needs are touched (kept from eviction); the rest read ahead.
+    for (const g of upcoming) if (this.groups.has(g)) void this.rowGroup(g);
+    this.readAhead(upcoming.filter((g) => !this.groups.has(g)));
   }
 
   /** Bytes of the configured columns in row group `g`: `[start, end)`. */

@@ -5,6 +5,7 @@ import {
   LoadTimeoutError,
   type TimerHandle,
 } from '@medfusion/core';
+import { describe } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
 import {
@@ -395,10 +396,6 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
       for (const call of pending) settle(call, false, new ClosedError('WorkerExecutor'));
     },
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 function isWorkerLike(value: unknown): value is Worker {
