@@ -28,23 +28,22 @@ export type {
   ParquetStats,
 } from './sources/ParquetSource.js';
 export { ParquetSource } from './sources/ParquetSource.js';
-export type { TarIndexFile, TarMember, TarSampleEntry } from './sources/tarIndex.js';
+export type { ShardManifest, ShardManifestEntry } from './sources/webdataset/shardManifest.js';
+export type { TarIndexFile, TarMember, TarSampleEntry } from './sources/webdataset/tarIndex.js';
 export {
   decodeTarIndex,
   encodeTarIndex,
   groupSamples,
   indexTarStream,
   splitSampleName,
-} from './sources/tarIndex.js';
+} from './sources/webdataset/tarIndex.js';
+export { WebDatasetSource } from './sources/webdataset/WebDatasetSource.js';
 export type {
   SampleRange,
-  ShardManifest,
-  ShardManifestEntry,
   WebDatasetSample,
   WebDatasetSourceOptions,
   WebDatasetStats,
-} from './sources/WebDatasetSource.js';
-export { WebDatasetSource } from './sources/WebDatasetSource.js';
+} from './sources/webdataset/webDatasetOptions.js';
 export type { WebCachedDatasetOptions } from './storage/createCachedDataset.js';
 export { createCachedDataset, storeForCacheDir } from './storage/createCachedDataset.js';
 export type { IdbStoreOptions, IdbStoreUsage } from './storage/IdbStore.js';
