@@ -10,8 +10,8 @@ export {
   LOW_HIT_RATE,
   recommendCacheSize,
 } from './cache/cacheReport.js';
-export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './cache/LRUCache.js';
 export { LRUCache } from './cache/LRUCache.js';
+export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './cache/lruCacheOptions.js';
 export { defaultSizeOf } from './cache/sizeOf.js';
 export type { Dataset, GetOptions, Loader, PlanAware } from './dataset/Dataset.js';
 export { checkPlan, fromArray, fromLoader, isPlanAware } from './dataset/Dataset.js';
@@ -35,6 +35,7 @@ export type { PrefetchDatasetOptions } from './engine/PrefetchDataset.js';
 export { PrefetchDataset } from './engine/PrefetchDataset.js';
 export { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from './errors.js';
 export { BufferPool } from './loader/BufferPool.js';
+export { CollateError, createCollate } from './loader/collate.js';
 export type {
   Batch,
   BatchField,
@@ -45,8 +46,7 @@ export type {
   SampleField,
   ShapedArray,
   ToFloat32Options,
-} from './loader/collate.js';
-export { CollateError, createCollate } from './loader/collate.js';
+} from './loader/collateOptions.js';
 export { philox4x32 } from './loader/counterRng.js';
 export type { DataLoaderOptions, LoaderState } from './loader/DataLoader.js';
 export { DataLoader } from './loader/DataLoader.js';

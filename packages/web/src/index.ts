@@ -21,13 +21,13 @@ export type {
 export { CsvFormatError, CsvImageDataset } from './sources/CsvImageDataset.js';
 export type { DecodedImage, ImageDecoderOptions } from './sources/decodeImage.js';
 export { ImageDecodeError, ImageDecoder } from './sources/decodeImage.js';
+export { ParquetSource } from './sources/ParquetSource.js';
 export type {
   ParquetColumns,
   ParquetSample,
   ParquetSourceOptions,
   ParquetStats,
-} from './sources/ParquetSource.js';
-export { ParquetSource } from './sources/ParquetSource.js';
+} from './sources/parquetOptions.js';
 export type { ShardManifest, ShardManifestEntry } from './sources/webdataset/shardManifest.js';
 export type { TarIndexFile, TarMember, TarSampleEntry } from './sources/webdataset/tarIndex.js';
 export {
