@@ -9,7 +9,7 @@ export { checkPlan } from './dataset/Dataset.js';
 export { findInPlan } from './dataset/findInPlan.js';
 export { AccessPredictor } from './engine/accessPredictor.js';
 export { describe } from './errors.js';
-export type { WriteFn } from './persistence/writeBehindQueue.js';
+export type { WriteBehindStats, WriteFn } from './persistence/writeBehindQueue.js';
 export { WriteBehindQueue } from './persistence/writeBehindQueue.js';
 export { isRetryable } from './reliability/retry.js';
 export { raceAbort } from './util/abort.js';

@@ -10,7 +10,6 @@ export {
   RemoteReadError,
   SourceFormatError,
 } from './remote/RemoteError.js';
-export { sha256Hex } from './remote/sha256.js';
 export type { UrlPolicy } from './remote/urlPolicy.js';
 export { UrlNotAllowedError } from './remote/urlPolicy.js';
 export type {
@@ -58,7 +57,6 @@ export type { OpfsStoreOptions, OpfsStoreUsage } from './storage/opfs/OpfsStore.
 export { OpfsStore } from './storage/opfs/OpfsStore.js';
 export type { StoreErrorCode } from './storage/storeErrors.js';
 export { isQuotaError, StoreError } from './storage/storeErrors.js';
-export { withWebLock } from './storage/webLocks.js';
 export type { GpuTensorOptions, TensorDtype } from './tfjs/batchToTensors.js';
 export {
   batchToTensors,

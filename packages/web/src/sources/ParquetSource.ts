@@ -1,13 +1,11 @@
 import {
   ClosedError,
-  checkPlan,
   type Dataset,
   type GetOptions,
   mergeRanges,
   type PlanAware,
-  raceAbort,
 } from '@medfusion/core';
-import { findInPlan } from '@medfusion/core/internal';
+import { checkPlan, findInPlan, raceAbort } from '@medfusion/core/internal';
 import {
   type AsyncBuffer,
   type FileMetaData,
