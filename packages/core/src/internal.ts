@@ -12,7 +12,7 @@ export { describe } from './errors.js';
 export type { WriteBehindStats, WriteFn } from './persistence/writeBehindQueue.js';
 export { WriteBehindQueue } from './persistence/writeBehindQueue.js';
 export { isRetryable } from './reliability/retry.js';
-export { raceAbort } from './util/abort.js';
+export { abortReason, raceAbort, throwIfAborted } from './util/abort.js';
 export { rejectUnknownOptions, showValue } from './util/validate.js';
 
 // --- errors: store key/value checks, quota detection (task "errors") ---

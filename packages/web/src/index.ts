@@ -12,12 +12,12 @@ export {
 } from './remote/RemoteError.js';
 export type { UrlPolicy } from './remote/urlPolicy.js';
 export { UrlNotAllowedError } from './remote/urlPolicy.js';
+export { CsvFormatError, CsvImageDataset } from './sources/CsvImageDataset.js';
 export type {
   CsvImageDatasetOptions,
   CsvImageSample,
   CsvInvalidRow,
-} from './sources/CsvImageDataset.js';
-export { CsvFormatError, CsvImageDataset } from './sources/CsvImageDataset.js';
+} from './sources/csvImageOptions.js';
 export type { DecodedImage, ImageDecoderOptions } from './sources/decodeImage.js';
 export { ImageDecodeError, ImageDecoder } from './sources/decodeImage.js';
 export { ParquetSource } from './sources/ParquetSource.js';

@@ -1,4 +1,5 @@
-import { AbortError, type RetryOptions, retry } from '@medfusion/core';
+import { type RetryOptions, retry } from '@medfusion/core';
+import { abortReason, throwIfAborted } from '@medfusion/core/internal';
 import { defaultOriginLimiter, type OriginLimiter } from './OriginLimiter.js';
 import { ObjectChangedError, RemoteReadError } from './RemoteError.js';
 import { resolveUrl } from './resolveUrl.js';
@@ -167,7 +168,7 @@ export class RangeReader {
       });
     } catch (error) {
       release();
-      if (signal?.aborted) throw signal.reason ?? new AbortError();
+      throwIfAborted(signal);
       throw new RemoteReadError('NETWORK_ERROR', this.url, `request failed: ${String(error)}`, {
         retryable: true,
         cause: error,
@@ -248,7 +249,7 @@ export class RangeReader {
       }
       body = new Uint8Array(await res.arrayBuffer());
     } catch (error) {
-      if (signal?.aborted) throw signal.reason ?? new AbortError();
+      throwIfAborted(signal);
       if (error instanceof RemoteReadError) throw error;
       throw new RemoteReadError('NETWORK_ERROR', this.url, `body failed: ${String(error)}`, {
         retryable: true,
@@ -338,7 +339,7 @@ export class RangeReader {
           finish();
           controller.error(
             signal?.aborted
-              ? (signal.reason ?? new AbortError())
+              ? abortReason(signal)
               : new RemoteReadError('NETWORK_ERROR', url, `stream failed: ${String(error)}`, {
                   retryable: true,
                   cause: error,
