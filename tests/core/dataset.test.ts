@@ -1,4 +1,5 @@
-import { checkPlan, fromArray, fromLoader } from '@medfusion/core';
+import { fromArray, fromLoader } from '@medfusion/core';
+import { checkPlan } from '@medfusion/core/internal';
 import { describe, expect, it } from 'vitest';
 
 describe('fromArray / fromLoader', () => {

@@ -1,6 +1,7 @@
 // onError's retry settings are spelled as retry()'s RetryOptions: { retries, baseDelayMs,
 // maxDelayMs }, retries counted after the first attempt; the 0.1 names are refused, not ignored.
-import { DataLoader, fromArray, resolveErrorPolicy } from '@medfusion/core';
+import { DataLoader, fromArray } from '@medfusion/core';
+import { resolveErrorPolicy } from '@medfusion/core/internal';
 import { describe, expect, it } from 'vitest';
 
 describe("onError retry uses RetryOptions' spelling", () => {

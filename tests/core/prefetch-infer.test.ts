@@ -1,4 +1,5 @@
-import { AccessPredictor, flushMicrotasks, ManualClock, PrefetchDataset } from '@medfusion/core';
+import { flushMicrotasks, ManualClock, PrefetchDataset } from '@medfusion/core';
+import { AccessPredictor } from '@medfusion/core/internal';
 import { describe, expect, it } from 'vitest';
 import { type Sample, ScriptedSource } from './prefetch-scripted.js';
 

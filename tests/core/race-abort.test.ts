@@ -1,4 +1,5 @@
-import { AbortError, raceAbort } from '@medfusion/core';
+import { AbortError } from '@medfusion/core';
+import { raceAbort } from '@medfusion/core/internal';
 import { describe, expect, it } from 'vitest';
 
 describe('raceAbort', () => {

@@ -1,4 +1,4 @@
-import { WriteBehindQueue } from '@medfusion/core';
+import { WriteBehindQueue } from '@medfusion/core/internal';
 import { describe, expect, it } from 'vitest';
 
 function deferred() {

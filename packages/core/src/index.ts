@@ -10,14 +10,13 @@ export {
   LOW_HIT_RATE,
   recommendCacheSize,
 } from './cache/cacheReport.js';
-export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './cache/LRUCache.js';
 export { LRUCache } from './cache/LRUCache.js';
+export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './cache/lruCacheOptions.js';
 export { defaultSizeOf } from './cache/sizeOf.js';
 export type { Dataset, GetOptions, Loader, PlanAware } from './dataset/Dataset.js';
-export { checkPlan, fromArray, fromLoader, isPlanAware } from './dataset/Dataset.js';
+export { fromArray, fromLoader, isPlanAware } from './dataset/Dataset.js';
 export type { Executor } from './dataset/Executor.js';
 export { InThreadExecutor } from './dataset/InThreadExecutor.js';
-export { AccessPredictor } from './engine/accessPredictor.js';
 export type { CachingDataset } from './engine/CachingDataset.js';
 export type {
   ActiveEvictionPolicy,
@@ -37,7 +36,7 @@ export type {
 } from './engine/TieredCachedDataset.js';
 export { TieredCachedDataset } from './engine/TieredCachedDataset.js';
 export { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from './errors.js';
-export { BufferPool } from './loader/BufferPool.js';
+export { CollateError, createCollate } from './loader/collate.js';
 export type {
   Batch,
   BatchField,
@@ -48,8 +47,7 @@ export type {
   SampleField,
   ShapedArray,
   ToFloat32Options,
-} from './loader/collate.js';
-export { CollateError, createCollate } from './loader/collate.js';
+} from './loader/collateOptions.js';
 export { philox4x32 } from './loader/counterRng.js';
 export type { DataLoaderOptions, LoaderState } from './loader/DataLoader.js';
 export { DataLoader } from './loader/DataLoader.js';
@@ -69,37 +67,16 @@ export type {
 export { PersistentTierDataset, resolveFingerprint } from './persistence/PersistentTierDataset.js';
 export type { SampleValue } from './persistence/sampleCodec.js';
 export { decodeSample, encodeSample, SampleCodecError } from './persistence/sampleCodec.js';
-export type {
-  WriteBehindQueueOptions,
-  WriteBehindStats,
-  WriteFn,
-} from './persistence/writeBehindQueue.js';
-export { WriteBehindQueue } from './persistence/writeBehindQueue.js';
-export type {
-  ErrorPolicy,
-  ResolvedErrorPolicy,
-  RetryPolicy,
-  SampleFailure,
-} from './reliability/errorPolicy.js';
-export {
-  QuarantinedError,
-  resolveErrorPolicy,
-  SampleFailedError,
-} from './reliability/errorPolicy.js';
+export type { WriteBehindQueueOptions } from './persistence/writeBehindQueue.js';
+export type { ErrorPolicy, RetryPolicy, SampleFailure } from './reliability/errorPolicy.js';
+export { QuarantinedError, SampleFailedError } from './reliability/errorPolicy.js';
 export type { QuarantineOptions } from './reliability/Quarantine.js';
 export { Quarantine } from './reliability/Quarantine.js';
 export type { RetryOptions } from './reliability/retry.js';
-export {
-  backoffDelay,
-  isRetryable,
-  RetryExhaustedError,
-  retry,
-  sleep,
-} from './reliability/retry.js';
+export { backoffDelay, RetryExhaustedError, retry, sleep } from './reliability/retry.js';
 export type { ByteRange, MergedRange, MergeRangesOptions } from './remote/rangeMerge.js';
 export { mergeRanges } from './remote/rangeMerge.js';
-export { AbortError, raceAbort } from './util/abort.js';
+export { AbortError } from './util/abort.js';
 export type { Clock, TimerHandle } from './util/Clock.js';
 export { flushMicrotasks, ManualClock, systemClock } from './util/Clock.js';
 export type { TypedArray, TypedArrayConstructor } from './util/typedArrays.js';
-export { isTypedArray } from './util/typedArrays.js';

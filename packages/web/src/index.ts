@@ -43,7 +43,6 @@ export type {
   PrefetchDatasetOptions,
   PrefetchStats,
   QuarantineOptions,
-  ResolvedErrorPolicy,
   RetryOptions,
   RetryPolicy,
   Sample,
@@ -62,20 +61,15 @@ export type {
   TypedArray,
   TypedArrayConstructor,
   WriteBehindQueueOptions,
-  WriteBehindStats,
-  WriteFn,
 } from '@medfusion/core';
 export {
   AbortError,
-  AccessPredictor,
-  BufferPool,
   backoffDelay,
   beladyHitRate,
   CachedDataset,
   CachingEngine,
   ClosedError,
   CollateError,
-  checkPlan,
   checksum,
   createCollate,
   DataLoader,
@@ -89,8 +83,6 @@ export {
   fromLoader,
   InThreadExecutor,
   isPlanAware,
-  isRetryable,
-  isTypedArray,
   LOW_HIT_RATE,
   LoadError,
   LoadTimeoutError,
@@ -105,9 +97,7 @@ export {
   Quarantine,
   QuarantinedError,
   RetryExhaustedError,
-  raceAbort,
   recommendCacheSize,
-  resolveErrorPolicy,
   resolveFingerprint,
   retry,
   SampleCodecError,
@@ -118,7 +108,6 @@ export {
   sleep,
   systemClock,
   TieredCachedDataset,
-  WriteBehindQueue,
 } from '@medfusion/core';
 
 export { isCrossOriginIsolated } from './env.js';
@@ -131,41 +120,39 @@ export {
   RemoteReadError,
   SourceFormatError,
 } from './remote/RemoteError.js';
-export { sha256Hex } from './remote/sha256.js';
 export type { UrlPolicy } from './remote/urlPolicy.js';
 export { UrlNotAllowedError } from './remote/urlPolicy.js';
+export { CsvFormatError, CsvImageDataset } from './sources/CsvImageDataset.js';
 export type {
   CsvImageDatasetOptions,
   CsvImageSample,
   CsvInvalidRow,
-} from './sources/CsvImageDataset.js';
-export { CsvFormatError, CsvImageDataset } from './sources/CsvImageDataset.js';
+} from './sources/csvImageOptions.js';
 export type { DecodedImage, ImageDecoderOptions } from './sources/decodeImage.js';
 export { ImageDecodeError, ImageDecoder } from './sources/decodeImage.js';
+export { ParquetSource } from './sources/ParquetSource.js';
 export type {
   ParquetColumns,
   ParquetSample,
   ParquetSourceOptions,
   ParquetStats,
-} from './sources/ParquetSource.js';
-export { ParquetSource } from './sources/ParquetSource.js';
-export type { TarIndexFile, TarMember, TarSampleEntry } from './sources/tarIndex.js';
+} from './sources/parquetOptions.js';
+export type { ShardManifest, ShardManifestEntry } from './sources/webdataset/shardManifest.js';
+export type { TarIndexFile, TarMember, TarSampleEntry } from './sources/webdataset/tarIndex.js';
 export {
   decodeTarIndex,
   encodeTarIndex,
   groupSamples,
   indexTarStream,
   splitSampleName,
-} from './sources/tarIndex.js';
+} from './sources/webdataset/tarIndex.js';
+export { WebDatasetSource } from './sources/webdataset/WebDatasetSource.js';
 export type {
   SampleRange,
-  ShardManifest,
-  ShardManifestEntry,
   WebDatasetSample,
   WebDatasetSourceOptions,
   WebDatasetStats,
-} from './sources/WebDatasetSource.js';
-export { WebDatasetSource } from './sources/WebDatasetSource.js';
+} from './sources/webdataset/webDatasetOptions.js';
 export type { CreateCachedDatasetOptions } from './storage/createCachedDataset.js';
 export { createCachedDataset } from './storage/createCachedDataset.js';
 export type { IdbStoreOptions, IdbStoreUsage } from './storage/IdbStore.js';
@@ -182,7 +169,6 @@ export type { StoreErrorCode } from './storage/storeErrors.js';
 export { isQuotaError, StoreError } from './storage/storeErrors.js';
 export type { CacheDirStoreOptions } from './storage/storeForCacheDir.js';
 export { storeForCacheDir } from './storage/storeForCacheDir.js';
-export { withWebLock } from './storage/webLocks.js';
 export type { WorkerExecutor } from './workers/createWorkerExecutor.js';
 export { createWorkerExecutor } from './workers/createWorkerExecutor.js';
 export type { ExposeLoaderOptions, WorkerLoader } from './workers/exposeLoader.js';

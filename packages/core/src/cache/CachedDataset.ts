@@ -6,6 +6,7 @@ import {
   index as checkIndex,
   positiveFinite,
   positiveInt,
+  rejectUnknownOptions,
   showValue,
 } from '../util/validate.js';
 import { LRUCache } from './LRUCache.js';
@@ -142,13 +143,7 @@ export class CachedDataset<T> implements Dataset<T>, PlanAware {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`options must be an object, got ${showValue(options)}`);
     }
-    for (const name of Object.keys(options)) {
-      if (!KNOWN_OPTIONS.includes(name)) {
-        throw new TypeError(
-          `unknown option ${JSON.stringify(name)}; CachedDataset takes ${KNOWN_OPTIONS.join(', ')}`,
-        );
-      }
-    }
+    rejectUnknownOptions(options, KNOWN_OPTIONS, 'CachedDataset');
     const {
       cacheSize = DEFAULT_CACHE_SIZE,
       maxBytes,

@@ -1,3 +1,4 @@
+import { findInPlan } from '../dataset/findInPlan.js';
 import { index as checkIndex } from '../util/validate.js';
 
 /** Position used for "never used again under this plan". */
@@ -61,8 +62,8 @@ export class AccessPlan {
    */
   locate(key: number, lookahead: number): number {
     const order = this.order;
-    const end = Math.min(order.length, this.cursor + lookahead);
-    for (let p = this.cursor; p < end; p++) if (order[p] === key) return p;
+    const ahead = findInPlan(order, key, this.cursor, this.cursor + lookahead);
+    if (ahead >= 0) return ahead;
     const back = this.cursor - 1;
     if (back >= 0 && order[back] === key) return back;
     return -1;

@@ -1,7 +1,8 @@
 import type { Dataset } from '../dataset/Dataset.js';
+import { rejectUnknownOptions } from '../util/validate.js';
 import { CachingEngine } from './CachingEngine.js';
 import type { CachingEngineOptions } from './engineOptions.js';
-import { ENGINE_OPTIONS, rejectUnknownOptions } from './engineOptions.js';
+import { ENGINE_OPTIONS } from './engineOptions.js';
 
 /** Options of {@link PrefetchDataset}. */
 export type PrefetchDatasetOptions<T> = Pick<

@@ -4,7 +4,14 @@ import type { Dataset } from '../dataset/Dataset.js';
 import type { Executor } from '../dataset/Executor.js';
 import type { Clock } from '../util/Clock.js';
 import { systemClock } from '../util/Clock.js';
-import { func, nonNegativeInt, oneOf, positiveFinite, positiveInt } from '../util/validate.js';
+import {
+  func,
+  nonNegativeInt,
+  oneOf,
+  positiveFinite,
+  positiveInt,
+  rejectUnknownOptions,
+} from '../util/validate.js';
 
 /** How the memory cache picks what to evict. */
 export type EvictionPolicy = 'auto' | 'lru' | 'belady';
@@ -129,20 +136,6 @@ export const ENGINE_OPTIONS: readonly string[] = [
   'loadTimeoutMs',
   'clock',
 ];
-
-/**
- * Throw a TypeError naming the first key of `options` not in `known` (catches
- * the Python names, e.g. `prefetch_size`, which would otherwise be ignored).
- */
-export function rejectUnknownOptions(options: object, known: readonly string[], who: string): void {
-  for (const name of Object.keys(options)) {
-    if (!known.includes(name)) {
-      throw new TypeError(
-        `unknown option ${JSON.stringify(name)}; ${who} takes ${known.join(', ')}`,
-      );
-    }
-  }
-}
 
 /** Check the engine's arguments (naming the option and the bad value) and fill defaults. */
 export function resolveEngineOptions<T>(

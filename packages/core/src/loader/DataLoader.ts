@@ -7,15 +7,14 @@ import type { Quarantine } from '../reliability/Quarantine.js';
 import { throwIfAborted } from '../util/abort.js';
 import type { Clock } from '../util/Clock.js';
 import { bool, func, nonNegativeInt, positiveInt, showValue } from '../util/validate.js';
-import {
-  type Batch,
-  type CollateFn,
-  type CollateOptions,
-  createCollate,
-  renamedPoolSize,
-  type Sample,
-  type ToFloat32Options,
-} from './collate.js';
+import { createCollate, renamedPoolSize } from './collate.js';
+import type {
+  Batch,
+  CollateFn,
+  CollateOptions,
+  Sample,
+  ToFloat32Options,
+} from './collateOptions.js';
 import { shuffledOrder } from './shuffle.js';
 
 /**

@@ -1,6 +1,5 @@
-import { AbortError, ClosedError } from '@medfusion/core';
-
-const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new AbortError();
+import { ClosedError } from '@medfusion/core';
+import { abortReason } from '@medfusion/core/internal';
 
 interface Waiter {
   resolve: (release: () => void) => void;

@@ -1,6 +1,8 @@
-import { AbortError, type RetryOptions, retry } from '@medfusion/core';
+import { type RetryOptions, retry } from '@medfusion/core';
+import { abortReason, throwIfAborted } from '@medfusion/core/internal';
 import { defaultOriginLimiter, type OriginLimiter } from './OriginLimiter.js';
 import { ObjectChangedError, RemoteReadError } from './RemoteError.js';
+import { resolveUrl } from './resolveUrl.js';
 
 /** How a remote reader talks HTTP; shared by {@link RangeReader} and the remote sources. */
 export interface HttpOptions {
@@ -44,14 +46,6 @@ export interface ReadOptions {
   signal?: AbortSignal;
 }
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    throw new TypeError(`url must be an absolute URL, got ${JSON.stringify(url)}`);
-  }
-}
-
 /**
  * Reads byte ranges of one remote object over HTTP with retries, a
  * per-origin concurrency cap and version pinning: the first response's ETag
@@ -84,7 +78,7 @@ export class RangeReader {
       throw new TypeError(`url must be a string, got ${String(options.url)}`);
     }
     this.url = options.url;
-    this.origin = originOf(options.url);
+    this.origin = new URL(resolveUrl('url', options.url)).origin;
     this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.limiter = options.limiter ?? defaultOriginLimiter;
     this.retryOptions = options.retry ?? {};
@@ -174,7 +168,7 @@ export class RangeReader {
       });
     } catch (error) {
       release();
-      if (signal?.aborted) throw signal.reason ?? new AbortError();
+      throwIfAborted(signal);
       throw new RemoteReadError('NETWORK_ERROR', this.url, `request failed: ${String(error)}`, {
         retryable: true,
         cause: error,
@@ -255,7 +249,7 @@ export class RangeReader {
       }
       body = new Uint8Array(await res.arrayBuffer());
     } catch (error) {
-      if (signal?.aborted) throw signal.reason ?? new AbortError();
+      throwIfAborted(signal);
       if (error instanceof RemoteReadError) throw error;
       throw new RemoteReadError('NETWORK_ERROR', this.url, `body failed: ${String(error)}`, {
         retryable: true,
@@ -345,7 +339,7 @@ export class RangeReader {
           finish();
           controller.error(
             signal?.aborted
-              ? (signal.reason ?? new AbortError())
+              ? abortReason(signal)
               : new RemoteReadError('NETWORK_ERROR', url, `stream failed: ${String(error)}`, {
                   retryable: true,
                   cause: error,

@@ -1,110 +1,10 @@
-import {
-  AbortError,
-  type Dataset,
-  type GetOptions,
-  LoadError,
-  MedFusionError,
-} from '@medfusion/core';
+import { type Dataset, type GetOptions, LoadError, MedFusionError } from '@medfusion/core';
+import { throwIfAborted } from '@medfusion/core/internal';
 import Papa from 'papaparse';
-import { type UrlNotAllowedError, type UrlPolicy, UrlScope } from '../remote/urlPolicy.js';
+import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
+import { type UrlNotAllowedError, UrlScope } from '../remote/urlPolicy.js';
+import type { CsvImageDatasetOptions, CsvImageSample, CsvInvalidRow } from './csvImageOptions.js';
 import { ImageDecoder } from './decodeImage.js';
-
-/** One sample of a {@link CsvImageDataset}: the reference's `(image, tabular, label)`. */
-export interface CsvImageSample {
-  /** Pixels in [0, 1], row-major, `channels` values per pixel. */
-  image: Float32Array;
-  /** The tabular features, in {@link CsvImageDataset.tabularColumns} order. */
-  tabular: Float32Array;
-  /** The class index (numeric labels as written; text labels by order of {@link CsvImageDataset.classes}). */
-  label: number;
-}
-
-/** Options of {@link CsvImageDataset.open}. */
-export interface CsvImageDatasetOptions<T = CsvImageSample> {
-  /** URL of the CSV manifest (one row per sample, a header row first). */
-  csvUrl: string | URL;
-  /** Base URL the image column is resolved against (e.g. `/data/images/`). */
-  imageBaseUrl: string | URL;
-  /**
-   * Maps a decoded sample to what `get` returns (the reference's `transform`).
-   * Runs where the sample is loaded: in a Web Worker when the dataset lives in one.
-   */
-  transform?: (sample: CsvImageSample, index: number) => T | Promise<T>;
-  /**
-   * Column holding the image file name, relative to `imageBaseUrl`.
-   * @default 'image'
-   */
-  imageColumn?: string;
-  /**
-   * Column holding the label (a number, or text mapped to a class index).
-   * @default 'label'
-   */
-  labelColumn?: string;
-  /**
-   * How labels are read. `'number'`: every label is a number (class index or regression
-   * target). `'class'`: labels are class names, numbered by first appearance (see
-   * {@link CsvImageDataset.classes}). `'auto'`: `'number'` when more than half of the rows
-   * hold a number, else `'class'`. A row whose label is missing (see `missingValues`) or, in
-   * number mode, not a number is an invalid row: it never changes the other rows' labels,
-   * it is listed in {@link CsvImageDataset.invalidRows}, and its `get` rejects with a
-   * {@link CsvFormatError} naming the row (so the DataLoader's `onError` policy applies).
-   * @default 'auto'
-   */
-  labelType?: 'auto' | 'number' | 'class';
-  /**
-   * Cell values that mean "no value" in the label column (compared after trimming), as
-   * pandas' `na_values`.
-   * @default ['', 'n/a', 'N/A', 'NA', '#N/A', 'nan', 'NaN', '-nan', 'null', 'NULL', 'None', '?']
-   */
-  missingValues?: readonly string[];
-  /**
-   * Which image URLs written in the manifest may be fetched. By default only URLs under
-   * `imageBaseUrl` (`../`, `/abs` and other origins are refused with `URL_NOT_ALLOWED`), and
-   * `requestInit`'s headers and cookies only go to the origins of `csvUrl` and `imageBaseUrl`.
-   * @default {} (only under imageBaseUrl)
-   */
-  urlPolicy?: UrlPolicy;
-  /**
-   * Columns forming the tabular vector, in order. By default every column whose
-   * values are all numbers, except the image and label columns and one named `id`.
-   */
-  tabularColumns?: readonly string[];
-  /**
-   * Standardise each tabular column to mean 0 and standard deviation 1 using the
-   * manifest's own statistics (see {@link CsvImageDataset.tabularStats}).
-   * @default false
-   */
-  standardizeTabular?: boolean;
-  /**
-   * Image channels: 1 (grayscale luminance) or 3 (RGB).
-   * @default 1
-   */
-  channels?: 1 | 3;
-  /** Resize every image to this width (default: keep the file's). */
-  width?: number;
-  /** Resize every image to this height (default: keep the file's). */
-  height?: number;
-  /** `fetch` to use (default: the global one). */
-  fetch?: typeof fetch;
-  /**
-   * Extra `RequestInit` for the manifest and the images (credentials, headers, cache mode).
-   * Headers and cookies are only sent to the origins of `csvUrl` and `imageBaseUrl`; images
-   * on an origin allowed by `urlPolicy.allowOrigins` are fetched without them.
-   */
-  requestInit?: RequestInit;
-}
-
-/** A manifest row left out of training: its label is missing or unreadable, or its URL is refused. */
-export interface CsvInvalidRow {
-  /** The sample index (0 = the first row after the header). */
-  readonly index: number;
-  /** The column holding the bad value. */
-  readonly column: string;
-  /** The bad value as written. */
-  readonly value: string;
-  /** The error `get(index)` rejects with. */
-  readonly error: CsvFormatError | UrlNotAllowedError;
-}
 
 const DEFAULT_MISSING = [
   '',
@@ -135,19 +35,10 @@ function urlOption(name: string, value: unknown): string {
   throw new TypeError(`${name} must be a non-empty string or URL, got ${String(value)}`);
 }
 
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason ?? new AbortError();
-}
-
 /** `init` for a request to an origin the user did not name: no headers, no cookies. */
 function withoutCredentials(init: RequestInit | undefined): RequestInit {
   const { headers: _headers, credentials: _credentials, ...rest } = init ?? {};
   return { ...rest, credentials: 'omit' };
-}
-
-/** Resolve relative URLs against the page or worker location. */
-function absolute(url: string): string {
-  return new URL(url, globalThis.location?.href).href;
 }
 
 /**
@@ -227,7 +118,11 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
         );
       }
     }
-    const base = absolute(urlOption('imageBaseUrl', options.imageBaseUrl));
+    const base = resolveUrl(
+      'imageBaseUrl',
+      urlOption('imageBaseUrl', options.imageBaseUrl),
+      locationHref(),
+    );
     const csvOrigin = new URL(csv.url).origin;
     this.scope = new UrlScope(base, options.urlPolicy, [csvOrigin]);
     const width = tabular.length;
@@ -367,7 +262,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`options must be an object, got ${String(options)}`);
     }
-    const csvUrl = absolute(urlOption('csvUrl', options.csvUrl));
+    const csvUrl = resolveUrl('csvUrl', urlOption('csvUrl', options.csvUrl), locationHref());
     urlOption('imageBaseUrl', options.imageBaseUrl);
     if (options.transform !== undefined && typeof options.transform !== 'function') {
       throw new TypeError(`transform must be a function, got ${String(options.transform)}`);
@@ -395,7 +290,10 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
       );
     }
     // Checks urlPolicy's shape before any request.
-    new UrlScope(absolute(urlOption('imageBaseUrl', options.imageBaseUrl)), options.urlPolicy);
+    new UrlScope(
+      resolveUrl('imageBaseUrl', urlOption('imageBaseUrl', options.imageBaseUrl), locationHref()),
+      options.urlPolicy,
+    );
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     let text: string;
     try {

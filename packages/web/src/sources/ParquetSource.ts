@@ -1,12 +1,11 @@
 import {
   ClosedError,
-  checkPlan,
   type Dataset,
   type GetOptions,
   mergeRanges,
   type PlanAware,
-  raceAbort,
 } from '@medfusion/core';
+import { checkPlan, findInPlan, raceAbort } from '@medfusion/core/internal';
 import {
   type AsyncBuffer,
   type FileMetaData,
@@ -14,58 +13,15 @@ import {
   parquetMetadataAsync,
   parquetReadObjects,
 } from 'hyparquet';
-import { type HttpOptions, RangeReader } from '../remote/RangeReader.js';
+import { RangeReader } from '../remote/RangeReader.js';
 import { SourceFormatError } from '../remote/RemoteError.js';
-
-/** Which Parquet columns make up a sample. */
-export interface ParquetColumns {
-  /** Column of encoded image bytes (BYTE_ARRAY, or a `{ bytes }` struct as Hugging Face writes images). */
-  image?: string;
-  /** Numeric feature columns, in the order of `tabular`. */
-  tabular?: readonly string[];
-  /** Numeric label column. */
-  label?: string;
-}
-
-/** One row as `{ image, tabular, label }` (the reference's multimodal sample). */
-export interface ParquetSample {
-  /** Encoded image bytes (PNG/JPEG...), empty when no image column is configured. */
-  image: Uint8Array;
-  /** Feature values in `columns.tabular` order. */
-  tabular: Float32Array;
-  /** The label, NaN when no label column is configured. */
-  label: number;
-}
-
-/** Options of {@link ParquetSource.open}. */
-export interface ParquetSourceOptions<T = ParquetSample> extends HttpOptions {
-  /** URL of the Parquet file (any origin that honours `Range`). */
-  url: string | URL;
-  /** The image, feature and label columns. */
-  columns: ParquetColumns;
-  /** Maps a sample to what `get` returns (e.g. decode the image). */
-  transform?: (sample: ParquetSample, index: number) => T | Promise<T>;
-  /**
-   * Decoded row groups kept in memory.
-   * @default 4
-   */
-  rowGroupCache?: number;
-  /**
-   * Rows of the plan looked at ahead; their row groups (up to `rowGroupCache - 1`) are read early.
-   * @default 256
-   */
-  lookahead?: number;
-  /** Aborts opening (reading the footer). */
-  signal?: AbortSignal;
-}
-
-/** Counters of a {@link ParquetSource}. */
-export interface ParquetStats {
-  /** HTTP requests sent (footer and row groups, retries included). */
-  rangeRequests: number;
-  /** Row groups decoded. */
-  rowGroupReads: number;
-}
+import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
+import type {
+  ParquetColumns,
+  ParquetSample,
+  ParquetSourceOptions,
+  ParquetStats,
+} from './parquetOptions.js';
 
 /** A byte span being read ahead for several row groups. */
 interface Span {
@@ -174,8 +130,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     if (!Number.isInteger(lookahead) || lookahead < 1) {
       throw new RangeError(`lookahead must be a positive integer, got ${String(lookahead)}`);
     }
-    const base = (globalThis as { location?: { href: string } }).location?.href;
-    const url = new URL(String(options.url), base).href;
+    const url = resolveUrl('url', options.url, locationHref());
     const reader = new RangeReader({
       url,
       fetch: options.fetch,
@@ -302,21 +257,18 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
   private advance(index: number): void {
     const plan = this.plan;
     if (!plan) return;
-    const limit = Math.min(plan.length, this.cursor + this.lookahead * 4);
-    for (let p = this.cursor; p < limit; p++) {
-      if (plan[p] !== index) continue;
-      this.cursor = p + 1;
-      const upcoming: number[] = [];
-      const end = Math.min(plan.length, p + this.lookahead);
-      for (let q = p + 1; q < end && upcoming.length < this.cacheSize - 1; q++) {
-        const g = this.rowGroupOf(plan[q] as number);
-        if (!upcoming.includes(g) && g !== this.rowGroupOf(index)) upcoming.push(g);
-      }
-      // Cached groups the window needs are touched (kept from eviction); the rest read ahead.
-      for (const g of upcoming) if (this.groups.has(g)) void this.rowGroup(g);
-      this.readAhead(upcoming.filter((g) => !this.groups.has(g)));
-      return;
+    const p = findInPlan(plan, index, this.cursor, this.cursor + this.lookahead * 4);
+    if (p < 0) return;
+    this.cursor = p + 1;
+    const upcoming: number[] = [];
+    const end = Math.min(plan.length, p + this.lookahead);
+    for (let q = p + 1; q < end && upcoming.length < this.cacheSize - 1; q++) {
+      const g = this.rowGroupOf(plan[q] as number);
+      if (!upcoming.includes(g) && g !== this.rowGroupOf(index)) upcoming.push(g);
     }
+    // Cached groups the window needs are touched (kept from eviction); the rest read ahead.
+    for (const g of upcoming) if (this.groups.has(g)) void this.rowGroup(g);
+    this.readAhead(upcoming.filter((g) => !this.groups.has(g)));
   }
 
   /** Bytes of the configured columns in row group `g`: `[start, end)`. */

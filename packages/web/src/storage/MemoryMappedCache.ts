@@ -1,7 +1,8 @@
 import { decodeSample, encodeSample, type PersistentStore, type TypedArray } from '@medfusion/core';
+import { showValue } from '@medfusion/core/internal';
 import { OpfsStore } from './opfs/OpfsStore.js';
 import { DEFAULT_CACHE_DIR_MAX_BYTES, storeForCacheDir } from './storeForCacheDir.js';
-import { checkStoreKey, showValue } from './storeValidate.js';
+import { checkStoreKey } from './storeValidate.js';
 
 /** A typed array `MemoryMappedCache` stores (any kind but DataView, 64-bit integers included). */
 export type CachedTypedArray = TypedArray | BigInt64Array | BigUint64Array;

@@ -1,7 +1,8 @@
 import type { PersistentStore } from '@medfusion/core';
+import { showValue } from '@medfusion/core/internal';
 import { IdbStore } from './IdbStore.js';
 import { OpfsStore } from './opfs/OpfsStore.js';
-import { checkMaxBytes, checkStoreKey, showValue } from './storeValidate.js';
+import { checkMaxBytes, checkStoreKey } from './storeValidate.js';
 
 /** The byte budget of a `cacheDir` store when none is given: the reference's `max_size_gb=10`. */
 export const DEFAULT_CACHE_DIR_MAX_BYTES = 10 * 2 ** 30;

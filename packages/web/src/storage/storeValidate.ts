@@ -1,10 +1,4 @@
-/** Render a value for an error message. */
-export function showValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'object' && value !== null) return Object.prototype.toString.call(value);
-  return String(value);
-}
+import { showValue } from '@medfusion/core/internal';
 
 /** A store key must be a non-empty string. */
 export function checkStoreKey(key: unknown, name = 'key'): string {

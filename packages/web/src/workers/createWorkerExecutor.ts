@@ -1,4 +1,5 @@
 import { AbortError, ClosedError, type Executor, LoadTimeoutError } from '@medfusion/core';
+import { describe } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
 import {
@@ -358,8 +359,4 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
       for (const call of pending) settle(call, false, new ClosedError('WorkerExecutor'));
     },
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

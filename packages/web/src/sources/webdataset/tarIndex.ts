@@ -1,5 +1,5 @@
 import { createTarDecoder } from 'modern-tar';
-import { SourceFormatError } from '../remote/RemoteError.js';
+import { SourceFormatError } from '../../remote/RemoteError.js';
 
 /** One regular file inside a tar shard: where its bytes are. */
 export interface TarMember {

@@ -1,0 +1,330 @@
+import { mergeRanges, type ShardLayout } from '@medfusion/core';
+import { findInPlan } from '@medfusion/core/internal';
+import type { RangeReader } from '../../remote/RangeReader.js';
+import type { ShardIndexLoader } from './ShardIndexLoader.js';
+import type { Shard } from './shardManifest.js';
+import type { TarSampleEntry } from './tarIndex.js';
+import type { SampleRange } from './webDatasetOptions.js';
+
+/** Bytes of one sample, read ahead, with the plan position it was read for. */
+interface Pending {
+  promise: Promise<Uint8Array>;
+  pos: number;
+}
+
+/** How far ahead and how wide the merged reads go. */
+export interface ReadAheadLimits {
+  /** Samples of the plan read ahead. */
+  lookahead: number;
+  /** Largest gap of unwanted bytes read through to merge two samples. */
+  maxGap: number;
+  /** Largest merged request, in bytes. */
+  maxRequestBytes: number;
+}
+
+/** A merged request: one byte range of one shard covering several samples. */
+export interface MergedRequest {
+  /** Shard URL. */
+  url: string;
+  /** First byte. */
+  start: number;
+  /** One past the last byte. */
+  end: number;
+  /** The samples it covers. */
+  parts: SampleRange[];
+}
+
+function deferred<T>(): {
+  promise: Promise<T>;
+  resolve: (v: T) => void;
+  reject: (e: unknown) => void;
+} {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {}); // an unconsumed prefetch failing is not an unhandled rejection
+  return { promise, resolve, reject };
+}
+
+/**
+ * Read-ahead scheduling over the plan: follows the plan cursor as samples are
+ * taken, reads the next `lookahead` samples in whole chunks as merged range
+ * requests (one per run of near samples in a shard), keeps bytes a merged read
+ * covered anyway when the plan needs them soon, and drops what the cursor has
+ * passed by `lookahead`.
+ */
+export class ReadAhead {
+  /** Bytes received for sample data. */
+  bytesRead = 0;
+  private readonly pending = new Map<number, Pending>();
+  private readonly pendingOrder: { index: number; pos: number }[] = [];
+  private plan: Uint32Array | undefined;
+  private cursor = 0;
+  private scheduledUntil = 0;
+
+  /**
+   * @param shards the shards (their readers and loaded indices)
+   * @param layout global index ↔ (shard, local index)
+   * @param indices loads shard indices on demand
+   * @param limits window and merge limits
+   * @param signal aborts every read (the source's close)
+   */
+  constructor(
+    private readonly shards: readonly Shard[],
+    private readonly layout: ShardLayout,
+    private readonly indices: ShardIndexLoader,
+    private readonly limits: ReadAheadLimits,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** Follow a new plan (already validated) from its start. */
+  setPlan(plan: Uint32Array): void {
+    this.plan = plan;
+    this.cursor = 0;
+    this.scheduledUntil = 0;
+  }
+
+  /** The bytes of sample `index`: read ahead, or read now. Moves the plan cursor to it. */
+  take(index: number): Promise<Uint8Array> {
+    this.advance(index);
+    const hit = this.pending.get(index);
+    if (hit) {
+      this.pending.delete(index);
+      return hit.promise;
+    }
+    return this.fetchOne(index);
+  }
+
+  /** Start reading `indices` (not yet pending) in merged requests. */
+  prefetch(indices: ArrayLike<number>): void {
+    const list: number[] = [];
+    for (let i = 0; i < indices.length; i++) {
+      const idx = indices[i] as number;
+      if (!Number.isInteger(idx) || idx < 0 || idx >= this.layout.length) {
+        throw new RangeError(
+          `indices[${i}] ${String(idx)} is out of range [0, ${this.layout.length})`,
+        );
+      }
+      if (!this.pending.has(idx)) list.push(idx);
+    }
+    this.schedule(list, this.cursor + this.limits.lookahead);
+  }
+
+  /** The merged requests that reading `indices` takes. */
+  async requestsFor(indices: number[], signal?: AbortSignal): Promise<MergedRequest[]> {
+    const wanted = await this.sampleRanges(indices, signal);
+    const out: MergedRequest[] = [];
+    for (const [url, ranges] of wanted) {
+      for (const m of mergeRanges(ranges, this.mergeOptions())) {
+        out.push({ url, start: m.start, end: m.end, parts: m.parts });
+      }
+    }
+    return out;
+  }
+
+  /** Drop every byte read ahead. */
+  clear(): void {
+    this.pending.clear();
+    this.pendingOrder.length = 0;
+  }
+
+  private mergeOptions(): { maxGap: number; maxRequestBytes: number } {
+    return { maxGap: this.limits.maxGap, maxRequestBytes: this.limits.maxRequestBytes };
+  }
+
+  /** Move the plan cursor to `index` and keep the window `lookahead` samples ahead. */
+  private advance(index: number): void {
+    const plan = this.plan;
+    if (!plan) return;
+    const lookahead = this.limits.lookahead;
+    const pos = findInPlan(plan, index, this.cursor, this.cursor + lookahead * 4);
+    if (pos < 0) return;
+    this.cursor = pos + 1;
+    if (pos >= this.scheduledUntil - lookahead / 2) {
+      // Whole chunks of `lookahead` plan positions, so a chunk that matches a
+      // shuffle window reads each of its shards' ranges once.
+      const from = Math.max(this.scheduledUntil, pos);
+      const to = Math.min(plan.length, from + lookahead);
+      const list: number[] = [];
+      const positions: number[] = [];
+      const seen = new Set<number>();
+      for (let p = from; p < to; p++) {
+        const idx = plan[p] as number;
+        if (this.pending.has(idx) || seen.has(idx)) continue;
+        seen.add(idx);
+        list.push(idx);
+        positions.push(p);
+      }
+      // Samples a little further in the plan: kept when a merged read covers them anyway.
+      const upcoming = new Map<number, number>();
+      const horizonEnd = Math.min(plan.length, to + 3 * lookahead);
+      for (let p = to; p < horizonEnd; p++) {
+        const idx = plan[p] as number;
+        if (!seen.has(idx) && !upcoming.has(idx)) upcoming.set(idx, p);
+      }
+      this.scheduledUntil = Math.max(this.scheduledUntil, to);
+      this.schedule(list, positions, upcoming);
+    }
+    this.evict();
+  }
+
+  private evict(): void {
+    const horizon = this.cursor - this.limits.lookahead;
+    while (
+      this.pendingOrder.length > 0 &&
+      (this.pendingOrder[0] as { pos: number }).pos < horizon
+    ) {
+      const { index, pos } = this.pendingOrder.shift() as { index: number; pos: number };
+      if (this.pending.get(index)?.pos === pos) this.pending.delete(index);
+    }
+  }
+
+  /** Register deferred bytes for `list` now, then read them in merged requests. */
+  private schedule(
+    list: number[],
+    positions: number[] | number,
+    upcoming?: Map<number, number>,
+  ): void {
+    if (list.length === 0) return;
+    const slots = new Map<number, ReturnType<typeof deferred<Uint8Array>>>();
+    for (const [k, idx] of list.entries()) {
+      // Each entry is dropped once the cursor is `lookahead` past its plan position.
+      const pos = typeof positions === 'number' ? positions : (positions[k] as number);
+      const d = deferred<Uint8Array>();
+      slots.set(idx, d);
+      this.pending.set(idx, { promise: d.promise, pos });
+      this.pendingOrder.push({ index: idx, pos });
+    }
+    const signal = this.signal;
+    void (async () => {
+      let wanted: Map<string, SampleRange[]>;
+      try {
+        wanted = await this.sampleRanges(list, signal);
+      } catch (error) {
+        for (const d of slots.values()) d.reject(error);
+        return;
+      }
+      const jobs: Promise<void>[] = [];
+      for (const ranges of wanted.values()) {
+        const reader = this.shards[this.layout.shardOf((ranges[0] as SampleRange).index)]?.reader;
+        for (const m of mergeRanges(ranges, this.mergeOptions())) {
+          jobs.push(
+            this.readRange(reader as RangeReader, m.start, m.end).then(
+              (bytes) => {
+                for (const part of m.parts) {
+                  slots
+                    .get(part.index)
+                    ?.resolve(bytes.subarray(part.start - m.start, part.end - m.start));
+                }
+                if (upcoming && upcoming.size > 0) this.keepCovered(ranges, m, bytes, upcoming);
+              },
+              (error: unknown) => {
+                for (const part of m.parts) slots.get(part.index)?.reject(error);
+              },
+            ),
+          );
+        }
+      }
+      // Samples with nothing to read (only empty members).
+      for (const [idx, d] of slots) {
+        if (!this.rangeKnown(idx)) d.resolve(new Uint8Array(0));
+      }
+      await Promise.all(jobs);
+    })();
+  }
+
+  /**
+   * A merged read also returned the bytes of samples between the wanted ones;
+   * keep those the plan needs soon (`upcoming`: index → plan position) instead
+   * of reading them again later.
+   */
+  private keepCovered(
+    ranges: SampleRange[],
+    m: { start: number; end: number },
+    bytes: Uint8Array,
+    upcoming: Map<number, number>,
+  ): void {
+    if (this.signal.aborted) return;
+    const s = this.layout.shardOf((ranges[0] as SampleRange).index);
+    const samples = (this.shards[s] as Shard).samples;
+    if (!samples) return;
+    const first = this.layout.start(s);
+    // Samples are in archive order: binary search the first starting at or after m.start.
+    let lo = 0;
+    let hi = samples.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((samples[mid] as TarSampleEntry).start < m.start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < samples.length; k++) {
+      const e = samples[k] as TarSampleEntry;
+      if (e.start >= m.end) break;
+      if (e.end > m.end || e.end <= e.start) continue;
+      const idx = first + k;
+      const pos = upcoming.get(idx);
+      if (pos === undefined || this.pending.has(idx)) continue;
+      this.pending.set(idx, {
+        promise: Promise.resolve(bytes.subarray(e.start - m.start, e.end - m.start)),
+        pos,
+      });
+      this.pendingOrder.push({ index: idx, pos });
+    }
+  }
+
+  private rangeKnown(index: number): boolean {
+    const shard = this.shards[this.layout.shardOf(index)] as Shard;
+    const s = shard.samples?.[this.layout.localIndex(index)];
+    return s !== undefined && s.end > s.start;
+  }
+
+  private async readRange(reader: RangeReader, start: number, end: number): Promise<Uint8Array> {
+    const bytes = await reader.read(start, end, { signal: this.signal });
+    this.bytesRead += bytes.length;
+    return bytes;
+  }
+
+  private async fetchOne(index: number): Promise<Uint8Array> {
+    const wanted = await this.sampleRanges([index], this.signal);
+    for (const ranges of wanted.values()) {
+      const r = ranges[0] as SampleRange;
+      const reader = (this.shards[this.layout.shardOf(index)] as Shard).reader;
+      return this.readRange(reader, r.start, r.end);
+    }
+    return new Uint8Array(0);
+  }
+
+  /** Byte ranges of `indices`, grouped by shard URL (samples with no bytes left out). */
+  private async sampleRanges(
+    indices: number[],
+    signal: AbortSignal | undefined,
+  ): Promise<Map<string, SampleRange[]>> {
+    const byShard = new Map<number, number[]>();
+    for (const idx of indices) {
+      const s = this.layout.shardOf(idx);
+      let l = byShard.get(s);
+      if (!l) {
+        l = [];
+        byShard.set(s, l);
+      }
+      l.push(idx);
+    }
+    const out = new Map<string, SampleRange[]>();
+    for (const [s, idxs] of byShard) {
+      const samples = await this.indices.shardIndex(s, signal);
+      const shard = this.shards[s] as Shard;
+      const start = this.layout.start(s);
+      const ranges: SampleRange[] = [];
+      for (const idx of idxs) {
+        const e = samples[idx - start] as TarSampleEntry;
+        if (e.end > e.start)
+          ranges.push({ index: idx, url: shard.url, start: e.start, end: e.end });
+      }
+      if (ranges.length > 0) out.set(shard.url, ranges);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,181 @@
+import { retry } from '@medfusion/core';
+import { isRetryable, raceAbort } from '@medfusion/core/internal';
+import { RangeReader } from '../../remote/RangeReader.js';
+import {
+  ChecksumMismatchError,
+  ObjectChangedError,
+  SourceFormatError,
+} from '../../remote/RemoteError.js';
+import { sha256Hex } from '../../remote/sha256.js';
+import type { Shard } from './shardManifest.js';
+import {
+  decodeTarIndex,
+  encodeTarIndex,
+  groupSamples,
+  indexTarStream,
+  type TarMember,
+  type TarSampleEntry,
+} from './tarIndex.js';
+import type { WebDatasetSourceOptions } from './webDatasetOptions.js';
+
+/**
+ * Shard-index loading: a shard's sample table comes from the store (when its
+ * ETag still matches), a sidecar file, or one streaming pass over the shard
+ * (sha256-verified when the manifest gives a digest); built indices are put
+ * in the store. One load per shard at a time (memoized on the shard).
+ */
+export class ShardIndexLoader {
+  /** Shard indices built by streaming a shard. */
+  indexBuilds = 0;
+  /** Shard indices read from a sidecar file. */
+  sidecarHits = 0;
+  /** Shard indices read from the store. */
+  storeHits = 0;
+
+  /**
+   * @param shards the shards; each one's `loading` / `samples` / `reader` are updated here
+   * @param options the source's options (store, HTTP options)
+   * @param signal aborts the loads themselves (the source's close)
+   */
+  constructor(
+    private readonly shards: readonly Shard[],
+    private readonly options: WebDatasetSourceOptions<unknown>,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** The samples of shard `s` (memoized); `signal` stops this caller's wait, not the load. */
+  shardIndex(s: number, signal: AbortSignal | undefined): Promise<TarSampleEntry[]> {
+    const shard = this.shards[s] as Shard;
+    if (shard.samples) return Promise.resolve(shard.samples);
+    if (!shard.loading) {
+      shard.loading = this.loadIndex(shard).then(
+        (samples) => {
+          if (shard.declared !== undefined && samples.length !== shard.declared) {
+            throw new SourceFormatError(
+              `${shard.url} holds ${samples.length} samples, the manifest says ${shard.declared}`,
+            );
+          }
+          shard.samples = samples;
+          return samples;
+        },
+        (error: unknown) => {
+          shard.loading = undefined;
+          throw error;
+        },
+      );
+    }
+    return raceAbort(shard.loading, signal);
+  }
+
+  private async loadIndex(shard: Shard): Promise<TarSampleEntry[]> {
+    const signal = this.signal;
+    const store = this.options.store;
+    const key = `medfusion:wds-index:v1:${shard.url}`;
+    if (store) {
+      const stored = await store.get(key);
+      if (stored) {
+        const members = await this.validateStored(shard, stored, signal);
+        if (members) {
+          this.storeHits++;
+          return groupSamples(members);
+        }
+      }
+    }
+    let members: TarMember[] | undefined;
+    let sha256: string | undefined;
+    if (shard.sidecarUrl && !shard.sha256) {
+      members = await this.readSidecar(shard.sidecarUrl, shard.headers, signal);
+      if (members) this.sidecarHits++;
+    }
+    if (!members) {
+      const built = await retry(() => this.buildIndex(shard, signal), {
+        ...this.options.retry,
+        signal,
+        shouldRetry: isRetryable,
+      });
+      members = built;
+      sha256 = shard.sha256;
+      this.indexBuilds++;
+    }
+    if (store) {
+      const extra: { etag?: string; size?: number; sha256?: string } = {};
+      if (shard.reader.etag !== undefined) extra.etag = shard.reader.etag;
+      if (shard.reader.size !== undefined) extra.size = shard.reader.size;
+      if (sha256 !== undefined) extra.sha256 = sha256;
+      await store.put(key, encodeTarIndex(members, extra));
+    }
+    return groupSamples(members);
+  }
+
+  /** A stored index still valid for the object as it is now (same ETag), or undefined. */
+  private async validateStored(
+    shard: Shard,
+    stored: Uint8Array,
+    signal: AbortSignal,
+  ): Promise<TarMember[] | undefined> {
+    let decoded: ReturnType<typeof decodeTarIndex>;
+    try {
+      decoded = decodeTarIndex(stored);
+    } catch {
+      return undefined;
+    }
+    const { file, members } = decoded;
+    if (shard.sha256 && file.sha256 !== shard.sha256) return undefined;
+    if (file.etag === undefined) return members;
+    const reader = new RangeReader({
+      url: shard.url,
+      fetch: this.options.fetch,
+      limiter: this.options.limiter,
+      retry: this.options.retry,
+      headers: shard.headers,
+      etag: file.etag,
+      ...(file.size === undefined ? {} : { size: file.size }),
+    });
+    try {
+      await reader.probe({ signal });
+    } catch (error) {
+      if (error instanceof ObjectChangedError) return undefined;
+      throw error;
+    }
+    shard.reader = reader;
+    return members;
+  }
+
+  private async readSidecar(
+    url: string,
+    headers: Record<string, string> | undefined,
+    signal: AbortSignal,
+  ): Promise<TarMember[] | undefined> {
+    const reader = new RangeReader({
+      url,
+      fetch: this.options.fetch,
+      limiter: this.options.limiter,
+      retry: this.options.retry,
+      headers,
+    });
+    let text: string;
+    try {
+      text = await new Response(await reader.stream({ signal })).text();
+    } catch (error) {
+      if (
+        (error as { status?: number }).status === 404 ||
+        (error as { status?: number }).status === 403
+      ) {
+        return undefined;
+      }
+      throw error;
+    }
+    return decodeTarIndex(text).members;
+  }
+
+  private async buildIndex(shard: Shard, signal: AbortSignal): Promise<TarMember[]> {
+    const stream = await shard.reader.stream({ signal });
+    const chunks: Uint8Array[] | undefined = shard.sha256 ? [] : undefined;
+    const members = await indexTarStream(stream, chunks ? (c) => chunks.push(c) : undefined);
+    if (shard.sha256 && chunks) {
+      const actual = await sha256Hex(chunks);
+      if (actual !== shard.sha256) throw new ChecksumMismatchError(shard.url, shard.sha256, actual);
+    }
+    return members;
+  }
+}

@@ -1,0 +1,82 @@
+import type { PersistentStore } from '@medfusion/core';
+import type { HttpOptions } from '../../remote/RangeReader.js';
+import type { UrlPolicy } from '../../remote/urlPolicy.js';
+
+/** One WebDataset sample: the member files sharing a key, by extension. */
+export interface WebDatasetSample {
+  /** The sample key (member path up to the first dot of its basename). */
+  key: string;
+  /** Which shard it came from (position in `urls` / the manifest). */
+  shard: number;
+  /** Member bytes by extension, e.g. `{ png, cls, json }`. */
+  files: Record<string, Uint8Array>;
+}
+
+/** Options of {@link WebDatasetSource.open}. */
+export interface WebDatasetSourceOptions<T = WebDatasetSample> extends HttpOptions {
+  /** Shard URLs (`.tar`), in order. Give this or `manifestUrl`. */
+  urls?: readonly (string | URL)[];
+  /** URL of a {@link ShardManifest} JSON. Give this or `urls`. */
+  manifestUrl?: string | URL;
+  /** Maps a raw sample to what `get` returns (decode images, parse labels). */
+  transform?: (sample: WebDatasetSample, index: number) => T | Promise<T>;
+  /** Disk tier that keeps built shard indices (keyed by URL, checked by ETag) across visits. */
+  store?: PersistentStore;
+  /**
+   * Where a shard's sidecar index lives (`false`: never look). A missing
+   * sidecar (404) falls back to streaming the shard once.
+   * @default (url) => `${url}.idx.json`
+   */
+  sidecar?: false | ((shardUrl: string) => string);
+  /**
+   * Samples of the plan fetched ahead (in merged range requests) once a plan is set.
+   * @default 256
+   */
+  lookahead?: number;
+  /**
+   * Largest gap of unwanted bytes read through to merge two samples into one request.
+   * @default 65536
+   */
+  maxGap?: number;
+  /**
+   * Largest single merged request, in bytes.
+   * @default 8388608 (8 MiB)
+   */
+  maxRequestBytes?: number;
+  /** Aborts opening (manifest and index loads). */
+  signal?: AbortSignal;
+  /**
+   * Which shard and index URLs a manifest may name. By default they must resolve under the
+   * manifest's folder, and `headers` only go to the manifest's origin; anything else fails
+   * `open()` with `URL_NOT_ALLOWED` unless allowed here. URLs given in `urls` are yours and
+   * are not checked.
+   * @default {} (only under the manifest's folder)
+   */
+  urlPolicy?: UrlPolicy;
+}
+
+/** A wanted sample byte range (one request may cover many). */
+export interface SampleRange {
+  /** Global sample index. */
+  index: number;
+  /** Shard URL. */
+  url: string;
+  /** First byte. */
+  start: number;
+  /** One past the last byte. */
+  end: number;
+}
+
+/** Counters of a {@link WebDatasetSource}. */
+export interface WebDatasetStats {
+  /** HTTP requests sent to the shard files: range reads, index streams and ETag probes, retries included. */
+  rangeRequests: number;
+  /** Bytes received for sample data. */
+  bytesRead: number;
+  /** Shard indices built by streaming a shard. */
+  indexBuilds: number;
+  /** Shard indices read from a sidecar file. */
+  sidecarHits: number;
+  /** Shard indices read from the store. */
+  storeHits: number;
+}
