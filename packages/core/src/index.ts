@@ -33,6 +33,7 @@ export type {
 export { createCachedDataset } from './engine/createCachedDataset.js';
 export type { PrefetchDatasetOptions } from './engine/PrefetchDataset.js';
 export { PrefetchDataset } from './engine/PrefetchDataset.js';
+export type { ErrorCode } from './errorCodes.js';
 export { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from './errors.js';
 export { BufferPool } from './loader/BufferPool.js';
 export type {
@@ -72,6 +73,7 @@ export {
 } from './persistence/PersistentTierDataset.js';
 export type { SampleValue } from './persistence/sampleCodec.js';
 export { decodeSample, encodeSample, SampleCodecError } from './persistence/sampleCodec.js';
+export { isQuotaError } from './persistence/storeChecks.js';
 export type {
   WriteBehindQueueOptions,
   WriteBehindStats,
