@@ -1,5 +1,6 @@
 // @medfusion/web — browser adapters: workers, OPFS/IndexedDB, sources, TF.js, WebGPU.
 
+export { isQuotaError } from '@medfusion/core';
 export { isCrossOriginIsolated } from './env.js';
 export { defaultOriginLimiter, OriginLimiter } from './remote/OriginLimiter.js';
 export type { HttpOptions, RangeReaderOptions, ReadOptions } from './remote/RangeReader.js';
@@ -58,7 +59,7 @@ export { MemoryMappedCache } from './storage/MemoryMappedCache.js';
 export type { OpfsStoreOptions, OpfsStoreUsage } from './storage/opfs/OpfsStore.js';
 export { OpfsStore } from './storage/opfs/OpfsStore.js';
 export type { StoreErrorCode } from './storage/storeErrors.js';
-export { isQuotaError, StoreError } from './storage/storeErrors.js';
+export { StoreError } from './storage/storeErrors.js';
 export { withWebLock } from './storage/webLocks.js';
 export type { GpuTensorOptions, TensorDtype } from './tfjs/batchToTensors.js';
 export {

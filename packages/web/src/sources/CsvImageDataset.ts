@@ -5,6 +5,7 @@ import {
   LoadError,
   MedFusionError,
 } from '@medfusion/core';
+import { registerErrorClass } from '@medfusion/core/internal';
 import Papa from 'papaparse';
 import { type UrlNotAllowedError, type UrlPolicy, UrlScope } from '../remote/urlPolicy.js';
 import { ImageDecoder } from './decodeImage.js';
@@ -128,6 +129,7 @@ export class CsvFormatError extends MedFusionError {
     this.name = 'CsvFormatError';
   }
 }
+registerErrorClass('CsvFormatError', CsvFormatError);
 
 function urlOption(name: string, value: unknown): string {
   if (typeof value === 'string' && value.length > 0) return value;

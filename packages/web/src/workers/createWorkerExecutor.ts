@@ -3,8 +3,10 @@ import {
   ClosedError,
   type Executor,
   LoadTimeoutError,
+  MedFusionError,
   type TimerHandle,
 } from '@medfusion/core';
+import { deserializeError, type SerializedError, serializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
 import {
@@ -12,7 +14,8 @@ import {
   type WorkerExecutorOptions,
   type WorkerExecutorStats,
 } from './workerExecutorOptions.js';
-import { type LoadReply, serializeError, type WorkerApi } from './workerProtocol.js';
+import { watchLock } from './workerLiveness.js';
+import type { LoadReply, WorkerApi } from './workerProtocol.js';
 
 /** A pool of Web Workers running a loader; an `Executor` for `PrefetchDataset`. */
 export interface WorkerExecutor<T> extends Executor<T> {
@@ -172,11 +175,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
         slot.ready = true;
         startFailures = 0;
         if (lockName !== null && slot.lockAbort) {
-          navigator.locks
-            .request(lockName, { signal: slot.lockAbort.signal }, () => {
-              kill(slot, 'the worker exited');
-            })
-            .catch(() => {});
+          watchLock(lockName, slot.lockAbort.signal, () => kill(slot, 'the worker exited'));
         }
         const orphans = slot.reserved.splice(0);
         for (const call of orphans) if (!call.done) send(call, slot);
@@ -269,7 +268,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
       (reply: LoadReply<unknown>) => {
         if (call.slot !== slot) return;
         if (reply.ok) settle(call, true, reply.value);
-        else settle(call, false, new WorkerLoadError(call.index, reply.error));
+        else settle(call, false, loaderError(call.index, reply.error));
         pump();
       },
       (error: unknown) => {
@@ -395,6 +394,14 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
       for (const call of pending) settle(call, false, new ClosedError('WorkerExecutor'));
     },
   };
+}
+
+/** Ours come back as their own class (with the call's index when they had none); the rest as WorkerLoadError. */
+function loaderError(index: number, remote: SerializedError): Error {
+  const error = deserializeError(remote);
+  if (!(error instanceof MedFusionError)) return new WorkerLoadError(index, remote);
+  if (error.index === undefined) (error as { index?: number }).index = index;
+  return error;
 }
 
 function describe(error: unknown): string {
