@@ -1,25 +1,12 @@
+// The key and value checks live once, in core (MemoryStore uses them too).
+export { checkStoreKey, checkStoreValue } from '@medfusion/core/internal';
+
 /** Render a value for an error message. */
 export function showValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'object' && value !== null) return Object.prototype.toString.call(value);
   return String(value);
-}
-
-/** A store key must be a non-empty string. */
-export function checkStoreKey(key: unknown, name = 'key'): string {
-  if (typeof key !== 'string')
-    throw new TypeError(`${name} must be a string, got ${showValue(key)}`);
-  if (key.length === 0) throw new RangeError(`${name} must be a non-empty string, got ""`);
-  return key;
-}
-
-/** A store value must be a Uint8Array. */
-export function checkStoreValue(value: unknown, name = 'value'): Uint8Array {
-  if (!(value instanceof Uint8Array)) {
-    throw new TypeError(`${name} must be a Uint8Array, got ${showValue(value)}`);
-  }
-  return value;
 }
 
 /** A byte budget must be a positive integer. */

@@ -1,4 +1,4 @@
-import type { ShardFile } from './opfsFiles.js';
+import type { OpfsFile } from './opfsFiles.js';
 import {
   type EntryLocation,
   FLAG_TOMBSTONE,
@@ -9,12 +9,12 @@ import {
   verifyRecord,
 } from './opfsFormat.js';
 
-/** One open shard file and what the index knows of it. Internal. */
-export interface Shard {
-  /** Shard id (its file is `shardName(id)`). */
+/** One open segment file and what the index knows of it. Internal. */
+export interface Segment {
+  /** Segment id (its file is `segmentName(id)`). */
   id: number;
   /** The open file. */
-  file: ShardFile;
+  file: OpfsFile;
   /** Bytes of valid records; the next append goes here. */
   end: number;
   /** LRU clock value of the last read or write. */
@@ -22,14 +22,14 @@ export interface Shard {
 }
 
 /**
- * The OPFS store's in-memory index: where each key lives, which shards
+ * The OPFS store's in-memory index: where each key lives, which segments
  * exist, the live byte count, the LRU clock and the eviction choice. It is
- * rebuilt from a snapshot plus a scan of the shard tails, and written back
- * as a snapshot. Internal: {@link OpfsShardEngine} does the file I/O around it.
+ * rebuilt from a snapshot plus a scan of the segment tails, and written back
+ * as a snapshot. Internal: {@link OpfsSegmentEngine} does the file I/O around it.
  */
-export class OpfsShardIndex {
-  /** Open shards by id. */
-  readonly shards = new Map<number, Shard>();
+export class OpfsSegmentIndex {
+  /** Open segments by id. */
+  readonly segments = new Map<number, Segment>();
   /** Location of every live key. */
   readonly entries = new Map<string, EntryLocation>();
   /** Sum of the live values' lengths. */
@@ -54,41 +54,41 @@ export class OpfsShardIndex {
     return true;
   }
 
-  /** Forget every key stored in shard `id`. */
-  dropShardEntries(id: number): void {
-    for (const [key, loc] of this.entries) if (loc.shard === id) this.drop(key);
+  /** Forget every key stored in segment `id`. */
+  dropSegmentEntries(id: number): void {
+    for (const [key, loc] of this.entries) if (loc.segment === id) this.drop(key);
   }
 
-  /** Forget every entry and shard (the caller closes the files). */
+  /** Forget every entry and segment (the caller closes the files). */
   clear(): void {
     this.entries.clear();
-    this.shards.clear();
+    this.segments.clear();
     this.liveBytes = 0;
   }
 
-  /** Bytes the shard files take. */
+  /** Bytes the segment files take. */
   diskBytes(): number {
     let total = 0;
-    for (const s of this.shards.values()) total += s.end;
+    for (const s of this.segments.values()) total += s.end;
     return total;
   }
 
-  /** The shard appends go to (the newest), if any. */
-  active(): Shard | undefined {
-    let best: Shard | undefined;
-    for (const s of this.shards.values()) if (!best || s.id > best.id) best = s;
+  /** The segment appends go to (the newest), if any. */
+  active(): Segment | undefined {
+    let best: Segment | undefined;
+    for (const s of this.segments.values()) if (!best || s.id > best.id) best = s;
     return best;
   }
 
-  /** Mark `shard` as just used. */
-  touch(shard: Shard): void {
-    shard.lastUsed = ++this.tick;
+  /** Mark `segment` as just used. */
+  touch(segment: Segment): void {
+    segment.lastUsed = ++this.tick;
   }
 
-  /** Eviction policy: the least recently used shard other than `keep` (oldest id on ties). */
-  lruVictim(keep?: number): Shard | undefined {
-    let victim: Shard | undefined;
-    for (const s of this.shards.values()) {
+  /** Eviction policy: the least recently used segment other than `keep` (oldest id on ties). */
+  lruVictim(keep?: number): Segment | undefined {
+    let victim: Segment | undefined;
+    for (const s of this.segments.values()) {
       if (s.id === keep) continue;
       if (
         !victim ||
@@ -101,7 +101,7 @@ export class OpfsShardIndex {
   }
 
   /** Apply the valid records of `s` from `s.end` up to `size`; stop at the first torn one. */
-  async scan(s: Shard, size: number): Promise<void> {
+  async scan(s: Segment, size: number): Promise<void> {
     let pos = s.end;
     while (pos + RECORD_HEADER <= size) {
       const header = parseHeader(await s.file.read(pos, RECORD_HEADER));
@@ -113,7 +113,7 @@ export class OpfsShardIndex {
       if (rec.header.flags & FLAG_TOMBSTONE) this.drop(rec.key);
       else {
         this.set(rec.key, {
-          shard: s.id,
+          segment: s.id,
           offset: pos,
           keyLen: header.keyLen,
           len: header.dataLen,
@@ -125,18 +125,18 @@ export class OpfsShardIndex {
     s.end = pos;
   }
 
-  /** Take the shards (those `open` finds) and entries of a snapshot. */
+  /** Take the segments (those `open` finds) and entries of a snapshot. */
   async load(
     snap: SnapshotData,
-    open: (id: number) => Promise<ShardFile | undefined>,
+    open: (id: number) => Promise<OpfsFile | undefined>,
   ): Promise<void> {
     this.tick = snap.tick;
-    for (const [id, end, lastUsed] of snap.shards) {
+    for (const [id, end, lastUsed] of snap.segments) {
       const file = await open(id);
-      if (file) this.shards.set(id, { id, file, end, lastUsed });
+      if (file) this.segments.set(id, { id, file, end, lastUsed });
     }
-    for (const [key, shard, offset, keyLen, len, sum] of snap.entries) {
-      if (this.shards.has(shard)) this.set(key, { shard, offset, keyLen, len, sum });
+    for (const [key, segment, offset, keyLen, len, sum] of snap.entries) {
+      if (this.segments.has(segment)) this.set(key, { segment, offset, keyLen, len, sum });
     }
   }
 
@@ -146,10 +146,10 @@ export class OpfsShardIndex {
       gen,
       next,
       tick: this.tick,
-      shards: [...this.shards.values()].map((s) => [s.id, s.end, s.lastUsed]),
+      segments: [...this.segments.values()].map((s) => [s.id, s.end, s.lastUsed]),
       entries: [...this.entries].map(([key, l]) => [
         key,
-        l.shard,
+        l.segment,
         l.offset,
         l.keyLen,
         l.len,
