@@ -23,6 +23,7 @@ export class OpfsClient {
   private api: OpfsHostApi | undefined;
   private readonly pending = new Set<Pending>();
   private readonly watch = new AbortController();
+  private idleWaiters: (() => void)[] = [];
   private goneError: Error | undefined;
 
   /**
@@ -101,7 +102,7 @@ export class OpfsClient {
     return new Promise<T>((resolve, reject) => {
       const p: Pending = { reject, timer: undefined };
       p.timer = setTimeout(() => {
-        if (!this.pending.delete(p)) return;
+        if (!this.done(p)) return;
         reject(
           new StoreError(
             'STORE_TIMEOUT',
@@ -112,18 +113,33 @@ export class OpfsClient {
       this.pending.add(p);
       invoke(api).then(
         (reply) => {
-          if (!this.pending.delete(p)) return;
+          if (!this.done(p)) return;
           clearTimeout(p.timer);
           if (reply.ok) resolve(reply.value);
           else reject(deserializeError(reply.error));
         },
         (err: unknown) => {
-          if (!this.pending.delete(p)) return;
+          if (!this.done(p)) return;
           clearTimeout(p.timer);
           reject(err);
         },
       );
     });
+  }
+
+  /** Resolves once no call is pending (each is bounded by `callTimeoutMs`). */
+  idle(): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Forget `p`; false when it had already settled. */
+  private done(p: Pending): boolean {
+    if (!this.pending.delete(p)) return false;
+    if (this.pending.size === 0 && this.idleWaiters.length > 0) {
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+    return true;
   }
 
   /** Reject every pending and later call with `err`; tell the owner once. */
@@ -135,6 +151,7 @@ export class OpfsClient {
       p.reject(err);
     }
     this.pending.clear();
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
     this.onGone(err);
   }
 

@@ -337,8 +337,11 @@ export class OpfsStore implements PersistentStore {
       if (this.ready) {
         await this.ready.catch(() => {});
         while (this.writing) await new Promise((r) => setTimeout(r, 1));
-        if (!this.client.gone)
+        if (!this.client.gone) {
           await this.client.call('close', (api) => api.close()).catch(() => {});
+          // Calls sent before the close get the worker's own answer, not a cut.
+          await this.client.idle();
+        }
       }
     } finally {
       this.closed = true;

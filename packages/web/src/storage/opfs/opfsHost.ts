@@ -1,3 +1,4 @@
+import { ClosedError } from '@medfusion/core';
 import { type SerializedError, serializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { holdLockForever } from '../../workers/workerLiveness.js';
@@ -63,6 +64,7 @@ export class OpfsHost implements OpfsHostApi {
   private engine: OpfsSegmentEngine | undefined;
   private channel: BroadcastChannel | undefined;
   private chain: Promise<unknown> = Promise.resolve();
+  private closed = false;
   private readonly self = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
   constructor(private readonly makeBackend: BackendFactory = (d) => asyncBackend(d)) {}
@@ -128,6 +130,7 @@ export class OpfsHost implements OpfsHostApi {
     return this.inOrder(async () => {
       const engine = this.engineOrThrow();
       this.engine = undefined;
+      this.closed = true;
       this.channel?.close();
       this.channel = undefined;
       await engine.close();
@@ -163,8 +166,9 @@ export class OpfsHost implements OpfsHostApi {
     return (await engine.usage()).backend;
   }
 
-  /** The open engine, or a StoreError. */
+  /** The open engine; a ClosedError after close, a StoreError before open. */
   private engineOrThrow(): OpfsSegmentEngine {
+    if (this.closed) throw new ClosedError('OpfsStore worker');
     if (!this.engine) throw new StoreError('STORE_FAILED', 'the OPFS store is not open');
     return this.engine;
   }
