@@ -102,42 +102,10 @@ export class OpfsSegmentEngine {
     this.next = Math.max(this.next, head.next);
   }
 
-  /**
-   * Bring the in-memory index up to what is on disk: new segments, tails
-   * appended by other stores, segments evicted elsewhere. Records are applied
-   * in (segment id, offset) order, so later writes win.
-   */
+  /** Bring the index up to what is on disk (see {@link OpfsSegmentIndex.catchUp}). */
   private async catchUp(names?: string[]): Promise<void> {
-    const list = names ?? (await this.fs.list());
-    const ids = list
-      .map(segmentIdOf)
-      .filter((id): id is number => id !== undefined)
-      .sort((a, b) => a - b);
-    const present = new Set(ids);
-    for (const [id, s] of this.index.segments) {
-      if (!present.has(id)) {
-        this.index.dropSegmentEntries(id);
-        await s.file.close().catch(() => {});
-        this.index.segments.delete(id);
-      }
-    }
-    for (const id of ids) {
-      let s = this.index.segments.get(id);
-      if (!s) {
-        const file = await this.fs.open(segmentName(id), false);
-        if (!file) continue;
-        s = { id, file, end: 0, lastUsed: 0 };
-        this.index.segments.set(id, s);
-      }
-      const size = await s.file.size();
-      if (size < s.end) {
-        // Evicted (truncated) by another store, or damaged: forget and rescan.
-        this.index.dropSegmentEntries(id);
-        s.end = 0;
-      }
-      if (size > s.end) await this.index.scan(s, size);
-      this.next = Math.max(this.next, id + 1);
-    }
+    const maxId = await this.index.catchUp(this.fs, names ?? (await this.fs.list()));
+    this.next = Math.max(this.next, maxId + 1);
   }
 
   /** Re-sync with disk when another store wrote since we last looked. */

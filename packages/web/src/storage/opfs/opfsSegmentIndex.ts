@@ -1,4 +1,4 @@
-import type { OpfsFile } from './opfsFiles.js';
+import type { FileBackend, OpfsFile } from './opfsFiles.js';
 import {
   type EntryLocation,
   FLAG_TOMBSTONE,
@@ -6,6 +6,8 @@ import {
   RECORD_HEADER,
   recordSize,
   type SnapshotData,
+  segmentIdOf,
+  segmentName,
   verifyRecord,
 } from './opfsFormat.js';
 
@@ -123,6 +125,46 @@ export class OpfsSegmentIndex {
       pos += total;
     }
     s.end = pos;
+  }
+
+  /**
+   * Bring the index up to what is on disk (`names`: the directory's files):
+   * new segments, tails appended by other stores, segments evicted elsewhere.
+   * Records are applied in (segment id, offset) order, so later writes win.
+   * Returns the highest segment id seen (0 when none).
+   */
+  async catchUp(fs: FileBackend, names: readonly string[]): Promise<number> {
+    const ids = names
+      .map(segmentIdOf)
+      .filter((id): id is number => id !== undefined)
+      .sort((a, b) => a - b);
+    const present = new Set(ids);
+    for (const [id, s] of this.segments) {
+      if (!present.has(id)) {
+        this.dropSegmentEntries(id);
+        await s.file.close().catch(() => {});
+        this.segments.delete(id);
+      }
+    }
+    let maxId = 0;
+    for (const id of ids) {
+      let s = this.segments.get(id);
+      if (!s) {
+        const file = await fs.open(segmentName(id), false);
+        if (!file) continue;
+        s = { id, file, end: 0, lastUsed: 0 };
+        this.segments.set(id, s);
+      }
+      const size = await s.file.size();
+      if (size < s.end) {
+        // Evicted (truncated) by another store, or damaged: forget and rescan.
+        this.dropSegmentEntries(id);
+        s.end = 0;
+      }
+      if (size > s.end) await this.scan(s, size);
+      maxId = Math.max(maxId, id);
+    }
+    return maxId;
   }
 
   /** Take the segments (those `open` finds) and entries of a snapshot. */
