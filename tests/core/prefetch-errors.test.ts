@@ -37,7 +37,7 @@ describe('a failed load reaches the caller of that index', () => {
     const src = new ScriptedSource(10);
     const ds = new PrefetchDataset(src, { prefetchSize: 0, clock: new ManualClock() });
     const p = Promise.resolve(ds.get(7));
-    const own = new MedFusionError('BAD_SAMPLE', 'sample 7 is corrupt', { index: 7 });
+    const own = new MedFusionError('LOAD_FAILED', 'sample 7 is corrupt', { index: 7 });
     src.reject(7, own);
     await expect(p).rejects.toBe(own);
     await ds.close();

@@ -126,13 +126,13 @@ async function dirHandle(dir: string) {
   return root.getDirectoryHandle(dir);
 }
 
-async function shardFiles(dir: string): Promise<FileSystemFileHandle[]> {
+async function segmentFiles(dir: string): Promise<FileSystemFileHandle[]> {
   const d = await dirHandle(dir);
   const out: FileSystemFileHandle[] = [];
   for await (const [name, h] of (
     d as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }
   ).entries()) {
-    if (name.startsWith('shard-') && h.kind === 'file') out.push(h as FileSystemFileHandle);
+    if (name.startsWith('segment-') && h.kind === 'file') out.push(h as FileSystemFileHandle);
   }
   return out;
 }
@@ -144,7 +144,7 @@ async function writeFile(h: FileSystemFileHandle, bytes: Uint8Array, keep = fals
 }
 
 describe('storage faults: never a corrupt sample, training continues', () => {
-  it('OPFS: 100 flipped bytes in the shard files', async ({ task }) => {
+  it('OPFS: 100 flipped bytes in the segment files', async ({ task }) => {
     const dir = opfsDir('flip');
     const first = new OpfsStore({ dir });
     // fills the disk tier; a generous load bound so a loaded machine cannot skip samples here
@@ -152,7 +152,7 @@ describe('storage faults: never a corrupt sample, training continues', () => {
     expect(fill.stats.disk.diskWrites).toBe(LENGTH);
     await first.close();
     const random = seeded(100);
-    const files = await shardFiles(dir);
+    const files = await segmentFiles(dir);
     expect(files.length).toBeGreaterThan(0);
     for (let i = 0; i < 100; i++) {
       const h = files[Math.floor(random() * files.length)]!;
@@ -181,16 +181,16 @@ describe('storage faults: never a corrupt sample, training continues', () => {
     });
   });
 
-  it('OPFS: 100 torn writes (a shard cut at 100 random points)', async ({ task }) => {
+  it('OPFS: 100 torn writes (a segment cut at 100 random points)', async ({ task }) => {
     const dir = opfsDir('torn');
     const first = new OpfsStore({ dir });
-    // 60 samples as the disk tier stores them (a small shard: each reopen recovers it)
+    // 60 samples as the disk tier stores them (a small segment: each reopen recovers it)
     const TORN = 60;
     for (let k = 0; k < TORN; k++) {
       await first.put(`reliability@1/${k}`, encodeSample({ index: k, pixels: pixelsOf(k, BYTES) }));
     }
     await first.close();
-    const [h] = await shardFiles(dir);
+    const [h] = await segmentFiles(dir);
     const whole = new Uint8Array(await (await h!.getFile()).arrayBuffer());
     const random = seeded(101);
     let survived = 0;
@@ -214,7 +214,7 @@ describe('storage faults: never a corrupt sample, training continues', () => {
       }
       await store.close();
     }
-    // and a full epoch over the last torn shard returns only intact samples
+    // and a full epoch over the last torn segment returns only intact samples
     await writeFile(h!, whole.subarray(0, Math.floor(whole.length / 2)));
     const store = new OpfsStore({ dir });
     const last = await epoch(store);

@@ -14,7 +14,7 @@ describe('OpfsStore bad input', () => {
     expect(() => new OpfsStore({ dir, maxBytes: -1 })).toThrow(/maxBytes .*-1/);
     expect(() => new OpfsStore({ dir, maxBytes: Number.NaN })).toThrow(RangeError);
     expect(() => new OpfsStore({ dir, maxBytes: '1' as unknown as number })).toThrow(TypeError);
-    expect(() => new OpfsStore({ dir, shardBytes: 0 })).toThrow(/shardBytes/);
+    expect(() => new OpfsStore({ dir, segmentBytes: 0 })).toThrow(/segmentBytes/);
     expect(() => new OpfsStore({ dir, callTimeoutMs: -5 })).toThrow(/callTimeoutMs/);
     expect(() => new OpfsStore({ dir, backend: 'sync' as 'auto' })).toThrow(/backend/);
   });

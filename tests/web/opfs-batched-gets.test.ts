@@ -16,7 +16,7 @@ const value = (i: number) => new Uint8Array(3000 + i).fill((i % 250) + 1);
 
 async function flipByte(dir: string, at: number): Promise<void> {
   const root = await navigator.storage.getDirectory();
-  const fh = await (await root.getDirectoryHandle(dir)).getFileHandle('shard-00000001.bin');
+  const fh = await (await root.getDirectoryHandle(dir)).getFileHandle('segment-00000001.bin');
   const b = new Uint8Array(await (await fh.getFile()).slice(at, at + 1).arrayBuffer());
   const w = await fh.createWritable({ keepExistingData: true });
   await w.write({ type: 'write', position: at, data: new Uint8Array([b[0]! ^ 0x40]) });

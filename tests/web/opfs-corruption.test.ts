@@ -10,7 +10,7 @@ afterEach(async () => {
 async function flipByte(dir: string, at: number): Promise<void> {
   const root = await navigator.storage.getDirectory();
   const d = await root.getDirectoryHandle(dir);
-  const fh = await d.getFileHandle('shard-00000001.bin');
+  const fh = await d.getFileHandle('segment-00000001.bin');
   const file = await fh.getFile();
   const b = new Uint8Array(await file.slice(at, at + 1).arrayBuffer());
   const w = await fh.createWritable({ keepExistingData: true });
@@ -19,7 +19,7 @@ async function flipByte(dir: string, at: number): Promise<void> {
 }
 
 describe('OpfsStore corruption', () => {
-  it('turns a flipped byte in a shard into a miss and drops the entry, never bad data', async () => {
+  it('turns a flipped byte in a segment into a miss and drops the entry, never bad data', async () => {
     const dir = `test-opfs-corrupt-${Math.random().toString(36).slice(2)}`;
     dirs.push(dir);
     const a = new OpfsStore({ dir });
@@ -43,7 +43,7 @@ describe('OpfsStore corruption', () => {
     await c.close();
   });
 
-  it('ignores a damaged index snapshot and rebuilds from the shards', async () => {
+  it('ignores a damaged index snapshot and rebuilds from the segments', async () => {
     const dir = `test-opfs-corrupt-idx-${Math.random().toString(36).slice(2)}`;
     dirs.push(dir);
     const a = new OpfsStore({ dir });

@@ -12,12 +12,12 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await root.removeEntry(d, { recursive: true }).catch(() => {});
 });
 
-async function shardFileBytes(dir: string): Promise<number> {
+async function segmentFileBytes(dir: string): Promise<number> {
   const root = await navigator.storage.getDirectory();
   const d = await root.getDirectoryHandle(dir);
   let total = 0;
   for await (const [name, h] of d as unknown as AsyncIterable<[string, FileSystemHandle]>) {
-    if (name.startsWith('shard-')) total += (await (h as FileSystemFileHandle).getFile()).size;
+    if (name.startsWith('segment-')) total += (await (h as FileSystemFileHandle).getFile()).size;
   }
   return total;
 }
@@ -25,10 +25,10 @@ async function shardFileBytes(dir: string): Promise<number> {
 const value = (i: number) => new Uint8Array(2000).fill(i & 0xff);
 
 describe('OpfsStore eviction', () => {
-  it('never lets shard files exceed maxBytes', async () => {
+  it('never lets segment files exceed maxBytes', async () => {
     const dir = dirName('bound');
     const maxBytes = 30_000;
-    const store = new OpfsStore({ dir, maxBytes, shardBytes: 8_000 });
+    const store = new OpfsStore({ dir, maxBytes, segmentBytes: 8_000 });
     for (let i = 0; i < 60; i++) {
       await store.put(`k${i}`, value(i));
       const u = await store.usage();
@@ -38,22 +38,22 @@ describe('OpfsStore eviction', () => {
     await Promise.all(Array.from({ length: 40 }, (_, i) => store.put(`burst${i}`, value(i))));
     const u = await store.usage();
     expect(u.diskBytes).toBeLessThanOrEqual(maxBytes);
-    expect(u.evictedShards).toBeGreaterThan(0);
+    expect(u.evictedSegments).toBeGreaterThan(0);
     expect(await store.get('burst39')).toEqual(value(39));
     await store.close();
-    expect(await shardFileBytes(dir)).toBeLessThanOrEqual(maxBytes);
+    expect(await segmentFileBytes(dir)).toBeLessThanOrEqual(maxBytes);
   });
 
-  it('evicts whole shards, least recently used first', async () => {
+  it('evicts whole segments, least recently used first', async () => {
     const dir = dirName('order');
-    // records are 2,027 bytes: 4 per 8,200-byte shard, 3 shards fit in 25,000 bytes
-    const store = new OpfsStore({ dir, maxBytes: 25_000, shardBytes: 8_200 });
-    for (let i = 0; i < 12; i++) await store.put(`k${i}`, value(i)); // shards 1, 2, 3
-    expect((await store.usage()).shards).toBe(3);
-    await store.get('k1'); // shard 1 (k0..k3) becomes most recently used
-    for (let i = 12; i < 16; i++) await store.put(`k${i}`, value(i)); // needs a 4th shard
+    // records are 2,027 bytes: 4 per 8,200-byte segment, 3 segments fit in 25,000 bytes
+    const store = new OpfsStore({ dir, maxBytes: 25_000, segmentBytes: 8_200 });
+    for (let i = 0; i < 12; i++) await store.put(`k${i}`, value(i)); // segments 1, 2, 3
+    expect((await store.usage()).segments).toBe(3);
+    await store.get('k1'); // segment 1 (k0..k3) becomes most recently used
+    for (let i = 12; i < 16; i++) await store.put(`k${i}`, value(i)); // needs a 4th segment
     const present = await Promise.all(Array.from({ length: 16 }, (_, i) => store.has(`k${i}`)));
-    // shard 2 (k4..k7), the least recently used, went as a whole; shard 1 stayed
+    // segment 2 (k4..k7), the least recently used, went as a whole; segment 1 stayed
     expect(present).toEqual([
       ...[true, true, true, true],
       ...[false, false, false, false],
@@ -63,7 +63,7 @@ describe('OpfsStore eviction', () => {
     expect(await store.get('k0')).toEqual(value(0));
     await store.close();
     // the order survives a reopen
-    const again = new OpfsStore({ dir, maxBytes: 25_000, shardBytes: 8_200 });
+    const again = new OpfsStore({ dir, maxBytes: 25_000, segmentBytes: 8_200 });
     expect(await again.has('k5')).toBe(false);
     expect(await again.get('k9')).toEqual(value(9));
     await again.close();

@@ -37,11 +37,11 @@ describe('OpfsStore persistence', () => {
     }
     const u = await b.usage();
     expect(u.entries).toBe(49);
-    expect(u.shards).toBeGreaterThanOrEqual(1);
+    expect(u.segments).toBeGreaterThanOrEqual(1);
     await b.close();
   });
 
-  it('recovers entries written after the last index snapshot from the shard tail', async () => {
+  it('recovers entries written after the last index snapshot from the segment tail', async () => {
     const dir = dirName('tail');
     const a = new OpfsStore({ dir, snapshotDelayMs: 60_000 });
     await a.put('early', bytes(100, 1));

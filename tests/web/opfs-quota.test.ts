@@ -15,17 +15,17 @@ afterEach(async () => {
 
 describe('OpfsStore quota path', () => {
   it('evicts and retries once when the quota is hit, keeping the newest data', async () => {
-    // maxBytes is generous, the (injected) quota is not: 3 shards of ~8 KB fit
+    // maxBytes is generous, the (injected) quota is not: 3 segments of ~8 KB fit
     const store = new OpfsStore({
       dir: dirName('retry'),
       maxBytes: 10 * 2 ** 20,
-      shardBytes: 8_200,
+      segmentBytes: 8_200,
       quotaBytes: 25_000,
     });
     for (let i = 0; i < 20; i++) await store.put(`k${i}`, new Uint8Array(2000).fill(i));
     const u = await store.usage();
     expect(u.quotaErrors).toBeGreaterThan(0);
-    expect(u.evictedShards).toBeGreaterThan(0);
+    expect(u.evictedSegments).toBeGreaterThan(0);
     expect(u.diskBytes).toBeLessThanOrEqual(25_000);
     expect(await store.get('k19')).toEqual(new Uint8Array(2000).fill(19));
     expect(await store.has('k0')).toBe(false);

@@ -10,13 +10,13 @@ afterEach(async () => {
 const value = (tag: number, i: number) => new Uint8Array(3000).fill((tag * 50 + i) & 0xff);
 
 describe('two OpfsStores on one dir (two tabs)', () => {
-  it('interleave writes without corrupting a shard and read each other consistently', async () => {
+  it('interleave writes without corrupting a segment and read each other consistently', async () => {
     const dir = `test-opfs-two-${Math.random().toString(36).slice(2)}`;
     dirs.push(dir);
-    const a = new OpfsStore({ dir, maxBytes: 8 * 2 ** 20, shardBytes: 64 * 1024 });
-    const b = new OpfsStore({ dir, maxBytes: 8 * 2 ** 20, shardBytes: 64 * 1024 });
+    const a = new OpfsStore({ dir, maxBytes: 8 * 2 ** 20, segmentBytes: 64 * 1024 });
+    const b = new OpfsStore({ dir, maxBytes: 8 * 2 ** 20, segmentBytes: 64 * 1024 });
     await Promise.all([a.open(), b.open()]);
-    // concurrent writers on the same shard files
+    // concurrent writers on the same segment files
     await Promise.all([
       ...Array.from({ length: 40 }, (_, i) => a.put(`a${i}`, value(1, i))),
       ...Array.from({ length: 40 }, (_, i) => b.put(`b${i}`, value(2, i))),
@@ -40,7 +40,7 @@ describe('two OpfsStores on one dir (two tabs)', () => {
   it('a reader sees evictions made by another store as misses, not stale bytes', async () => {
     const dir = `test-opfs-two-evict-${Math.random().toString(36).slice(2)}`;
     dirs.push(dir);
-    const opts = { dir, maxBytes: 20_000, shardBytes: 6_100 };
+    const opts = { dir, maxBytes: 20_000, segmentBytes: 6_100 };
     const writer = new OpfsStore(opts);
     const reader = new OpfsStore(opts);
     for (let i = 0; i < 6; i++) await writer.put(`k${i}`, value(3, i));

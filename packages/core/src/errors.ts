@@ -1,21 +1,30 @@
+import type { ErrorCode } from './errorCodes.js';
+import { registerErrorClass } from './errorRegistry.js';
+
 /**
- * Base class of every error MedFusion raises on purpose. Branch on `code`:
- * subclasses do not survive `postMessage`, codes do.
+ * Base class of every error MedFusion raises on purpose. Branch on `code`
+ * (one of {@link ErrorCode}); the class survives worker boundaries too: an
+ * error thrown in a worker is rebuilt as the same class on the page.
+ * @typeParam C - the code type; {@link ErrorCode} for every class of ours but `WorkerLoadError`
  */
-export class MedFusionError extends Error {
-  /** Stable machine-readable code, e.g. `LOAD_TIMEOUT`. */
-  readonly code: string;
+export class MedFusionError<C extends string = ErrorCode> extends Error {
+  /**
+   * Stable machine-readable code, e.g. `LOAD_TIMEOUT`: one of {@link ErrorCode}, except for
+   * `WorkerLoadError`, which keeps the code the user's own loader set.
+   */
+  readonly code: C;
   /** The sample index the error is about, when there is one. */
   readonly index?: number;
-  constructor(code: string, message: string, options?: { cause?: unknown; index?: number }) {
+  constructor(code: C, message: string, options?: { cause?: unknown; index?: number }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'MedFusionError';
     this.code = code;
     if (options?.index !== undefined) this.index = options.index;
   }
 }
+registerErrorClass('MedFusionError', MedFusionError);
 
-/** A load did not settle within its time bound. */
+/** A load did not settle within its time bound. Code `LOAD_TIMEOUT`. */
 export class LoadTimeoutError extends MedFusionError {
   /** How long the caller waited, in milliseconds. */
   readonly timeoutMs: number;
@@ -27,22 +36,25 @@ export class LoadTimeoutError extends MedFusionError {
     this.timeoutMs = timeoutMs;
   }
 }
+registerErrorClass('LoadTimeoutError', LoadTimeoutError);
 
-/** Loading one sample failed; `cause` holds the loader's own error. */
+/** Loading one sample failed; `cause` holds the loader's own error. Code `LOAD_FAILED`. */
 export class LoadError extends MedFusionError {
   constructor(index: number, cause: unknown) {
     super('LOAD_FAILED', `Loading sample ${index} failed: ${describe(cause)}`, { index, cause });
     this.name = 'LoadError';
   }
 }
+registerErrorClass('LoadError', LoadError);
 
-/** An operation on an object that was already closed. */
+/** An operation on an object that was already closed. Code `CLOSED`. */
 export class ClosedError extends MedFusionError {
   constructor(what: string) {
     super('CLOSED', `${what} is closed`);
     this.name = 'ClosedError';
   }
 }
+registerErrorClass('ClosedError', ClosedError);
 
 /** A short human description of any thrown value. */
 export function describe(value: unknown): string {

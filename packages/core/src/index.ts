@@ -35,6 +35,7 @@ export type {
   TieredCacheStats,
 } from './engine/TieredCachedDataset.js';
 export { TieredCachedDataset } from './engine/TieredCachedDataset.js';
+export type { ErrorCode } from './errorCodes.js';
 export { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from './errors.js';
 export { CollateError, createCollate } from './loader/collate.js';
 export type {
@@ -67,6 +68,7 @@ export type {
 export { PersistentTierDataset, resolveFingerprint } from './persistence/PersistentTierDataset.js';
 export type { SampleValue } from './persistence/sampleCodec.js';
 export { decodeSample, encodeSample, SampleCodecError } from './persistence/sampleCodec.js';
+export { isQuotaError } from './persistence/storeChecks.js';
 export type { WriteBehindQueueOptions } from './persistence/writeBehindQueue.js';
 export type { ErrorPolicy, RetryPolicy, SampleFailure } from './reliability/errorPolicy.js';
 export { QuarantinedError, SampleFailedError } from './reliability/errorPolicy.js';

@@ -4,11 +4,17 @@
 // release, patch releases included. Applications import from '@medfusion/core'.
 // Each helper lives once, here or behind one of these re-exports; packages never copy it.
 
-// --- layout: value rendering, option checks, plan following, removed plumbing ---
+// --- value rendering, option checks, plan following, removed plumbing ---
 export { checkPlan } from './dataset/Dataset.js';
 export { findInPlan } from './dataset/findInPlan.js';
 export { AccessPredictor } from './engine/accessPredictor.js';
+// --- error codes and the one serializer for every worker boundary ---
+export { ERROR_CODES, isErrorCode } from './errorCodes.js';
+export type { ErrorClass, SerializedError } from './errorRegistry.js';
+export { deserializeError, registerErrorClass, serializeError } from './errorRegistry.js';
 export { describe } from './errors.js';
+// --- persistent stores: key/value checks (isQuotaError is public) ---
+export { checkStoreKey, checkStoreValue } from './persistence/storeChecks.js';
 export type { WriteBehindStats, WriteFn } from './persistence/writeBehindQueue.js';
 export { WriteBehindQueue } from './persistence/writeBehindQueue.js';
 export type { ResolvedErrorPolicy } from './reliability/errorPolicy.js';
@@ -16,5 +22,3 @@ export { resolveErrorPolicy } from './reliability/errorPolicy.js';
 export { isRetryable } from './reliability/retry.js';
 export { abortReason, raceAbort, throwIfAborted } from './util/abort.js';
 export { rejectUnknownOptions, showValue } from './util/validate.js';
-
-// --- errors: store key/value checks, quota detection (task "errors") ---

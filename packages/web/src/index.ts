@@ -83,6 +83,7 @@ export {
   fromLoader,
   InThreadExecutor,
   isPlanAware,
+  isQuotaError,
   LOW_HIT_RATE,
   LoadError,
   LoadTimeoutError,
@@ -109,7 +110,6 @@ export {
   systemClock,
   TieredCachedDataset,
 } from '@medfusion/core';
-
 export { isCrossOriginIsolated } from './env.js';
 export { defaultOriginLimiter, OriginLimiter } from './remote/OriginLimiter.js';
 export type { HttpOptions, RangeReaderOptions, ReadOptions } from './remote/RangeReader.js';
@@ -166,7 +166,7 @@ export { MemoryMappedCache } from './storage/MemoryMappedCache.js';
 export type { OpfsStoreOptions, OpfsStoreUsage } from './storage/opfs/OpfsStore.js';
 export { OpfsStore } from './storage/opfs/OpfsStore.js';
 export type { StoreErrorCode } from './storage/storeErrors.js';
-export { isQuotaError, StoreError } from './storage/storeErrors.js';
+export { StoreError } from './storage/storeErrors.js';
 export type { CacheDirStoreOptions } from './storage/storeForCacheDir.js';
 export { storeForCacheDir } from './storage/storeForCacheDir.js';
 export type { WorkerExecutor } from './workers/createWorkerExecutor.js';

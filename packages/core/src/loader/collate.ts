@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../errorCodes.js';
+import { registerErrorClass } from '../errorRegistry.js';
 import { MedFusionError } from '../errors.js';
 import { isTypedArray, type TypedArray, type TypedArrayConstructor } from '../util/typedArrays.js';
 import { positiveFinite, showValue } from '../util/validate.js';
@@ -16,12 +18,16 @@ import type {
 export class CollateError extends MedFusionError {
   /** The field at fault. */
   readonly field: string;
-  constructor(code: string, index: number, field: string, message: string) {
+  constructor(code: CollateErrorCode, index: number, field: string, message: string) {
     super(code, `Sample ${index}, field "${field}": ${message}`, { index });
     this.name = 'CollateError';
     this.field = field;
   }
 }
+registerErrorClass('CollateError', CollateError);
+
+/** The codes a {@link CollateError} carries. */
+type CollateErrorCode = Extract<ErrorCode, `COLLATE_${string}`>;
 
 /** A sample seen through string keys (records and tuples alike). */
 type FieldBag = Readonly<Record<string, SampleField | readonly number[] | undefined>>;

@@ -1,6 +1,7 @@
 import { ClosedError } from '../errors.js';
 import { showValue } from '../util/validate.js';
 import type { PersistentStore, StoreUsage, StoreValue } from './PersistentStore.js';
+import { checkStoreKey, checkStoreValue } from './storeChecks.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -39,7 +40,7 @@ export class MemoryStore implements PersistentStore {
 
   private check(key: unknown): void {
     if (this.closed) throw new ClosedError('MemoryStore');
-    checkKey(key);
+    checkStoreKey(key);
   }
 
   async get(key: string): Promise<StoreValue | undefined> {
@@ -53,7 +54,7 @@ export class MemoryStore implements PersistentStore {
 
   async put(key: string, value: StoreValue): Promise<void> {
     this.check(key);
-    checkValue(value);
+    checkStoreValue(value);
     if (value.byteLength > this.maxBytes) {
       throw new RangeError(
         `value for key ${showValue(key)} is ${value.byteLength} bytes, more than maxBytes ${this.maxBytes}`,
@@ -108,20 +109,4 @@ export class MemoryStore implements PersistentStore {
     this.map.clear();
     this.bytes = 0;
   }
-}
-
-/** A store key must be a non-empty string. */
-export function checkKey(key: unknown, name = 'key'): string {
-  if (typeof key !== 'string')
-    throw new TypeError(`${name} must be a string, got ${showValue(key)}`);
-  if (key.length === 0) throw new RangeError(`${name} must be a non-empty string, got ""`);
-  return key;
-}
-
-/** A store value must be a Uint8Array. */
-export function checkValue(value: unknown, name = 'value'): Uint8Array {
-  if (!(value instanceof Uint8Array)) {
-    throw new TypeError(`${name} must be a Uint8Array, got ${showValue(value)}`);
-  }
-  return value;
 }

@@ -5,6 +5,7 @@ import { throwIfAborted } from '../util/abort.js';
 import { index as checkIndex, func, showValue } from '../util/validate.js';
 import type { PersistentStore } from './PersistentStore.js';
 import { decodeSample, encodeSample } from './sampleCodec.js';
+import { isQuotaError } from './storeChecks.js';
 import { WriteBehindQueue, type WriteBehindQueueOptions } from './writeBehindQueue.js';
 
 /** Turns samples into bytes for the disk tier and back. */
@@ -107,11 +108,6 @@ export function resolveFingerprint(
     return `${id.name}@${typeof id.version === 'string' || typeof id.version === 'number' ? id.version : 0}#${source.length}`;
   }
   return `dataset#${source.length}`;
-}
-
-function isQuota(err: unknown): boolean {
-  const e = err as { name?: unknown; code?: unknown } | null;
-  return e?.code === 'QUOTA_EXCEEDED' || e?.name === 'QuotaExceededError';
 }
 
 const defaultCodec: SampleCodec<never> = {
@@ -238,7 +234,7 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
 
   private writeFailed(err: unknown, key: string): void {
     this.onDiskError(err, key);
-    if (isQuota(err) && this.disabledReason === undefined) {
+    if (isQuotaError(err) && this.disabledReason === undefined) {
       this.disabledReason = `QUOTA_EXCEEDED: ${describe(err)}`;
       this.queue.discardPending();
     }

@@ -9,6 +9,9 @@
  * decode so the result never aliases the input.
  */
 
+import { registerErrorClass } from '../errorRegistry.js';
+import { MedFusionError } from '../errors.js';
+
 /** A value {@link encodeSample} accepts. */
 export type SampleValue =
   | null
@@ -22,11 +25,15 @@ export type SampleValue =
   | { readonly [key: string]: SampleValue };
 
 /** Raised by {@link decodeSample} for bytes that are not a valid encoding. */
-export class SampleCodecError extends Error {
-  override readonly name = 'SampleCodecError';
+export class SampleCodecError extends MedFusionError {
   /** Stable code to branch on. */
-  readonly code = 'BAD_SAMPLE_BYTES';
+  declare readonly code: 'BAD_SAMPLE_BYTES';
+  constructor(message: string) {
+    super('BAD_SAMPLE_BYTES', message);
+    this.name = 'SampleCodecError';
+  }
 }
+registerErrorClass('SampleCodecError', SampleCodecError);
 
 const MAGIC = [0x4d, 0x46, 0x53, 0x31]; // "MFS1"
 const MAX_DEPTH = 64;

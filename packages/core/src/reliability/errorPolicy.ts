@@ -1,4 +1,5 @@
 import type { Dataset, GetOptions } from '../dataset/Dataset.js';
+import { registerErrorClass } from '../errorRegistry.js';
 import { LoadError, MedFusionError } from '../errors.js';
 import { abortReason } from '../util/abort.js';
 import type { Clock } from '../util/Clock.js';
@@ -83,6 +84,7 @@ export class SampleFailedError extends LoadError {
     this.message = `${this.message} (after ${attempts} attempts)`;
   }
 }
+registerErrorClass('SampleFailedError', SampleFailedError);
 
 /** The sample is in quarantine (it failed every retry before), so it was not loaded. */
 export class QuarantinedError extends MedFusionError {
@@ -93,6 +95,7 @@ export class QuarantinedError extends MedFusionError {
     this.name = 'QuarantinedError';
   }
 }
+registerErrorClass('QuarantinedError', QuarantinedError);
 
 /**
  * Check an `onError` value (TypeError/RangeError naming `onError` and the

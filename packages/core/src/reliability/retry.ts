@@ -1,3 +1,4 @@
+import { registerErrorClass } from '../errorRegistry.js';
 import { describe, MedFusionError } from '../errors.js';
 import { abortReason, throwIfAborted } from '../util/abort.js';
 import { type Clock, systemClock } from '../util/Clock.js';
@@ -62,6 +63,7 @@ export class RetryExhaustedError extends MedFusionError {
     this.attempts = attempts;
   }
 }
+registerErrorClass('RetryExhaustedError', RetryExhaustedError);
 
 /** True for errors that say they are transient (`retryable: true`, e.g. network errors and 5xx). */
 export function isRetryable(error: unknown): boolean {

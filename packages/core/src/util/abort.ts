@@ -1,3 +1,6 @@
+import { registerErrorClass } from '../errorRegistry.js';
+import { MedFusionError } from '../errors.js';
+
 /** Throw the signal's reason when it is already aborted. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortReason(signal);
@@ -8,15 +11,16 @@ export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new AbortError();
 }
 
-/** Thrown (or used as the reason) when an operation is aborted without a reason. */
-export class AbortError extends Error {
-  override readonly name = 'AbortError';
+/** Thrown (or used as the reason) when an operation is aborted without a reason. Code `ABORTED`. */
+export class AbortError extends MedFusionError {
   /** Stable code to branch on, also across worker boundaries. */
-  readonly code = 'ABORTED';
+  declare readonly code: 'ABORTED';
   constructor(message = 'The operation was aborted') {
-    super(message);
+    super('ABORTED', message);
+    this.name = 'AbortError';
   }
 }
+registerErrorClass('AbortError', AbortError);
 
 /**
  * Settle with `promise`, or reject with the signal's reason as soon as

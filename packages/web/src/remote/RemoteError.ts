@@ -1,4 +1,5 @@
 import { MedFusionError } from '@medfusion/core';
+import { registerErrorClass } from '@medfusion/core/internal';
 
 /**
  * A remote read failed. `code` says how: `HTTP_ERROR` (a status the request
@@ -26,6 +27,7 @@ export class RemoteReadError extends MedFusionError {
     this.retryable = options.retryable;
   }
 }
+registerErrorClass('RemoteReadError', RemoteReadError);
 
 /**
  * The object changed while we were reading it (its ETag or size is not the one
@@ -50,6 +52,7 @@ export class ObjectChangedError extends MedFusionError {
     this.actualEtag = actual;
   }
 }
+registerErrorClass('ObjectChangedError', ObjectChangedError);
 
 /** A shard's bytes do not hash to the sha256 its manifest gives. Code `CHECKSUM_MISMATCH`. */
 export class ChecksumMismatchError extends MedFusionError {
@@ -58,6 +61,7 @@ export class ChecksumMismatchError extends MedFusionError {
     this.name = 'ChecksumMismatchError';
   }
 }
+registerErrorClass('ChecksumMismatchError', ChecksumMismatchError);
 
 /** A shard or table is not what the source expects (bad tar, bad index, bad manifest). Code `BAD_FORMAT`. */
 export class SourceFormatError extends MedFusionError {
@@ -66,3 +70,4 @@ export class SourceFormatError extends MedFusionError {
     this.name = 'SourceFormatError';
   }
 }
+registerErrorClass('SourceFormatError', SourceFormatError);

@@ -1,4 +1,5 @@
 import { MedFusionError } from '@medfusion/core';
+import { registerErrorClass } from '@medfusion/core/internal';
 
 /**
  * Which URLs written in a data file (a CSV manifest row, a shard manifest entry)
@@ -40,6 +41,7 @@ export class UrlNotAllowedError extends MedFusionError {
     this.url = url;
   }
 }
+registerErrorClass('UrlNotAllowedError', UrlNotAllowedError);
 
 function originOption(value: unknown, i: number): string {
   if (value === '*') return '*';

@@ -1,5 +1,5 @@
 import { type Dataset, type GetOptions, LoadError, MedFusionError } from '@medfusion/core';
-import { throwIfAborted } from '@medfusion/core/internal';
+import { registerErrorClass, throwIfAborted } from '@medfusion/core/internal';
 import Papa from 'papaparse';
 import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
 import { type UrlNotAllowedError, UrlScope } from '../remote/urlPolicy.js';
@@ -28,6 +28,7 @@ export class CsvFormatError extends MedFusionError {
     this.name = 'CsvFormatError';
   }
 }
+registerErrorClass('CsvFormatError', CsvFormatError);
 
 function urlOption(name: string, value: unknown): string {
   if (typeof value === 'string' && value.length > 0) return value;

@@ -1,4 +1,5 @@
 import { MedFusionError } from '@medfusion/core';
+import { registerErrorClass } from '@medfusion/core/internal';
 
 /** Options of {@link ImageDecoder}. */
 export interface ImageDecoderOptions {
@@ -32,6 +33,7 @@ export class ImageDecodeError extends MedFusionError {
     this.name = 'ImageDecodeError';
   }
 }
+registerErrorClass('ImageDecodeError', ImageDecodeError);
 
 /**
  * Decodes PNG/JPEG/WebP bytes with the platform (`createImageBitmap` and an

@@ -1,12 +1,13 @@
 import {
   ClosedError,
   checksum,
+  isQuotaError,
   type PersistentStore,
   type StoreUsage,
   type StoreValue,
 } from '@medfusion/core';
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
-import { isQuotaError, StoreError } from './storeErrors.js';
+import { StoreError } from './storeErrors.js';
 import { checkMaxBytes, checkStoreKey, checkStoreValue } from './storeValidate.js';
 
 /** Options of {@link IdbStore}. */

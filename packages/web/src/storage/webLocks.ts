@@ -5,7 +5,7 @@
  * only within this JavaScript realm.
  *
  * @example
- * await withWebLock('medfusion-opfs:cache', async () => { ...write a shard... });
+ * await withWebLock('medfusion-opfs:cache', async () => { ...write... });
  */
 export async function withWebLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
   const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;

@@ -1,5 +1,16 @@
-import { AbortError, ClosedError, type Executor, LoadTimeoutError } from '@medfusion/core';
-import { describe } from '@medfusion/core/internal';
+import {
+  AbortError,
+  ClosedError,
+  type Executor,
+  LoadTimeoutError,
+  MedFusionError,
+} from '@medfusion/core';
+import {
+  describe,
+  deserializeError,
+  type SerializedError,
+  serializeError,
+} from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
 import {
@@ -7,7 +18,8 @@ import {
   type WorkerExecutorOptions,
   type WorkerExecutorStats,
 } from './workerExecutorOptions.js';
-import { type LoadReply, serializeError, type WorkerApi } from './workerProtocol.js';
+import { watchLock } from './workerLiveness.js';
+import type { LoadReply, WorkerApi } from './workerProtocol.js';
 import { type PendingCall as Call, isWorkerLike, type WorkerSlot as Slot } from './workerSlot.js';
 
 /** A pool of Web Workers running a loader; an `Executor` for `PrefetchDataset`. */
@@ -136,11 +148,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
         slot.ready = true;
         startFailures = 0;
         if (lockName !== null && slot.lockAbort) {
-          navigator.locks
-            .request(lockName, { signal: slot.lockAbort.signal }, () => {
-              kill(slot, 'the worker exited');
-            })
-            .catch(() => {});
+          watchLock(lockName, slot.lockAbort.signal, () => kill(slot, 'the worker exited'));
         }
         const orphans = slot.reserved.splice(0);
         for (const call of orphans) if (!call.done) send(call, slot);
@@ -233,7 +241,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
       (reply: LoadReply<unknown>) => {
         if (call.slot !== slot) return;
         if (reply.ok) settle(call, true, reply.value);
-        else settle(call, false, new WorkerLoadError(call.index, reply.error));
+        else settle(call, false, loaderError(call.index, reply.error));
         pump();
       },
       (error: unknown) => {
@@ -359,4 +367,12 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
       for (const call of pending) settle(call, false, new ClosedError('WorkerExecutor'));
     },
   };
+}
+
+/** Ours come back as their own class (with the call's index when they had none); the rest as WorkerLoadError. */
+function loaderError(index: number, remote: SerializedError): Error {
+  const error = deserializeError(remote);
+  if (!(error instanceof MedFusionError)) return new WorkerLoadError(index, remote);
+  if (error.index === undefined) (error as { index?: number }).index = index;
+  return error;
 }

@@ -1,11 +1,8 @@
+import { serializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { collectTransferables } from './transferables.js';
-import {
-  type LoadReply,
-  PROTOCOL_VERSION,
-  serializeError,
-  type WorkerApi,
-} from './workerProtocol.js';
+import { holdLockForever } from './workerLiveness.js';
+import { type LoadReply, PROTOCOL_VERSION, type WorkerApi } from './workerProtocol.js';
 
 /** The function a worker runs per sample: `signal` aborts when the page gives up on the call. */
 export type WorkerLoader<T> = (index: number, signal: AbortSignal) => T | Promise<T>;
@@ -31,7 +28,9 @@ export interface ExposeLoaderOptions {
  * Serve `loader` to a {@link createWorkerExecutor} pool. Call it once, at the
  * top level of a module worker. Each call gets its own `AbortSignal`, aborted
  * when the page aborts or times the call out; errors the loader throws reach the
- * page with their name, message, stack and `code`.
+ * page with their name, message, stack and `code` — ours (`LoadError`,
+ * `AbortError`, `RemoteReadError`, ...) as the same class, anything else as a
+ * `WorkerLoadError`.
  *
  * @example
  * // my-loader.worker.ts
@@ -85,16 +84,4 @@ export function exposeLoader<T>(loader: WorkerLoader<T>, options: ExposeLoaderOp
     ping: () => PROTOCOL_VERSION,
   };
   Comlink.expose(api, endpoint);
-}
-
-/** Take the Web Lock `name` and never give it back: it frees when this worker dies. */
-function holdLockForever(name: string): Promise<void> {
-  return new Promise<void>((granted, failed) => {
-    navigator.locks
-      .request(name, () => {
-        granted();
-        return new Promise<never>(() => {});
-      })
-      .catch(failed);
-  });
 }

@@ -1,5 +1,5 @@
-import { MedFusionError } from '@medfusion/core';
-import type { SerializedError } from './workerProtocol.js';
+import { type ErrorCode, MedFusionError } from '@medfusion/core';
+import { registerErrorClass, type SerializedError } from '@medfusion/core/internal';
 
 /**
  * A worker died (closed itself, threw at top level, failed to start, or stopped
@@ -17,17 +17,20 @@ export class WorkerCrashedError extends MedFusionError {
     this.reason = reason;
   }
 }
+registerErrorClass('WorkerCrashedError', WorkerCrashedError);
 
 /**
- * The user's loader threw inside a worker. Subclasses do not survive
- * `postMessage`, so this error carries what does: the original `name`,
- * `message` and `stack` (from the worker), the loader's own `code` when it set
- * one (else `LOAD_FAILED`), and the sample `index`. Branch on `code`.
+ * The user's loader threw inside a worker something that is not one of our
+ * errors (ours arrive as their own class, e.g. `LoadError`, `AbortError`). It
+ * carries the original `name`, `message` and `stack` (from the worker), the
+ * loader's own `code` when it set one (a string outside {@link ErrorCode}),
+ * else `LOAD_FAILED`, and the sample `index`.
  */
-export class WorkerLoadError extends MedFusionError {
+export class WorkerLoadError extends MedFusionError<ErrorCode | (string & {})> {
   /** The stack captured in the worker (also used as this error's `stack`). */
   readonly remoteStack: string | undefined;
   constructor(index: number, remote: SerializedError) {
+    // The loader's own code is kept as it is (e.g. 'BAD_PNG'), outside our union.
     super(remote.code ?? 'LOAD_FAILED', remote.message, { index });
     this.name = remote.name;
     this.remoteStack = remote.stack;

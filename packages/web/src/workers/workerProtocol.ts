@@ -4,22 +4,12 @@
  * package: both ends ship together, so they always agree.
  */
 
+import type { SerializedError } from '@medfusion/core/internal';
+
 /** Bumped whenever the shape below changes; `init` returns it. */
 export const PROTOCOL_VERSION = 1;
 
-/** A loader error flattened to what survives `postMessage`. */
-export interface SerializedError {
-  /** The original `error.name` (e.g. `TypeError`, or a custom class name). */
-  name: string;
-  /** The original message. */
-  message: string;
-  /** The stack as captured in the worker, when there was one. */
-  stack?: string;
-  /** The original `error.code`, when it was a string or a number. */
-  code?: string;
-}
-
-/** What one `load` call answers: the sample, or the loader's error. */
+/** What one `load` call answers: the sample, or the loader's error (core's one serializer). */
 export type LoadReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
 
 /** The methods a worker made by `exposeLoader` answers. */
@@ -36,19 +26,4 @@ export interface WorkerApi {
   abort(callId: number): void;
   /** Liveness probe: answers at once when the worker's event loop is free. */
   ping(): number;
-}
-
-/** Turn anything thrown into a {@link SerializedError}. */
-export function serializeError(error: unknown): SerializedError {
-  if (error !== null && typeof error === 'object') {
-    const e = error as { name?: unknown; message?: unknown; stack?: unknown; code?: unknown };
-    const out: SerializedError = {
-      name: typeof e.name === 'string' && e.name ? e.name : 'Error',
-      message: typeof e.message === 'string' ? e.message : String(error),
-    };
-    if (typeof e.stack === 'string') out.stack = e.stack;
-    if (typeof e.code === 'string' || typeof e.code === 'number') out.code = String(e.code);
-    return out;
-  }
-  return { name: 'Error', message: String(error) };
 }

@@ -1,27 +1,29 @@
 import { ClosedError, type PersistentStore, type StoreValue } from '@medfusion/core';
-import { deserializeError, type SerializedError, StoreError } from '../storeErrors.js';
+import { deserializeError } from '@medfusion/core/internal';
+import { StoreError } from '../storeErrors.js';
 import { checkMaxBytes, checkStoreKey, checkStoreValue } from '../storeValidate.js';
-import type { OpfsOpenArgs, OpfsRequest, OpfsResponse } from './opfsHost.js';
-import type { EngineUsage } from './opfsShardEngine.js';
+import { OpfsClient } from './OpfsClient.js';
+import type { OpfsHostApi, OpfsOpenArgs, OpfsReply } from './opfsHost.js';
+import type { EngineUsage } from './opfsSegmentEngine.js';
 
 /** Options of {@link OpfsStore}. */
 export interface OpfsStoreOptions {
   /**
-   * OPFS directory holding the shards and index; `/` nests.
+   * OPFS directory holding the segments and index; `/` nests.
    * @example 'medfusion/chest-xray'
    */
   dir: string;
   /**
-   * Byte budget of the shard files; over it whole shards are evicted, least
+   * Byte budget of the segment files; over it whole segments are evicted, least
    * recently used first. The index adds a few dozen bytes per entry.
    * @default 1073741824 (1 GiB)
    */
   maxBytes?: number;
   /**
-   * Target shard file size.
+   * Target segment file size.
    * @default maxBytes / 8, clamped to [1 MiB, 64 MiB] (and to maxBytes)
    */
-  shardBytes?: number;
+  segmentBytes?: number;
   /**
    * Ask the browser to keep this origin's storage under pressure
    * (`navigator.storage.persist()`); the answer is in {@link OpfsStore.persisted}.
@@ -48,7 +50,7 @@ export interface OpfsStoreOptions {
   quotaBytes?: number;
   /**
    * How long a changed index may wait before it is snapshotted (records
-   * written since are recovered from the shard tails anyway).
+   * written since are recovered from the segment tails anyway).
    * @default 1000
    */
   snapshotDelayMs?: number;
@@ -64,12 +66,6 @@ export interface OpfsStoreOptions {
 export interface OpfsStoreUsage extends EngineUsage {
   /** Answer of `navigator.storage.persist()` when `persist: true` was asked. */
   persisted?: boolean;
-}
-
-interface Pending {
-  resolve: (v: unknown) => void;
-  reject: (e: unknown) => void;
-  timer: ReturnType<typeof setTimeout>;
 }
 
 interface PendingWrite {
@@ -94,7 +90,7 @@ const MAX_GET_BATCH = 64;
 
 /**
  * A {@link PersistentStore} in the Origin Private File System. Samples are
- * packed into large shard files with an offset index (per-file OPFS access
+ * packed into large segment files with an offset index (per-file OPFS access
  * is slow); a dedicated worker reads and writes them through
  * `createSyncAccessHandle`, falling back to the async File System API where
  * sync handles are missing. Every entry carries its length and checksum and
@@ -111,19 +107,14 @@ const MAX_GET_BATCH = 64;
 export class OpfsStore implements PersistentStore {
   /** The directory. */
   readonly dir: string;
-  /** The byte budget of the shard files. */
+  /** The byte budget of the segment files. */
   readonly maxBytes: number;
   private readonly args: OpfsOpenArgs;
   private readonly useWorker: boolean;
-  private readonly callTimeoutMs: number;
   private readonly persistAsked: boolean;
-  private worker: Worker | undefined;
-  private local: ReturnType<typeof import('./opfsHost.js').createOpfsHost> | undefined;
+  private readonly client: OpfsClient;
   private ready: Promise<void> | undefined;
-  private readonly calls = new Map<number, Pending>();
-  private seq = 0;
   private closed = false;
-  private gone: Error | undefined;
   private writes: PendingWrite[] = [];
   private gets: PendingGet[] = [];
   private opened = false;
@@ -140,10 +131,10 @@ export class OpfsStore implements PersistentStore {
       throw new RangeError(`dir must name a directory, got ${JSON.stringify(options.dir)}`);
     this.dir = options.dir;
     this.maxBytes = checkMaxBytes('maxBytes', options.maxBytes ?? 2 ** 30);
-    const shardBytes =
-      options.shardBytes === undefined
+    const segmentBytes =
+      options.segmentBytes === undefined
         ? Math.min(this.maxBytes, Math.max(MiB, Math.min(64 * MiB, Math.floor(this.maxBytes / 8))))
-        : checkMaxBytes('shardBytes', options.shardBytes);
+        : checkMaxBytes('segmentBytes', options.segmentBytes);
     if (options.quotaBytes !== undefined) checkMaxBytes('quotaBytes', options.quotaBytes);
     const snapshotDelayMs = options.snapshotDelayMs ?? 1000;
     if (typeof snapshotDelayMs !== 'number' || !(snapshotDelayMs >= 0)) {
@@ -158,7 +149,7 @@ export class OpfsStore implements PersistentStore {
     this.args = {
       dir: this.dir,
       maxBytes: this.maxBytes,
-      shardBytes,
+      segmentBytes,
       snapshotDelayMs,
       backend,
       ...(options.quotaBytes === undefined ? {} : { quotaBytes: options.quotaBytes }),
@@ -167,7 +158,7 @@ export class OpfsStore implements PersistentStore {
     if (typeof callTimeoutMs !== 'number' || !(callTimeoutMs > 0)) {
       throw new RangeError(`callTimeoutMs must be a positive number, got ${String(callTimeoutMs)}`);
     }
-    this.callTimeoutMs = callTimeoutMs;
+    this.client = new OpfsClient(this.dir, callTimeoutMs, (err) => this.failQueued(err));
     this.useWorker = options.worker ?? true;
     this.persistAsked = options.persist ?? false;
   }
@@ -196,73 +187,25 @@ export class OpfsStore implements PersistentStore {
     if (this.persistAsked) {
       this.persistedAnswer = await navigator.storage.persist?.().catch(() => false);
     }
-    if (this.useWorker && typeof Worker === 'function') {
-      const worker = new Worker(new URL('./opfs.worker.js', import.meta.url), {
-        type: 'module',
-        name: `medfusion-opfs:${this.dir}`,
-      });
-      worker.onmessage = (ev: MessageEvent<OpfsResponse>) => this.settle(ev.data);
-      worker.onerror = (ev) => {
-        ev.preventDefault?.();
-        this.fail(
-          new StoreError('STORE_WORKER_GONE', `the OPFS worker failed: ${ev.message ?? 'error'}`),
-        );
-      };
-      this.worker = worker;
-    } else {
-      const { createOpfsHost } = await import('./opfsHost.js');
-      this.local = createOpfsHost();
-    }
-    await this.send({ id: 0, op: 'open', args: this.args });
+    await this.client.start(this.useWorker, this.args);
     this.opened = true;
   }
 
-  private settle(res: OpfsResponse): void {
-    const p = this.calls.get(res.id);
-    if (!p) return;
-    this.calls.delete(res.id);
-    clearTimeout(p.timer);
-    if (res.ok) p.resolve(res.value);
-    else p.reject(deserializeError(res.error));
-  }
-
-  private fail(err: Error): void {
-    this.gone = err;
-    for (const p of this.calls.values()) {
-      clearTimeout(p.timer);
-      p.reject(err);
-    }
-    this.calls.clear();
+  /** The host is gone: reject the reads and writes still queued here. */
+  private failQueued(err: Error): void {
     for (const w of this.writes) w.reject(err);
     this.writes = [];
     for (const g of this.gets) g.reject(err);
     this.gets = [];
   }
 
-  private send(req: OpfsRequest): Promise<unknown> {
-    if (this.gone) return Promise.reject(this.gone);
-    const id = ++this.seq;
-    const msg = { ...req, id } as OpfsRequest;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        if (!this.calls.delete(id)) return;
-        reject(
-          new StoreError(
-            'STORE_TIMEOUT',
-            `OpfsStore ${req.op} on ${JSON.stringify(this.dir)} did not settle within ${this.callTimeoutMs} ms`,
-          ),
-        );
-      }, this.callTimeoutMs);
-      this.calls.set(id, { resolve, reject, timer });
-      if (this.worker) this.worker.postMessage(msg);
-      else this.local!.handle(msg).then(({ res }) => this.settle(res));
-    });
-  }
-
-  private async call(req: OpfsRequest): Promise<unknown> {
+  private async call<T>(
+    op: string,
+    invoke: (api: OpfsHostApi) => Promise<OpfsReply<T>>,
+  ): Promise<T> {
     if (this.closed) throw new ClosedError('OpfsStore');
     await this.open();
-    return this.send(req);
+    return this.client.call(op, invoke);
   }
 
   /**
@@ -275,7 +218,7 @@ export class OpfsStore implements PersistentStore {
     if (this.closed) throw new ClosedError('OpfsStore');
     if (!this.opened) await this.open();
     return new Promise<Uint8Array | undefined>((resolve, reject) => {
-      if (this.gone) return reject(this.gone);
+      if (this.client.gone) return reject(this.client.gone);
       this.gets.push({ key, resolve, reject });
       if (this.gets.length === 1) queueMicrotask(() => this.flushGets());
     });
@@ -287,15 +230,17 @@ export class OpfsStore implements PersistentStore {
     this.gets = [];
     for (let i = 0; i < queued.length; i += MAX_GET_BATCH) {
       const batch = queued.length <= MAX_GET_BATCH ? queued : queued.slice(i, i + MAX_GET_BATCH);
-      this.send({ id: 0, op: 'getMany', keys: batch.map((g) => g.key) }).then(
-        (values) => {
-          const vs = values as (Uint8Array | undefined)[];
-          for (let j = 0; j < batch.length; j++) batch[j]!.resolve(vs[j]);
-        },
-        (err) => {
-          for (const g of batch) g.reject(err);
-        },
-      );
+      const keys = batch.map((g) => g.key);
+      this.client
+        .call('getMany', (api) => api.getMany(keys))
+        .then(
+          (values) => {
+            for (let j = 0; j < batch.length; j++) batch[j]!.resolve(values[j]);
+          },
+          (err) => {
+            for (const g of batch) g.reject(err);
+          },
+        );
     }
   }
 
@@ -327,11 +272,8 @@ export class OpfsStore implements PersistentStore {
       const batch = this.writes;
       this.writes = [];
       try {
-        const errors = (await this.send({
-          id: 0,
-          op: 'write',
-          items: batch.map((w) => ({ key: w.key, value: w.value })),
-        })) as (SerializedError | null)[];
+        const items = batch.map((w) => ({ key: w.key, value: w.value }));
+        const errors = await this.client.call('write', (api) => api.write(items));
         batch.forEach((w, i) => {
           const e = errors[i];
           if (e) w.reject(deserializeError(e));
@@ -347,28 +289,28 @@ export class OpfsStore implements PersistentStore {
   /** Remove `key`; true when it was present. */
   async delete(key: string): Promise<boolean> {
     checkStoreKey(key);
-    return (await this.call({ id: 0, op: 'delete', key })) as boolean;
+    return this.call('delete', (api) => api.delete(key));
   }
 
   /** Whether `key` is stored. */
   async has(key: string): Promise<boolean> {
     checkStoreKey(key);
-    return (await this.call({ id: 0, op: 'has', key })) as boolean;
+    return this.call('has', (api) => api.has(key));
   }
 
   /** Every stored key. */
   async keys(): Promise<string[]> {
-    return (await this.call({ id: 0, op: 'keys' })) as string[];
+    return this.call('keys', (api) => api.keys());
   }
 
-  /** Remove every entry and shard. */
+  /** Remove every entry and segment. */
   async clear(): Promise<void> {
-    await this.call({ id: 0, op: 'clear' });
+    await this.call('clear', (api) => api.clear());
   }
 
-  /** Entries, bytes, shards, evictions, quota errors, persistence. */
+  /** Entries, bytes, segments, evictions, quota errors, persistence. */
   async usage(): Promise<OpfsStoreUsage> {
-    const u = (await this.call({ id: 0, op: 'usage' })) as EngineUsage;
+    const u = await this.call('usage', (api) => api.usage());
     const out: OpfsStoreUsage = { ...u };
     if (this.persistedAnswer !== undefined) out.persisted = this.persistedAnswer;
     return out;
@@ -376,7 +318,7 @@ export class OpfsStore implements PersistentStore {
 
   /** Write the index snapshot now (it is otherwise written shortly after changes and on close). */
   async persistIndex(): Promise<void> {
-    await this.call({ id: 0, op: 'persistIndex' });
+    await this.call('persistIndex', (api) => api.persistIndex());
   }
 
   /**
@@ -395,13 +337,15 @@ export class OpfsStore implements PersistentStore {
       if (this.ready) {
         await this.ready.catch(() => {});
         while (this.writing) await new Promise((r) => setTimeout(r, 1));
-        if (!this.gone) await this.send({ id: 0, op: 'close' }).catch(() => {});
+        if (!this.client.gone) {
+          await this.client.call('close', (api) => api.close()).catch(() => {});
+          // Calls sent before the close get the worker's own answer, not a cut.
+          await this.client.idle();
+        }
       }
     } finally {
       this.closed = true;
-      this.worker?.terminate();
-      this.worker = undefined;
-      this.fail(new ClosedError('OpfsStore'));
+      this.client.stop(new ClosedError('OpfsStore'));
     }
   }
 
@@ -412,8 +356,6 @@ export class OpfsStore implements PersistentStore {
    */
   terminate(): void {
     this.closed = true;
-    this.worker?.terminate();
-    this.worker = undefined;
-    this.fail(new StoreError('STORE_WORKER_GONE', 'the OPFS store was terminated'));
+    this.client.stop(new StoreError('STORE_WORKER_GONE', 'the OPFS store was terminated'));
   }
 }

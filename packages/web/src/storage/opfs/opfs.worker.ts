@@ -1,19 +1,13 @@
 /// <reference lib="webworker" />
-// The OPFS store's dedicated worker: owns the shard files through
+// The OPFS store's dedicated worker: owns the segment files through
 // createSyncAccessHandle (only offered in dedicated workers) and serves
-// OpfsStore's requests. Falls back to the async File System API when sync
-// handles are missing.
+// OpfsStore's calls over comlink (OpfsHost). Falls back to the async File
+// System API when sync handles are missing.
 
-import { serializeError } from '../storeErrors.js';
+import * as Comlink from 'comlink';
 import { asyncBackend, hasSyncAccessHandles } from './opfsAsyncFallback.js';
-import {
-  type FileBackend,
-  isNotFound,
-  listFiles,
-  removeFile,
-  type ShardFile,
-} from './opfsFiles.js';
-import { createOpfsHost, type OpfsRequest, type OpfsResponse } from './opfsHost.js';
+import { type FileBackend, isNotFound, listFiles, type OpfsFile, removeFile } from './opfsFiles.js';
+import { OpfsHost } from './opfsHost.js';
 
 interface SyncHandle {
   read(buffer: Uint8Array, options?: { at: number }): number;
@@ -24,7 +18,7 @@ interface SyncHandle {
   close(): void;
 }
 
-class SyncShardFile implements ShardFile {
+class SyncOpfsFile implements OpfsFile {
   constructor(private readonly h: SyncHandle) {}
   async size(): Promise<number> {
     return this.h.getSize();
@@ -70,7 +64,7 @@ function syncBackend(dir: FileSystemDirectoryHandle): FileBackend {
       }
       // 'readwrite-unsafe' lets several stores (tabs) keep handles on one
       // file; writers serialize through a Web Lock instead.
-      return new SyncShardFile(
+      return new SyncOpfsFile(
         await (fh as SyncCapable).createSyncAccessHandle({ mode: 'readwrite-unsafe' }),
       );
     },
@@ -79,31 +73,9 @@ function syncBackend(dir: FileSystemDirectoryHandle): FileBackend {
   };
 }
 
-const host = createOpfsHost((dir, kind) =>
-  kind === 'async' || !hasSyncAccessHandles() ? asyncBackend(dir) : syncBackend(dir),
+Comlink.expose(
+  new OpfsHost((dir, kind) =>
+    kind === 'async' || !hasSyncAccessHandles() ? asyncBackend(dir) : syncBackend(dir),
+  ),
+  self as unknown as Comlink.Endpoint,
 );
-const scope = self as unknown as DedicatedWorkerGlobalScope;
-let chain: Promise<void> = Promise.resolve();
-
-function reply(res: OpfsResponse, transfer: Transferable[]): void {
-  try {
-    scope.postMessage(res, transfer);
-  } catch (err) {
-    // Never leave a call unanswered: report the failure instead.
-    scope.postMessage({ id: res.id, ok: false, error: serializeError(err) } satisfies OpfsResponse);
-  }
-}
-
-scope.onmessage = (ev: MessageEvent<OpfsRequest>) => {
-  const req = ev.data;
-  const run = async () => {
-    const { res, transfer } = await host.handle(req);
-    reply(res, transfer);
-  };
-  // Reads run at once (checksums guard them); writes, opens and closes keep their order.
-  if (req.op === 'getMany' || req.op === 'has' || req.op === 'usage' || req.op === 'keys') {
-    void run();
-  } else {
-    chain = chain.then(run);
-  }
-};

@@ -1,10 +1,4 @@
-import {
-  type FileBackend,
-  isNotFound,
-  listFiles,
-  removeFile,
-  type ShardFile,
-} from './opfsFiles.js';
+import { type FileBackend, isNotFound, listFiles, type OpfsFile, removeFile } from './opfsFiles.js';
 
 interface WritableLike {
   write(
@@ -14,7 +8,7 @@ interface WritableLike {
   abort(): Promise<void>;
 }
 
-class AsyncShardFile implements ShardFile {
+class AsyncOpfsFile implements OpfsFile {
   constructor(private readonly handle: FileSystemFileHandle) {}
 
   async size(): Promise<number> {
@@ -65,7 +59,7 @@ export function asyncBackend(dir: FileSystemDirectoryHandle): FileBackend {
     kind: 'async',
     async open(name, create) {
       try {
-        return new AsyncShardFile(await dir.getFileHandle(name, { create }));
+        return new AsyncOpfsFile(await dir.getFileHandle(name, { create }));
       } catch (err) {
         if (isNotFound(err)) return undefined;
         throw err;

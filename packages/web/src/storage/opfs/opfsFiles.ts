@@ -1,9 +1,9 @@
 /**
- * The file operations the OPFS shard engine needs, implemented over sync
+ * The file operations the OPFS segment engine needs, implemented over sync
  * access handles (in a dedicated worker, see opfs.worker.ts) or over the
  * async File System API (opfsAsyncFallback.ts). Internal.
  */
-export interface ShardFile {
+export interface OpfsFile {
   /** Current size in bytes. */
   size(): Promise<number>;
   /** Up to `length` bytes from `at` (fewer at the end of the file). */
@@ -23,12 +23,12 @@ export interface ShardFile {
   close(): Promise<void>;
 }
 
-/** A directory of {@link ShardFile}s. */
+/** A directory of {@link OpfsFile}s. */
 export interface FileBackend {
   /** `'sync'` (sync access handles) or `'async'` (createWritable / getFile). */
   readonly kind: 'sync' | 'async';
   /** Open `name`, creating it when `create`; undefined when absent. */
-  open(name: string, create: boolean): Promise<ShardFile | undefined>;
+  open(name: string, create: boolean): Promise<OpfsFile | undefined>;
   /** Delete `name`; false when it could not be removed (e.g. open elsewhere). */
   remove(name: string): Promise<boolean>;
   /** Names of the files in the directory. */

@@ -3,7 +3,7 @@ import { checksum } from '@medfusion/core';
 /**
  * On-disk layout of {@link OpfsStore} (internal).
  *
- * Shard file `shard-<id>.bin`: records appended back to back, each
+ * Segment file `segment-<id>.bin`: records appended back to back, each
  * `[magic u32 | flags u16 | keyLen u16 | dataLen u32 | dataSum u32 | headSum u32 | 0 u32 | key | data]`
  * (little-endian; `headSum` covers the first 16 bytes and the key, `dataSum`
  * the data; flags 1 = tombstone). A record is valid only when both sums match,
@@ -35,9 +35,9 @@ export function keyBytes(key: string): Uint8Array {
 
 /** Where one entry lives. */
 export interface EntryLocation {
-  /** Shard id. */
-  shard: number;
-  /** Byte offset of the record in the shard. */
+  /** Segment id. */
+  segment: number;
+  /** Byte offset of the record in the segment. */
   offset: number;
   /** UTF-8 length of the key. */
   keyLen: number;
@@ -155,13 +155,13 @@ export function verifyEntry(
 export interface SnapshotData {
   /** Generation; the higher valid one wins. */
   gen: number;
-  /** Next shard id to use. */
+  /** Next segment id to use. */
   next: number;
   /** LRU clock. */
   tick: number;
-  /** `[id, end, lastUsed]` per shard: the snapshot covers bytes [0, end). */
-  shards: [number, number, number][];
-  /** `[key, shard, offset, keyLen, len, sum]` per entry. */
+  /** `[id, end, lastUsed]` per segment: the snapshot covers bytes [0, end). */
+  segments: [number, number, number][];
+  /** `[key, segment, offset, keyLen, len, sum]` per entry. */
   entries: [string, number, number, number, number, number][];
 }
 
@@ -199,7 +199,7 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData | undefined {
   if (checksum(json) !== dv.getUint32(8, true)) return undefined;
   try {
     const s = JSON.parse(dec.decode(json)) as SnapshotData;
-    if (typeof s.gen !== 'number' || !Array.isArray(s.shards) || !Array.isArray(s.entries)) {
+    if (typeof s.gen !== 'number' || !Array.isArray(s.segments) || !Array.isArray(s.entries)) {
       return undefined;
     }
     return s;
@@ -212,7 +212,7 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData | undefined {
 export interface HeadData {
   /** Bumped by every write batch. */
   seq: number;
-  /** Next shard id to use. */
+  /** Next segment id to use. */
   next: number;
 }
 
@@ -236,13 +236,22 @@ export function decodeHead(bytes: Uint8Array): HeadData {
   return { seq: dv.getUint32(4, true), next: dv.getUint32(8, true) };
 }
 
-/** File name of shard `id`. */
-export function shardName(id: number): string {
-  return `shard-${String(id).padStart(8, '0')}.bin`;
+/** File name of segment `id`. */
+export function segmentName(id: number): string {
+  return `segment-${String(id).padStart(8, '0')}.bin`;
 }
 
-/** Shard id of a file name, or undefined for other files. */
-export function shardIdOf(name: string): number | undefined {
-  const m = /^shard-(\d{8})\.bin$/.exec(name);
+/**
+ * True for a segment file of the first on-disk format (`shard-<id>.bin`, with
+ * snapshots that listed `shards`). The engine removes them on open: they are
+ * a cache, and left alone they would hold quota outside `maxBytes`.
+ */
+export function isLegacySegmentName(name: string): boolean {
+  return /^shard-\d{8}\.bin$/.test(name);
+}
+
+/** Segment id of a file name, or undefined for other files. */
+export function segmentIdOf(name: string): number | undefined {
+  const m = /^segment-(\d{8})\.bin$/.exec(name);
   return m ? Number(m[1]) : undefined;
 }

@@ -1,130 +1,191 @@
-import { type SerializedError, StoreError, serializeError } from '../storeErrors.js';
+import { ClosedError } from '@medfusion/core';
+import { type SerializedError, serializeError } from '@medfusion/core/internal';
+import * as Comlink from 'comlink';
+import { holdLockForever } from '../../workers/workerLiveness.js';
+import { StoreError } from '../storeErrors.js';
 import { withWebLock } from '../webLocks.js';
 import { asyncBackend } from './opfsAsyncFallback.js';
 import { type FileBackend, openDirectory } from './opfsFiles.js';
-import { OpfsShardEngine } from './opfsShardEngine.js';
+import { type EngineUsage, OpfsSegmentEngine } from './opfsSegmentEngine.js';
 
 /** What OpfsStore sends to open the engine. Internal. */
 export interface OpfsOpenArgs {
   dir: string;
   maxBytes: number;
-  shardBytes: number;
+  segmentBytes: number;
   quotaBytes?: number;
   snapshotDelayMs: number;
   backend: 'auto' | 'sync' | 'async';
 }
 
-/** A request to the engine host. Internal. */
-export type OpfsRequest =
-  | { id: number; op: 'open'; args: OpfsOpenArgs }
-  | { id: number; op: 'getMany'; keys: string[] }
-  | { id: number; op: 'has' | 'delete'; key: string }
-  | { id: number; op: 'write'; items: { key: string; value: Uint8Array | undefined }[] }
-  | { id: number; op: 'keys' | 'clear' | 'usage' | 'close' | 'persistIndex' };
+/** One write of a batch: a put (value) or a delete (undefined). Internal. */
+export interface OpfsWriteItem {
+  key: string;
+  value: Uint8Array | undefined;
+}
 
-/** The host's answer. Internal. */
-export type OpfsResponse =
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: SerializedError };
+/** What every host method answers: its value, or the error (core's one serializer). Internal. */
+export type OpfsReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
 
-/** Builds a file backend for a directory; `preferSync` chooses sync handles when offered. */
+/**
+ * The OPFS store's RPC surface, served by {@link OpfsHost} in the OPFS worker
+ * (through comlink) or on the calling thread. No method rejects: failures
+ * come back as `{ ok: false, error }`. Internal.
+ */
+export interface OpfsHostApi {
+  /** Open the engine; with `aliveLock`, hold that Web Lock for the worker's life. */
+  open(args: OpfsOpenArgs, aliveLock: string | null): Promise<OpfsReply<'sync' | 'async'>>;
+  /** Read a batch; the buffers of the values move to the caller. */
+  getMany(keys: string[]): Promise<OpfsReply<(Uint8Array | undefined)[]>>;
+  has(key: string): Promise<OpfsReply<boolean>>;
+  delete(key: string): Promise<OpfsReply<boolean>>;
+  /** Write a batch; one error (or null) per item. */
+  write(items: OpfsWriteItem[]): Promise<OpfsReply<(SerializedError | null)[]>>;
+  keys(): Promise<OpfsReply<string[]>>;
+  clear(): Promise<OpfsReply<void>>;
+  usage(): Promise<OpfsReply<EngineUsage>>;
+  persistIndex(): Promise<OpfsReply<void>>;
+  close(): Promise<OpfsReply<void>>;
+}
+
+/** Builds a file backend for a directory; `kind` chooses sync handles when offered. */
 export type BackendFactory = (
   dir: FileSystemDirectoryHandle,
   kind: 'auto' | 'sync' | 'async',
 ) => FileBackend;
 
 /**
- * Serves {@link OpfsRequest}s with one shard engine, in the OPFS worker or,
- * where workers are missing, on the calling thread. Internal.
+ * Serves {@link OpfsHostApi} with one segment engine, in the OPFS worker or,
+ * where workers are missing, on the calling thread. Reads run at once
+ * (checksums guard them); opens, writes, clears and closes keep their order.
+ * Internal.
  */
-export function createOpfsHost(makeBackend: BackendFactory = (d) => asyncBackend(d)) {
-  let engine: OpfsShardEngine | undefined;
-  let channel: BroadcastChannel | undefined;
-  const self = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+export class OpfsHost implements OpfsHostApi {
+  private engine: OpfsSegmentEngine | undefined;
+  private channel: BroadcastChannel | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly self = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
-  // `transfer` is per request: requests interleave at every await.
-  async function run(req: OpfsRequest, transfer: Transferable[]): Promise<unknown> {
-    if (req.op === 'open') {
-      const a = req.args;
-      const dir = await openDirectory(a.dir);
-      const lockName = `medfusion-opfs:${a.dir}`;
-      const e = new OpfsShardEngine(
-        makeBackend(dir, a.backend),
-        {
-          maxBytes: a.maxBytes,
-          shardBytes: a.shardBytes,
-          snapshotDelayMs: a.snapshotDelayMs,
-          ...(a.quotaBytes === undefined ? {} : { quotaBytes: a.quotaBytes }),
-        },
-        (fn) => withWebLock(lockName, fn),
-      );
-      await e.open();
-      // Tell other stores (tabs, workers) on this directory when we write, so
-      // they re-read the head before serving their next read.
-      channel?.close();
-      const ch =
-        typeof BroadcastChannel === 'function' ? new BroadcastChannel(lockName) : undefined;
-      if (ch) {
-        ch.onmessage = (ev: MessageEvent<{ from: string }>) => {
-          if (ev.data?.from !== self) e.markStale();
-        };
-        e.onChange = () => ch.postMessage({ from: self });
-      }
-      channel = ch;
-      engine = e;
-      return e.usage().then((u) => u.backend);
-    }
-    if (!engine) throw new StoreError('STORE_FAILED', 'the OPFS store is not open');
-    switch (req.op) {
-      case 'getMany': {
-        // One reply for the whole batch; every value's buffer moves, none is copied.
-        const values = await engine.getMany(req.keys);
-        for (const v of values) {
-          if (v && !transfer.includes(v.buffer as ArrayBuffer))
-            transfer.push(v.buffer as ArrayBuffer);
-        }
-        return values;
-      }
-      case 'has':
-        return engine.has(req.key);
-      case 'delete': {
-        const had = await engine.has(req.key);
-        const [err] = await engine.writeBatch([{ key: req.key, value: undefined }]);
-        if (err) throw err;
-        return had;
-      }
-      case 'write':
-        return (await engine.writeBatch(req.items)).map((e) =>
-          e === undefined ? null : serializeError(e),
-        );
-      case 'keys':
-        return engine.keys();
-      case 'clear':
-        return engine.clear();
-      case 'usage':
-        return engine.usage();
-      case 'persistIndex':
-        return engine.persistIndex();
-      case 'close': {
-        const e = engine;
-        engine = undefined;
-        channel?.close();
-        channel = undefined;
-        return e.close();
-      }
-    }
+  constructor(private readonly makeBackend: BackendFactory = (d) => asyncBackend(d)) {}
+
+  open(args: OpfsOpenArgs, aliveLock: string | null): Promise<OpfsReply<'sync' | 'async'>> {
+    return this.inOrder(async () => {
+      if (aliveLock !== null) await holdLockForever(aliveLock);
+      return this.openEngine(args);
+    });
   }
 
-  return {
-    /** Handle one request; `transfer` lists buffers the reply may move. Never rejects. */
-    async handle(req: OpfsRequest): Promise<{ res: OpfsResponse; transfer: Transferable[] }> {
-      const transfer: Transferable[] = [];
-      try {
-        const value = await run(req, transfer);
-        return { res: { id: req.id, ok: true, value }, transfer };
-      } catch (err) {
-        return { res: { id: req.id, ok: false, error: serializeError(err) }, transfer: [] };
-      }
-    },
-  };
+  async getMany(keys: string[]): Promise<OpfsReply<(Uint8Array | undefined)[]>> {
+    const reply = await settle(() => this.engineOrThrow().getMany(keys));
+    if (!reply.ok) return reply;
+    // One reply for the whole batch; every value's buffer moves, none is copied.
+    const transfer: ArrayBuffer[] = [];
+    for (const v of reply.value) {
+      const buffer = v?.buffer as ArrayBuffer | undefined;
+      if (buffer && !transfer.includes(buffer)) transfer.push(buffer);
+    }
+    return Comlink.transfer(reply, transfer);
+  }
+
+  has(key: string): Promise<OpfsReply<boolean>> {
+    return settle(() => this.engineOrThrow().has(key));
+  }
+
+  delete(key: string): Promise<OpfsReply<boolean>> {
+    return this.inOrder(async () => {
+      const engine = this.engineOrThrow();
+      const had = await engine.has(key);
+      const [err] = await engine.writeBatch([{ key, value: undefined }]);
+      if (err) throw err;
+      return had;
+    });
+  }
+
+  write(items: OpfsWriteItem[]): Promise<OpfsReply<(SerializedError | null)[]>> {
+    return this.inOrder(async () =>
+      (await this.engineOrThrow().writeBatch(items)).map((e) =>
+        e === undefined ? null : serializeError(e),
+      ),
+    );
+  }
+
+  keys(): Promise<OpfsReply<string[]>> {
+    return settle(() => this.engineOrThrow().keys());
+  }
+
+  clear(): Promise<OpfsReply<void>> {
+    return this.inOrder(() => this.engineOrThrow().clear());
+  }
+
+  usage(): Promise<OpfsReply<EngineUsage>> {
+    return settle(() => this.engineOrThrow().usage());
+  }
+
+  persistIndex(): Promise<OpfsReply<void>> {
+    return this.inOrder(() => this.engineOrThrow().persistIndex());
+  }
+
+  close(): Promise<OpfsReply<void>> {
+    return this.inOrder(async () => {
+      const engine = this.engineOrThrow();
+      this.engine = undefined;
+      this.closed = true;
+      this.channel?.close();
+      this.channel = undefined;
+      await engine.close();
+    });
+  }
+
+  private async openEngine(a: OpfsOpenArgs): Promise<'sync' | 'async'> {
+    const dir = await openDirectory(a.dir);
+    const lockName = `medfusion-opfs:${a.dir}`;
+    // Tell other stores (tabs, workers) on this directory when we write, so
+    // they re-read the head before serving their next read.
+    this.channel?.close();
+    const ch = typeof BroadcastChannel === 'function' ? new BroadcastChannel(lockName) : undefined;
+    const engine = new OpfsSegmentEngine(
+      this.makeBackend(dir, a.backend),
+      {
+        maxBytes: a.maxBytes,
+        segmentBytes: a.segmentBytes,
+        snapshotDelayMs: a.snapshotDelayMs,
+        ...(a.quotaBytes === undefined ? {} : { quotaBytes: a.quotaBytes }),
+      },
+      (fn) => withWebLock(lockName, fn),
+      () => ch?.postMessage({ from: this.self }),
+    );
+    if (ch) {
+      ch.onmessage = (ev: MessageEvent<{ from: string }>) => {
+        if (ev.data?.from !== this.self) engine.markStale();
+      };
+    }
+    await engine.open();
+    this.channel = ch;
+    this.engine = engine;
+    return (await engine.usage()).backend;
+  }
+
+  /** The open engine; a ClosedError after close, a StoreError before open. */
+  private engineOrThrow(): OpfsSegmentEngine {
+    if (this.closed) throw new ClosedError('OpfsStore worker');
+    if (!this.engine) throw new StoreError('STORE_FAILED', 'the OPFS store is not open');
+    return this.engine;
+  }
+
+  /** Run `fn` after every earlier ordered call settled. */
+  private inOrder<T>(fn: () => Promise<T>): Promise<OpfsReply<T>> {
+    const reply = this.chain.then(() => settle(fn));
+    this.chain = reply;
+    return reply;
+  }
+}
+
+/** `fn`'s value as a reply, or its error serialized. */
+async function settle<T>(fn: () => T | Promise<T>): Promise<OpfsReply<T>> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (err) {
+    return { ok: false, error: serializeError(err) };
+  }
 }

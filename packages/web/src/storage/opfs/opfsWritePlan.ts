@@ -55,10 +55,11 @@ export function planWrites(
 }
 
 /**
- * End (exclusive) of the segment starting at `todo[from]`: records are
- * added while they fit in `room` bytes; the first one always goes. Internal.
+ * End (exclusive) of the append starting at `todo[from]` (records written to
+ * one segment file in one write): records are added while they fit in `room`
+ * bytes; the first one always goes. Internal.
  */
-export function segmentEnd(todo: readonly PlannedRecord[], from: number, room: number): number {
+export function appendEnd(todo: readonly PlannedRecord[], from: number, room: number): number {
   let bytes = 0;
   let j = from;
   while (j < todo.length) {
@@ -71,34 +72,34 @@ export function segmentEnd(todo: readonly PlannedRecord[], from: number, room: n
 }
 
 /**
- * Encode records `todo[from..to)` back to back into one segment to append
- * at `shardEnd` of shard `shardId`; `locs` says where each key will live
- * (undefined for a delete) once the segment is flushed. Internal.
+ * Encode records `todo[from..to)` back to back into one chunk to append at
+ * `fileEnd` of segment file `segmentId`; `locs` says where each key will live
+ * (undefined for a delete) once the chunk is flushed. Internal.
  */
-export function packSegment(
+export function packAppend(
   todo: readonly PlannedRecord[],
   from: number,
   to: number,
-  shardId: number,
-  shardEnd: number,
-): { seg: Uint8Array; locs: { key: string; loc: EntryLocation | undefined }[] } {
-  let segBytes = 0;
-  for (let t = from; t < to; t++) segBytes += todo[t]!.size;
-  const seg = new Uint8Array(segBytes);
+  segmentId: number,
+  fileEnd: number,
+): { chunk: Uint8Array; locs: { key: string; loc: EntryLocation | undefined }[] } {
+  let chunkBytes = 0;
+  for (let t = from; t < to; t++) chunkBytes += todo[t]!.size;
+  const chunk = new Uint8Array(chunkBytes);
   const locs: { key: string; loc: EntryLocation | undefined }[] = [];
   let at = 0;
   for (let t = from; t < to; t++) {
     const item = todo[t]!;
     const flags = item.value === undefined ? FLAG_TOMBSTONE : 0;
-    const sum = writeRecord(seg, at, item.key, item.value, flags);
+    const sum = writeRecord(chunk, at, item.key, item.value, flags);
     locs.push({
       key: item.keyText,
       loc:
         item.value === undefined
           ? undefined
           : {
-              shard: shardId,
-              offset: shardEnd + at,
+              segment: segmentId,
+              offset: fileEnd + at,
               keyLen: item.key.length,
               len: item.value.byteLength,
               sum,
@@ -106,5 +107,5 @@ export function packSegment(
     });
     at += item.size;
   }
-  return { seg, locs };
+  return { chunk, locs };
 }

@@ -1,25 +1,27 @@
 import type { StoreUsage } from '@medfusion/core';
-import { isQuotaError, StoreError } from '../storeErrors.js';
-import type { FileBackend, ShardFile } from './opfsFiles.js';
+import { isQuotaError } from '@medfusion/core';
+import { StoreError } from '../storeErrors.js';
+import type { FileBackend, OpfsFile } from './opfsFiles.js';
 import {
   decodeHead,
   type EntryLocation,
   encodeHead,
+  isLegacySegmentName,
   recordSize,
-  shardIdOf,
-  shardName,
+  segmentIdOf,
+  segmentName,
   verifyEntry,
 } from './opfsFormat.js';
-import { OpfsShardIndex, type Shard } from './opfsShardIndex.js';
+import { OpfsSegmentIndex, type Segment } from './opfsSegmentIndex.js';
 import { readNewestSnapshot, writeSnapshotFile } from './opfsSnapshotFiles.js';
-import { packSegment, planWrites, segmentEnd } from './opfsWritePlan.js';
+import { appendEnd, packAppend, planWrites } from './opfsWritePlan.js';
 
-/** Settings of the shard engine (validated by OpfsStore). Internal. */
+/** Settings of the segment engine (validated by OpfsStore). Internal. */
 export interface EngineOptions {
-  /** Byte budget for shard data. */
+  /** Byte budget for segment data. */
   maxBytes: number;
-  /** Target shard size. */
-  shardBytes: number;
+  /** Target segment size. */
+  segmentBytes: number;
   /** Simulated origin quota in bytes (tests), or undefined. */
   quotaBytes?: number;
   /** Delay before a changed index is snapshotted. */
@@ -28,14 +30,14 @@ export interface EngineOptions {
 
 /** Usage as the engine reports it. */
 export interface EngineUsage extends StoreUsage {
-  /** Bytes the shard files take (records, headers, superseded records). */
+  /** Bytes the segment files take (records, headers, superseded records). */
   diskBytes: number;
-  /** Number of shard files. */
-  shards: number;
+  /** Number of segment files. */
+  segments: number;
   /** Whether sync handles or the async API back the store. */
   backend: 'sync' | 'async';
-  /** Shards evicted since open. */
-  evictedShards: number;
+  /** Segments evicted since open. */
+  evictedSegments: number;
   /** Entries dropped because their bytes failed verification. */
   corruptDropped: number;
   /** QuotaExceededError seen since open. */
@@ -50,23 +52,21 @@ export type LockFn = <T>(fn: () => Promise<T>) => Promise<T>;
 
 /**
  * The OPFS store's logic, independent of where it runs and which file API
- * backs it: samples appended to large shard files, an in-memory index of
+ * backs it: samples appended to large segment files, an in-memory index of
  * where each key lives (persisted as a snapshot plus recoverable tails),
- * whole-shard LRU eviction, checksums verified on every read. Internal:
+ * whole-segment LRU eviction, checksums verified on every read. Internal:
  * use {@link OpfsStore}.
  */
-export class OpfsShardEngine {
-  private readonly index = new OpfsShardIndex();
-  private head: ShardFile | undefined;
+export class OpfsSegmentEngine {
+  private readonly index = new OpfsSegmentIndex();
+  private head: OpfsFile | undefined;
   private seq = 0;
   private next = 1;
   private snapGen = 0;
   private dirty = false;
   private snapTimer: ReturnType<typeof setTimeout> | undefined;
-  private counters = { evictedShards: 0, corruptDropped: 0, quotaErrors: 0 };
+  private counters = { evictedSegments: 0, corruptDropped: 0, quotaErrors: 0 };
   private stale = false;
-  /** Called after this engine changed the directory (the host tells other stores). */
-  onChange: () => void = () => {};
 
   /** Another store on the directory changed it: re-check the head before the next read. */
   markStale(): void {
@@ -77,6 +77,8 @@ export class OpfsShardEngine {
     private readonly fs: FileBackend,
     private readonly opts: EngineOptions,
     private readonly lock: LockFn,
+    /** Called after this engine changed the directory (the host tells other stores). */
+    private readonly onChange: () => void = () => {},
   ) {}
 
   /** Load the newest valid snapshot, then recover every record written after it. */
@@ -85,12 +87,13 @@ export class OpfsShardEngine {
     this.head = headFile;
     const best = await readNewestSnapshot(this.fs);
     const names = await this.fs.list();
-    const onDisk = new Set(names.map(shardIdOf).filter((id): id is number => id !== undefined));
+    for (const name of names) if (isLegacySegmentName(name)) await this.fs.remove(name);
+    const onDisk = new Set(names.map(segmentIdOf).filter((id): id is number => id !== undefined));
     if (best) {
       this.snapGen = best.gen;
       this.next = best.next;
       await this.index.load(best, async (id) =>
-        onDisk.has(id) ? this.fs.open(shardName(id), false) : undefined,
+        onDisk.has(id) ? this.fs.open(segmentName(id), false) : undefined,
       );
     }
     await this.catchUp(names);
@@ -99,42 +102,10 @@ export class OpfsShardEngine {
     this.next = Math.max(this.next, head.next);
   }
 
-  /**
-   * Bring the in-memory index up to what is on disk: new shards, tails
-   * appended by other stores, shards evicted elsewhere. Records are applied
-   * in (shard id, offset) order, so later writes win.
-   */
+  /** Bring the index up to what is on disk (see {@link OpfsSegmentIndex.catchUp}). */
   private async catchUp(names?: string[]): Promise<void> {
-    const list = names ?? (await this.fs.list());
-    const ids = list
-      .map(shardIdOf)
-      .filter((id): id is number => id !== undefined)
-      .sort((a, b) => a - b);
-    const present = new Set(ids);
-    for (const [id, s] of this.index.shards) {
-      if (!present.has(id)) {
-        this.index.dropShardEntries(id);
-        await s.file.close().catch(() => {});
-        this.index.shards.delete(id);
-      }
-    }
-    for (const id of ids) {
-      let s = this.index.shards.get(id);
-      if (!s) {
-        const file = await this.fs.open(shardName(id), false);
-        if (!file) continue;
-        s = { id, file, end: 0, lastUsed: 0 };
-        this.index.shards.set(id, s);
-      }
-      const size = await s.file.size();
-      if (size < s.end) {
-        // Evicted (truncated) by another store, or damaged: forget and rescan.
-        this.index.dropShardEntries(id);
-        s.end = 0;
-      }
-      if (size > s.end) await this.index.scan(s, size);
-      this.next = Math.max(this.next, id + 1);
-    }
+    const maxId = await this.index.catchUp(this.fs, names ?? (await this.fs.list()));
+    this.next = Math.max(this.next, maxId + 1);
   }
 
   /** Re-sync with disk when another store wrote since we last looked. */
@@ -170,13 +141,13 @@ export class OpfsShardEngine {
       this.markDirty();
       return undefined;
     }
-    const shard = this.index.shards.get(loc.shard);
-    if (shard) this.index.touch(shard);
+    const segment = this.index.segments.get(loc.segment);
+    if (segment) this.index.touch(segment);
     return data;
   }
 
   /**
-   * Serve a batch of reads. Indexed keys in sync-handle shards are read and
+   * Serve a batch of reads. Indexed keys in sync-handle segments are read and
    * verified with no await (one after the other, in this task); anything
    * else (a miss, a stale view, a failed check, the async file API) takes
    * {@link get}, which re-syncs with disk and drops a corrupt entry.
@@ -196,26 +167,26 @@ export class OpfsShardEngine {
     if (this.stale) return SLOW_PATH;
     const loc = this.index.entries.get(key);
     if (!loc) return SLOW_PATH;
-    const shard = this.index.shards.get(loc.shard);
-    if (!shard?.file.readSync) return SLOW_PATH;
+    const segment = this.index.segments.get(loc.segment);
+    if (!segment?.file.readSync) return SLOW_PATH;
     let bytes: Uint8Array;
     try {
-      bytes = shard.file.readSync(loc.offset, recordSize(loc.keyLen, loc.len));
+      bytes = segment.file.readSync(loc.offset, recordSize(loc.keyLen, loc.len));
     } catch {
       return SLOW_PATH;
     }
     const data = verifyEntry(bytes, key, loc);
     if (!data) return SLOW_PATH;
-    this.index.touch(shard);
+    this.index.touch(segment);
     return data;
   }
 
   private async readVerified(key: string, loc: EntryLocation): Promise<Uint8Array | undefined> {
-    const shard = this.index.shards.get(loc.shard);
-    if (!shard) return undefined;
+    const segment = this.index.segments.get(loc.segment);
+    if (!segment) return undefined;
     try {
       return verifyEntry(
-        await shard.file.read(loc.offset, recordSize(loc.keyLen, loc.len)),
+        await segment.file.read(loc.offset, recordSize(loc.keyLen, loc.len)),
         key,
         loc,
       );
@@ -251,23 +222,23 @@ export class OpfsShardEngine {
       );
       let k = 0;
       while (k < todo.length) {
-        // Fill one shard segment.
-        let shard = this.index.active();
+        // Fill one append to the active segment.
+        let segment = this.index.active();
         const first = todo[k]!;
-        if (!shard || (shard.end > 0 && shard.end + first.size > this.opts.shardBytes)) {
+        if (!segment || (segment.end > 0 && segment.end + first.size > this.opts.segmentBytes)) {
           await this.makeRoom(first.size);
-          shard = await this.newShard();
+          segment = await this.newSegment();
         } else {
-          await this.makeRoom(first.size, shard.id);
-          if (!this.index.shards.has(shard.id)) shard = await this.newShard();
+          await this.makeRoom(first.size, segment.id);
+          if (!this.index.segments.has(segment.id)) segment = await this.newSegment();
         }
         const room = Math.min(
-          this.opts.shardBytes - shard.end,
+          this.opts.segmentBytes - segment.end,
           this.opts.maxBytes - this.index.diskBytes(),
         );
-        const j = segmentEnd(todo, k, room);
-        const { seg, locs } = packSegment(todo, k, j, shard.id, shard.end);
-        const err = await this.appendWithQuotaRetry(shard, seg);
+        const j = appendEnd(todo, k, room);
+        const { chunk, locs } = packAppend(todo, k, j, segment.id, segment.end);
+        const err = await this.appendWithQuotaRetry(segment, chunk);
         if (err !== undefined) {
           for (let t = k; t < todo.length; t++) results[todo[t]!.i] = err;
           break;
@@ -276,7 +247,7 @@ export class OpfsShardEngine {
           if (loc) this.index.set(key, loc);
           else this.index.drop(key);
         }
-        this.index.touch(shard);
+        this.index.touch(segment);
         k = j;
       }
       await this.bumpHead();
@@ -285,66 +256,69 @@ export class OpfsShardEngine {
     });
   }
 
-  private async newShard(): Promise<Shard> {
+  private async newSegment(): Promise<Segment> {
     const id = this.next++;
-    const file = await this.fs.open(shardName(id), true);
-    if (!file) throw new StoreError('STORE_FAILED', `could not create ${shardName(id)}`);
+    const file = await this.fs.open(segmentName(id), true);
+    if (!file) throw new StoreError('STORE_FAILED', `could not create ${segmentName(id)}`);
     await file.truncate(0);
-    const s: Shard = { id, file, end: 0, lastUsed: ++this.index.tick };
-    this.index.shards.set(id, s);
+    const s: Segment = { id, file, end: 0, lastUsed: ++this.index.tick };
+    this.index.segments.set(id, s);
     return s;
   }
 
-  /** Evict least recently used shards until `size` more bytes fit in maxBytes. */
+  /** Evict least recently used segments until `size` more bytes fit in maxBytes. */
   private async makeRoom(size: number, keep?: number): Promise<void> {
     while (this.index.diskBytes() + size > this.opts.maxBytes) {
       if (!(await this.evictOne(keep)) && !(await this.evictOne())) return;
     }
   }
 
-  /** Evict the least recently used shard (other than `keep`); false when none. */
+  /** Evict the least recently used segment (other than `keep`); false when none. */
   private async evictOne(keep?: number): Promise<boolean> {
     const victim = this.index.lruVictim(keep);
     if (!victim) return false;
-    this.index.dropShardEntries(victim.id);
-    this.index.shards.delete(victim.id);
-    // Persist an index without the shard before its bytes go away.
+    this.index.dropSegmentEntries(victim.id);
+    this.index.segments.delete(victim.id);
+    // Persist an index without the segment before its bytes go away.
     await this.writeSnapshot();
     await victim.file.truncate(0).catch(() => {});
     await victim.file.flush().catch(() => {});
     await victim.file.close().catch(() => {});
-    await this.fs.remove(shardName(victim.id));
-    this.counters.evictedShards++;
+    await this.fs.remove(segmentName(victim.id));
+    this.counters.evictedSegments++;
     return true;
   }
 
-  /** Append `seg` at the shard's end and flush; on QuotaExceededError evict once and retry. */
-  private async appendWithQuotaRetry(shard: Shard, seg: Uint8Array): Promise<unknown | undefined> {
+  /** Append `chunk` at the segment's end and flush; on QuotaExceededError evict once and retry. */
+  private async appendWithQuotaRetry(
+    segment: Segment,
+    chunk: Uint8Array,
+  ): Promise<unknown | undefined> {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         if (
           this.opts.quotaBytes !== undefined &&
-          this.index.diskBytes() + seg.length > this.opts.quotaBytes
+          this.index.diskBytes() + chunk.length > this.opts.quotaBytes
         ) {
           throw new DOMException('simulated quota exceeded', 'QuotaExceededError');
         }
-        await shard.file.write(shard.end, seg);
-        await shard.file.flush();
-        shard.end += seg.length;
+        await segment.file.write(segment.end, chunk);
+        await segment.file.flush();
+        segment.end += chunk.length;
         return undefined;
       } catch (err) {
-        await shard.file.truncate(shard.end).catch(() => {});
+        await segment.file.truncate(segment.end).catch(() => {});
         if (!isQuotaError(err))
           return new StoreError(
             'STORE_FAILED',
-            `writing ${shardName(shard.id)} failed: ${String(err)}`,
+            `writing ${segmentName(segment.id)} failed: ${String(err)}`,
             { cause: err },
           );
         this.counters.quotaErrors++;
-        if (attempt === 0 && (await this.evictOne(shard.id))) continue;
+        if (attempt === 0 && (await this.evictOne(segment.id))) continue;
         return new StoreError(
           'QUOTA_EXCEEDED',
-          `storage quota exceeded writing ${seg.length} bytes, even after evicting`,
+          `storage quota exceeded writing ${chunk.length} bytes, even after evicting`,
           { cause: err },
         );
       }
@@ -389,14 +363,14 @@ export class OpfsShardEngine {
     if (this.dirty) await this.lock(() => this.writeSnapshot());
   }
 
-  /** Remove every shard and entry. */
+  /** Remove every segment and entry. */
   clear(): Promise<void> {
     return this.lock(async () => {
       await this.catchUp();
-      for (const s of this.index.shards.values()) {
+      for (const s of this.index.segments.values()) {
         await s.file.truncate(0).catch(() => {});
         await s.file.close().catch(() => {});
-        await this.fs.remove(shardName(s.id));
+        await this.fs.remove(segmentName(s.id));
       }
       this.index.clear();
       await this.writeSnapshot();
@@ -404,7 +378,7 @@ export class OpfsShardEngine {
     });
   }
 
-  /** Bytes, entries and shard figures. */
+  /** Bytes, entries and segment figures. */
   async usage(): Promise<EngineUsage> {
     await this.refreshIfChanged();
     return {
@@ -412,7 +386,7 @@ export class OpfsShardEngine {
       entries: this.index.entries.size,
       maxBytes: this.opts.maxBytes,
       diskBytes: this.index.diskBytes(),
-      shards: this.index.shards.size,
+      segments: this.index.segments.size,
       backend: this.fs.kind,
       ...this.counters,
     };
@@ -422,8 +396,8 @@ export class OpfsShardEngine {
   async close(): Promise<void> {
     await this.persistIndex().catch(() => {});
     if (this.snapTimer !== undefined) clearTimeout(this.snapTimer);
-    for (const s of this.index.shards.values()) await s.file.close().catch(() => {});
-    this.index.shards.clear();
+    for (const s of this.index.segments.values()) await s.file.close().catch(() => {});
+    this.index.segments.clear();
     await this.head?.close().catch(() => {});
     this.head = undefined;
   }

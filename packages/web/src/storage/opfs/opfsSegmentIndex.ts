@@ -1,0 +1,202 @@
+import type { FileBackend, OpfsFile } from './opfsFiles.js';
+import {
+  type EntryLocation,
+  FLAG_TOMBSTONE,
+  parseHeader,
+  RECORD_HEADER,
+  recordSize,
+  type SnapshotData,
+  segmentIdOf,
+  segmentName,
+  verifyRecord,
+} from './opfsFormat.js';
+
+/** One open segment file and what the index knows of it. Internal. */
+export interface Segment {
+  /** Segment id (its file is `segmentName(id)`). */
+  id: number;
+  /** The open file. */
+  file: OpfsFile;
+  /** Bytes of valid records; the next append goes here. */
+  end: number;
+  /** LRU clock value of the last read or write. */
+  lastUsed: number;
+}
+
+/**
+ * The OPFS store's in-memory index: where each key lives, which segments
+ * exist, the live byte count, the LRU clock and the eviction choice. It is
+ * rebuilt from a snapshot plus a scan of the segment tails, and written back
+ * as a snapshot. Internal: {@link OpfsSegmentEngine} does the file I/O around it.
+ */
+export class OpfsSegmentIndex {
+  /** Open segments by id. */
+  readonly segments = new Map<number, Segment>();
+  /** Location of every live key. */
+  readonly entries = new Map<string, EntryLocation>();
+  /** Sum of the live values' lengths. */
+  liveBytes = 0;
+  /** LRU clock. */
+  tick = 0;
+
+  /** Index `key` at `loc`, replacing any older location. */
+  set(key: string, loc: EntryLocation): void {
+    const old = this.entries.get(key);
+    if (old) this.liveBytes -= old.len;
+    this.entries.set(key, loc);
+    this.liveBytes += loc.len;
+  }
+
+  /** Forget `key`; false when it was not indexed. */
+  drop(key: string): boolean {
+    const old = this.entries.get(key);
+    if (!old) return false;
+    this.entries.delete(key);
+    this.liveBytes -= old.len;
+    return true;
+  }
+
+  /** Forget every key stored in segment `id`. */
+  dropSegmentEntries(id: number): void {
+    for (const [key, loc] of this.entries) if (loc.segment === id) this.drop(key);
+  }
+
+  /** Forget every entry and segment (the caller closes the files). */
+  clear(): void {
+    this.entries.clear();
+    this.segments.clear();
+    this.liveBytes = 0;
+  }
+
+  /** Bytes the segment files take. */
+  diskBytes(): number {
+    let total = 0;
+    for (const s of this.segments.values()) total += s.end;
+    return total;
+  }
+
+  /** The segment appends go to (the newest), if any. */
+  active(): Segment | undefined {
+    let best: Segment | undefined;
+    for (const s of this.segments.values()) if (!best || s.id > best.id) best = s;
+    return best;
+  }
+
+  /** Mark `segment` as just used. */
+  touch(segment: Segment): void {
+    segment.lastUsed = ++this.tick;
+  }
+
+  /** Eviction policy: the least recently used segment other than `keep` (oldest id on ties). */
+  lruVictim(keep?: number): Segment | undefined {
+    let victim: Segment | undefined;
+    for (const s of this.segments.values()) {
+      if (s.id === keep) continue;
+      if (
+        !victim ||
+        s.lastUsed < victim.lastUsed ||
+        (s.lastUsed === victim.lastUsed && s.id < victim.id)
+      )
+        victim = s;
+    }
+    return victim;
+  }
+
+  /** Apply the valid records of `s` from `s.end` up to `size`; stop at the first torn one. */
+  async scan(s: Segment, size: number): Promise<void> {
+    let pos = s.end;
+    while (pos + RECORD_HEADER <= size) {
+      const header = parseHeader(await s.file.read(pos, RECORD_HEADER));
+      if (!header) break;
+      const total = recordSize(header.keyLen, header.dataLen);
+      if (pos + total > size) break;
+      const rec = verifyRecord(await s.file.read(pos, total));
+      if (!rec) break;
+      if (rec.header.flags & FLAG_TOMBSTONE) this.drop(rec.key);
+      else {
+        this.set(rec.key, {
+          segment: s.id,
+          offset: pos,
+          keyLen: header.keyLen,
+          len: header.dataLen,
+          sum: header.dataSum,
+        });
+      }
+      pos += total;
+    }
+    s.end = pos;
+  }
+
+  /**
+   * Bring the index up to what is on disk (`names`: the directory's files):
+   * new segments, tails appended by other stores, segments evicted elsewhere.
+   * Records are applied in (segment id, offset) order, so later writes win.
+   * Returns the highest segment id seen (0 when none).
+   */
+  async catchUp(fs: FileBackend, names: readonly string[]): Promise<number> {
+    const ids = names
+      .map(segmentIdOf)
+      .filter((id): id is number => id !== undefined)
+      .sort((a, b) => a - b);
+    const present = new Set(ids);
+    for (const [id, s] of this.segments) {
+      if (!present.has(id)) {
+        this.dropSegmentEntries(id);
+        await s.file.close().catch(() => {});
+        this.segments.delete(id);
+      }
+    }
+    let maxId = 0;
+    for (const id of ids) {
+      let s = this.segments.get(id);
+      if (!s) {
+        const file = await fs.open(segmentName(id), false);
+        if (!file) continue;
+        s = { id, file, end: 0, lastUsed: 0 };
+        this.segments.set(id, s);
+      }
+      const size = await s.file.size();
+      if (size < s.end) {
+        // Evicted (truncated) by another store, or damaged: forget and rescan.
+        this.dropSegmentEntries(id);
+        s.end = 0;
+      }
+      if (size > s.end) await this.scan(s, size);
+      maxId = Math.max(maxId, id);
+    }
+    return maxId;
+  }
+
+  /** Take the segments (those `open` finds) and entries of a snapshot. */
+  async load(
+    snap: SnapshotData,
+    open: (id: number) => Promise<OpfsFile | undefined>,
+  ): Promise<void> {
+    this.tick = snap.tick;
+    for (const [id, end, lastUsed] of snap.segments) {
+      const file = await open(id);
+      if (file) this.segments.set(id, { id, file, end, lastUsed });
+    }
+    for (const [key, segment, offset, keyLen, len, sum] of snap.entries) {
+      if (this.segments.has(segment)) this.set(key, { segment, offset, keyLen, len, sum });
+    }
+  }
+
+  /** The index as a snapshot of generation `gen`. */
+  snapshot(gen: number, next: number): SnapshotData {
+    return {
+      gen,
+      next,
+      tick: this.tick,
+      segments: [...this.segments.values()].map((s) => [s.id, s.end, s.lastUsed]),
+      entries: [...this.entries].map(([key, l]) => [
+        key,
+        l.segment,
+        l.offset,
+        l.keyLen,
+        l.len,
+        l.sum,
+      ]),
+    };
+  }
+}
