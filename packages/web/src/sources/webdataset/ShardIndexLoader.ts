@@ -7,7 +7,7 @@ import {
   SourceFormatError,
 } from '../../remote/RemoteError.js';
 import { sha256Hex } from '../../remote/sha256.js';
-import type { Shard } from './shardManifest.js';
+import type { Shard, ShardTable } from './shardManifest.js';
 import {
   decodeTarIndex,
   encodeTarIndex,
@@ -33,19 +33,19 @@ export class ShardIndexLoader {
   storeHits = 0;
 
   /**
-   * @param shards the shards; each one's `loading` / `samples` / `reader` are updated here
+   * @param shards the shard table; each touched shard's `loading` / `samples` / `reader` are updated here
    * @param options the source's options (store, HTTP options)
    * @param signal aborts the loads themselves (the source's close)
    */
   constructor(
-    private readonly shards: readonly Shard[],
+    private readonly shards: ShardTable,
     private readonly options: WebDatasetSourceOptions<unknown>,
     private readonly signal: AbortSignal,
   ) {}
 
   /** The samples of shard `s` (memoized); `signal` stops this caller's wait, not the load. */
   shardIndex(s: number, signal: AbortSignal | undefined): Promise<TarSampleEntry[]> {
-    const shard = this.shards[s] as Shard;
+    const shard = this.shards.shard(s);
     if (shard.samples) return Promise.resolve(shard.samples);
     if (!shard.loading) {
       shard.loading = this.loadIndex(shard).then(
