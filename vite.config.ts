@@ -19,14 +19,14 @@ const chromiumArgs = [
   '--use-webgpu-adapter=swiftshader',
 ];
 
-const browser = () => ({
+const browser = (extraArgs: string[] = []) => ({
   enabled: true,
   headless: true,
   screenshotFailures: false,
   provider: playwright({
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: chromiumArgs,
+      args: [...chromiumArgs, ...extraArgs],
     },
   }),
   instances: [{ browser: 'chromium' as const }],
@@ -79,7 +79,8 @@ export default defineConfig({
         test: {
           name: 'reliability-web',
           include: ['tests/reliability/**/*.browser.test.ts'],
-          browser: browser(),
+          // Memory-bound tests read performance.memory (precise) after a forced gc().
+          browser: browser(['--enable-precise-memory-info', '--js-flags=--expose-gc']),
           globalSetup: ['tests/setup/sampleServerSetup.ts'],
         },
       },

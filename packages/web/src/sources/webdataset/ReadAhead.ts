@@ -2,7 +2,7 @@ import { mergeRanges, type ShardLayout } from '@medfusion/core';
 import { findInPlan } from '@medfusion/core/internal';
 import type { RangeReader } from '../../remote/RangeReader.js';
 import type { ShardIndexLoader } from './ShardIndexLoader.js';
-import type { Shard } from './shardManifest.js';
+import type { ShardTable } from './shardManifest.js';
 import type { TarSampleEntry } from './tarIndex.js';
 import type { SampleRange } from './webDatasetOptions.js';
 
@@ -66,14 +66,14 @@ export class ReadAhead {
   private scheduledUntil = 0;
 
   /**
-   * @param shards the shards (their readers and loaded indices)
+   * @param shards the shard table (readers and loaded indices of touched shards)
    * @param layout global index ↔ (shard, local index)
    * @param indices loads shard indices on demand
    * @param limits window and merge limits
    * @param signal aborts every read (the source's close)
    */
   constructor(
-    private readonly shards: readonly Shard[],
+    private readonly shards: ShardTable,
     private readonly layout: ShardLayout,
     private readonly indices: ShardIndexLoader,
     private readonly limits: ReadAheadLimits,
@@ -209,7 +209,9 @@ export class ReadAhead {
       }
       const jobs: Promise<void>[] = [];
       for (const ranges of wanted.values()) {
-        const reader = this.shards[this.layout.shardOf((ranges[0] as SampleRange).index)]?.reader;
+        const reader = this.shards.shard(
+          this.layout.shardOf((ranges[0] as SampleRange).index),
+        ).reader;
         for (const m of mergeRanges(ranges, this.mergeOptions())) {
           jobs.push(
             this.readRange(reader as RangeReader, m.start, m.end).then(
@@ -249,7 +251,7 @@ export class ReadAhead {
   ): void {
     if (this.signal.aborted) return;
     const s = this.layout.shardOf((ranges[0] as SampleRange).index);
-    const samples = (this.shards[s] as Shard).samples;
+    const samples = this.shards.shard(s).samples;
     if (!samples) return;
     const first = this.layout.start(s);
     // Samples are in archive order: binary search the first starting at or after m.start.
@@ -276,7 +278,7 @@ export class ReadAhead {
   }
 
   private rangeKnown(index: number): boolean {
-    const shard = this.shards[this.layout.shardOf(index)] as Shard;
+    const shard = this.shards.shard(this.layout.shardOf(index));
     const s = shard.samples?.[this.layout.localIndex(index)];
     return s !== undefined && s.end > s.start;
   }
@@ -291,7 +293,7 @@ export class ReadAhead {
     const wanted = await this.sampleRanges([index], this.signal);
     for (const ranges of wanted.values()) {
       const r = ranges[0] as SampleRange;
-      const reader = (this.shards[this.layout.shardOf(index)] as Shard).reader;
+      const reader = this.shards.shard(this.layout.shardOf(index)).reader;
       return this.readRange(reader, r.start, r.end);
     }
     return new Uint8Array(0);
@@ -315,7 +317,7 @@ export class ReadAhead {
     const out = new Map<string, SampleRange[]>();
     for (const [s, idxs] of byShard) {
       const samples = await this.indices.shardIndex(s, signal);
-      const shard = this.shards[s] as Shard;
+      const shard = this.shards.shard(s);
       const start = this.layout.start(s);
       const ranges: SampleRange[] = [];
       for (const idx of idxs) {

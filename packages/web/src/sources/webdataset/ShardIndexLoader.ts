@@ -7,8 +7,9 @@ import {
   SourceFormatError,
 } from '../../remote/RemoteError.js';
 import { sha256Hex } from '../../remote/sha256.js';
-import type { Shard } from './shardManifest.js';
+import type { Shard, ShardTable } from './shardManifest.js';
 import {
+  checkTarMembers,
   decodeTarIndex,
   encodeTarIndex,
   groupSamples,
@@ -23,6 +24,9 @@ import type { WebDatasetSourceOptions } from './webDatasetOptions.js';
  * ETag still matches), a sidecar file, or one streaming pass over the shard
  * (sha256-verified when the manifest gives a digest); built indices are put
  * in the store. One load per shard at a time (memoized on the shard).
+ * Sidecar and stored indices are checked on load (`checkTarMembers`, duplicate
+ * members): a bad sidecar is a `BAD_FORMAT` error naming its URL; a bad stored
+ * index is dropped and the index rebuilt from the shard, as a stale one is.
  */
 export class ShardIndexLoader {
   /** Shard indices built by streaming a shard. */
@@ -33,19 +37,19 @@ export class ShardIndexLoader {
   storeHits = 0;
 
   /**
-   * @param shards the shards; each one's `loading` / `samples` / `reader` are updated here
+   * @param shards the shard table; each touched shard's `loading` / `samples` / `reader` are updated here
    * @param options the source's options (store, HTTP options)
    * @param signal aborts the loads themselves (the source's close)
    */
   constructor(
-    private readonly shards: readonly Shard[],
+    private readonly shards: ShardTable,
     private readonly options: WebDatasetSourceOptions<unknown>,
     private readonly signal: AbortSignal,
   ) {}
 
   /** The samples of shard `s` (memoized); `signal` stops this caller's wait, not the load. */
   shardIndex(s: number, signal: AbortSignal | undefined): Promise<TarSampleEntry[]> {
-    const shard = this.shards[s] as Shard;
+    const shard = this.shards.shard(s);
     if (shard.samples) return Promise.resolve(shard.samples);
     if (!shard.loading) {
       shard.loading = this.loadIndex(shard).then(
@@ -74,18 +78,23 @@ export class ShardIndexLoader {
     if (store) {
       const stored = await store.get(key);
       if (stored) {
-        const members = await this.validateStored(shard, stored, signal);
-        if (members) {
+        const samples = await this.validateStored(shard, stored, signal);
+        if (samples) {
           this.storeHits++;
-          return groupSamples(members);
+          return samples;
         }
       }
     }
     let members: TarMember[] | undefined;
     let sha256: string | undefined;
+    let source = shard.url;
     if (shard.sidecarUrl && !shard.sha256) {
       members = await this.readSidecar(shard.sidecarUrl, shard.headers, signal);
-      if (members) this.sidecarHits++;
+      if (members) {
+        source = shard.sidecarUrl;
+        if (shard.reader.size !== undefined) checkTarMembers(members, source, shard.reader.size);
+        this.sidecarHits++;
+      }
     }
     if (!members) {
       const built = await retry(() => this.buildIndex(shard, signal), {
@@ -97,6 +106,7 @@ export class ShardIndexLoader {
       sha256 = shard.sha256;
       this.indexBuilds++;
     }
+    const samples = groupSamples(members, source);
     if (store) {
       const extra: { etag?: string; size?: number; sha256?: string } = {};
       if (shard.reader.etag !== undefined) extra.etag = shard.reader.etag;
@@ -104,24 +114,29 @@ export class ShardIndexLoader {
       if (sha256 !== undefined) extra.sha256 = sha256;
       await store.put(key, encodeTarIndex(members, extra));
     }
-    return groupSamples(members);
+    return samples;
   }
 
-  /** A stored index still valid for the object as it is now (same ETag), or undefined. */
+  /**
+   * The samples of a stored index still valid for the object as it is now (same
+   * ETag), or undefined: stale, or failing the checks of a sidecar (rebuilt then).
+   */
   private async validateStored(
     shard: Shard,
     stored: Uint8Array,
     signal: AbortSignal,
-  ): Promise<TarMember[] | undefined> {
-    let decoded: ReturnType<typeof decodeTarIndex>;
+  ): Promise<TarSampleEntry[] | undefined> {
+    let file: ReturnType<typeof decodeTarIndex>['file'];
+    let samples: TarSampleEntry[];
     try {
-      decoded = decodeTarIndex(stored);
+      const decoded = decodeTarIndex(stored, `stored index of ${shard.url}`);
+      file = decoded.file;
+      samples = groupSamples(decoded.members, `stored index of ${shard.url}`);
     } catch {
       return undefined;
     }
-    const { file, members } = decoded;
     if (shard.sha256 && file.sha256 !== shard.sha256) return undefined;
-    if (file.etag === undefined) return members;
+    if (file.etag === undefined) return samples;
     const reader = new RangeReader({
       url: shard.url,
       fetch: this.options.fetch,
@@ -138,7 +153,7 @@ export class ShardIndexLoader {
       throw error;
     }
     shard.reader = reader;
-    return members;
+    return samples;
   }
 
   private async readSidecar(
@@ -165,7 +180,7 @@ export class ShardIndexLoader {
       }
       throw error;
     }
-    return decodeTarIndex(text).members;
+    return decodeTarIndex(text, url).members;
   }
 
   private async buildIndex(shard: Shard, signal: AbortSignal): Promise<TarMember[]> {

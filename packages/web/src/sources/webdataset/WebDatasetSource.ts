@@ -5,11 +5,11 @@ import {
   type PlanAware,
   ShardLayout,
 } from '@medfusion/core';
-import { checkPlan, raceAbort } from '@medfusion/core/internal';
+import { abortReason, checkPlan, raceAbort, throwIfAborted } from '@medfusion/core/internal';
 import { assembleSample } from './assembleSample.js';
 import { ReadAhead } from './ReadAhead.js';
 import { ShardIndexLoader } from './ShardIndexLoader.js';
-import { openShards, type Shard } from './shardManifest.js';
+import { openShards, type ShardTable } from './shardManifest.js';
 import type { TarSampleEntry } from './tarIndex.js';
 import type {
   SampleRange,
@@ -24,6 +24,40 @@ function positiveIntOption(name: string, value: number | undefined, fallback: nu
     throw new RangeError(`${name} must be a positive integer, got ${String(v)}`);
   }
   return v;
+}
+
+/**
+ * Sample counts of every shard: declared ones as declared, the others from their
+ * index, loaded `concurrency` at a time in shard order (so the first shards'
+ * failures show first). The first failure aborts `closer`, and with it every
+ * load started here; no new load starts after that.
+ */
+async function countSamples(
+  shards: ShardTable,
+  indices: ShardIndexLoader,
+  concurrency: number,
+  closer: AbortController,
+): Promise<number[]> {
+  const sizes: number[] = [];
+  for (let s = 0; s < shards.count; s++) sizes.push(shards.declared(s) ?? -1);
+  let next = 0;
+  const worker = async () => {
+    while (next < shards.count) {
+      throwIfAborted(closer.signal);
+      const s = next++;
+      if ((sizes[s] as number) >= 0) continue;
+      try {
+        sizes[s] = (await indices.shardIndex(s, closer.signal)).length;
+      } catch (error) {
+        if (!closer.signal.aborted) closer.abort(error);
+        throw error;
+      }
+    }
+  };
+  const workers: Promise<void>[] = [];
+  for (let w = 0; w < Math.min(concurrency, shards.count); w++) workers.push(worker());
+  await Promise.all(workers);
+  return sizes;
 }
 
 /**
@@ -47,7 +81,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
   readonly length: number;
   /** Samples per shard, in shard order (feed to `shardPlan`). */
   readonly shardSizes: readonly number[];
-  private readonly shards: readonly Shard[];
+  private readonly shards: ShardTable;
   private readonly layout: ShardLayout;
   private readonly transform: WebDatasetSourceOptions<T>['transform'];
   private readonly indices: ShardIndexLoader;
@@ -56,8 +90,8 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
   private closed = false;
 
   private constructor(
-    shards: readonly Shard[],
-    sizes: number[],
+    shards: ShardTable,
+    sizes: readonly number[],
     options: WebDatasetSourceOptions<T>,
     indices: ShardIndexLoader,
     closer: AbortController,
@@ -82,7 +116,14 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
     );
   }
 
-  /** Resolve the shard list and (unless the manifest gives every shard's sample count) index every shard. */
+  /**
+   * Read the shard list (one pass over the manifest, URLs checked against the
+   * `urlPolicy`), then index the shards whose sample count the manifest does not
+   * declare, `indexConcurrency` at a time in shard order. When every shard declares
+   * `samples`, nothing but the manifest is requested; shards are resolved, given a
+   * reader and indexed when first touched. If one index load fails (or `signal`
+   * aborts), every load this call started is aborted and it rejects with that error.
+   */
   static async open<T = WebDatasetSample>(
     options: WebDatasetSourceOptions<T>,
   ): Promise<WebDatasetSource<T>> {
@@ -97,6 +138,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
     if (options.maxGap !== undefined && (!Number.isInteger(options.maxGap) || options.maxGap < 0)) {
       throw new RangeError(`maxGap must be a non-negative integer, got ${String(options.maxGap)}`);
     }
+    const concurrency = positiveIntOption('indexConcurrency', options.indexConcurrency, 6);
     const shards = await openShards(options as WebDatasetSourceOptions<unknown>);
     const closer = new AbortController();
     const indices = new ShardIndexLoader(
@@ -104,13 +146,18 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
       options as WebDatasetSourceOptions<unknown>,
       closer.signal,
     );
-    let sizes: number[];
-    if (shards.every((s) => s.declared !== undefined)) {
-      sizes = shards.map((s) => s.declared as number);
-    } else {
-      sizes = await Promise.all(
-        shards.map(async (_, i) => (await indices.shardIndex(i, options.signal)).length),
-      );
+    const signal = options.signal;
+    const onAbort = () => closer.abort(abortReason(signal as AbortSignal));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let sizes: readonly number[];
+    try {
+      throwIfAborted(signal);
+      sizes = shards.declaredSizes() ?? (await countSamples(shards, indices, concurrency, closer));
+    } catch (error) {
+      if (!closer.signal.aborted) closer.abort(error);
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
     }
     return new WebDatasetSource<T>(shards, sizes, options, indices, closer);
   }
@@ -118,7 +165,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
   /** Counters for monitoring and tests. */
   stats(): WebDatasetStats {
     let requests = 0;
-    for (const shard of this.shards) requests += shard.reader.requests;
+    for (const shard of this.shards.touchedShards()) requests += shard.reader.requests;
     return {
       rangeRequests: requests,
       bytesRead: this.readAhead.bytesRead,
@@ -136,7 +183,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
     if (this.closed) throw new ClosedError('WebDatasetSource');
     const bytes = await raceAbort(this.readAhead.take(index), opts?.signal);
     const s = this.layout.shardOf(index);
-    const entry = (this.shards[s] as Shard).samples?.[this.layout.localIndex(index)];
+    const entry = this.shards.shard(s).samples?.[this.layout.localIndex(index)];
     const sample = assembleSample(entry as TarSampleEntry, s, bytes);
     const transform = this.transform;
     return transform ? transform(sample, index) : (sample as unknown as T);

@@ -24,7 +24,7 @@ export interface ShardManifest {
   shards: ShardManifestEntry[];
 }
 
-/** A shard as the source reads it: resolved URLs, its pinned reader, and its index once loaded. */
+/** A shard as the source reads it, once touched: resolved URLs, its pinned reader, its index once loaded. */
 export interface Shard {
   /** Absolute shard URL. */
   url: string;
@@ -45,55 +45,223 @@ export interface Shard {
 }
 
 /**
- * Manifest parsing and validation: resolve the shard list of `options` (its
- * `urls`, or the manifest at `manifestUrl`, whose URLs must pass the
- * `urlPolicy`) into shards with their readers. Indices are not loaded here.
+ * A relative path that provably resolves inside the base folder: no scheme, no
+ * leading `/`, no `.`/`..` segment, no empty segment, and only characters URL
+ * parsing keeps as they are (so no `%`-encoded separators either). The URL
+ * policy accepts every such path; anything else goes through {@link UrlScope}.
  */
-export async function openShards(options: WebDatasetSourceOptions<unknown>): Promise<Shard[]> {
+const PLAIN_RELATIVE = /^(?![./])(?!.*\/\.\.?(?:\/|$))[\w.~+=,@-]+(?:\/[\w.~+=,@-]+)*$/;
+
+/** Many strings in one: their concatenation and where each ends (no per-string object). */
+class PackedStrings {
+  private readonly text: string;
+  private readonly ends: Uint32Array;
+  constructor(list: readonly string[]) {
+    this.text = list.join('');
+    this.ends = new Uint32Array(list.length);
+    let at = 0;
+    for (let i = 0; i < list.length; i++) {
+      at += (list[i] as string).length;
+      this.ends[i] = at;
+    }
+  }
+  /** Number of strings. */
+  get length(): number {
+    return this.ends.length;
+  }
+  /** String `i`. */
+  at(i: number): string {
+    return this.text.slice(i === 0 ? 0 : (this.ends[i - 1] as number), this.ends[i] as number);
+  }
+}
+
+/** sha256 digests of some shards, 32 bytes each, without a string per shard. */
+class PackedDigests {
+  private readonly bytes: Uint8Array;
+  private readonly present: Uint8Array;
+  constructor(n: number) {
+    this.bytes = new Uint8Array(n * 32);
+    this.present = new Uint8Array(n);
+  }
+  /** Keep the digest of shard `s` (64 hex digits, checked by the caller). */
+  set(s: number, hex: string): void {
+    for (let k = 0; k < 32; k++)
+      this.bytes[s * 32 + k] = Number.parseInt(hex.slice(k * 2, k * 2 + 2), 16);
+    this.present[s] = 1;
+  }
+  /** The digest of shard `s` as lower-case hex, or undefined. */
+  get(s: number): string | undefined {
+    if (this.present[s] === 0) return undefined;
+    let hex = '';
+    for (let k = 0; k < 32; k++)
+      hex += (this.bytes[s * 32 + k] as number).toString(16).padStart(2, '0');
+    return hex;
+  }
+}
+
+/**
+ * The shard list in compact per-shard arrays: URLs kept as written (packed in
+ * one string), declared sample counts in one number array, digests (as bytes)
+ * and index URLs only when a manifest gives them. A shard's URL is resolved, and its
+ * {@link Shard} with its reader made, the first time the shard is touched.
+ */
+export class ShardTable {
+  /** Number of shards. */
+  readonly count: number;
+  private readonly touched = new Map<number, Shard>();
+  private readonly sidecar: false | ((shardUrl: string) => string);
+
+  /**
+   * @param refs shard URLs as written (resolved already when the user gave them in `urls`)
+   * @param counts declared sample count per shard, -1 when not declared
+   * @param digests sha256 of shards, when the manifest gives any
+   * @param indexRefs sidecar URL per shard as written (`''`: none), when the manifest gives any
+   * @param scope the manifest's URL scope (undefined for `urls`: the user's own URLs)
+   * @param where names the manifest in errors
+   * @param options HTTP options and the `sidecar` rule
+   */
+  constructor(
+    private readonly refs: PackedStrings,
+    private readonly counts: readonly number[],
+    private readonly digests: PackedDigests | undefined,
+    private readonly indexRefs: PackedStrings | undefined,
+    private readonly scope: UrlScope | undefined,
+    private readonly where: string,
+    private readonly options: WebDatasetSourceOptions<unknown>,
+  ) {
+    this.count = refs.length;
+    this.sidecar = options.sidecar ?? ((u: string) => `${u}.idx.json`);
+  }
+
+  /** The sample count the manifest declares for shard `s`, or undefined. */
+  declared(s: number): number | undefined {
+    const n = this.counts[s] as number;
+    return n < 0 ? undefined : n;
+  }
+
+  /** Every shard's declared sample count (the array itself), or undefined when one is missing. */
+  declaredSizes(): readonly number[] | undefined {
+    for (let s = 0; s < this.count; s++) if ((this.counts[s] as number) < 0) return undefined;
+    return this.counts;
+  }
+
+  /** Shard `s`, resolved (through the URL policy) and given its reader on first touch. */
+  shard(s: number): Shard {
+    let shard = this.touched.get(s);
+    if (shard) return shard;
+    const url = this.resolve(this.refs.at(s), s, 'url');
+    const scope = this.scope;
+    const headers = !scope || scope.mayCarryCredentials(url) ? this.options.headers : undefined;
+    shard = {
+      url,
+      headers,
+      reader: new RangeReader({
+        url,
+        fetch: this.options.fetch,
+        limiter: this.options.limiter ?? defaultOriginLimiter,
+        retry: this.options.retry,
+        headers,
+      }),
+    };
+    const digest = this.digests?.get(s);
+    if (digest !== undefined) shard.sha256 = digest;
+    const declared = this.declared(s);
+    if (declared !== undefined) shard.declared = declared;
+    const index = this.indexRefs?.at(s);
+    if (index) shard.sidecarUrl = this.resolve(index, s, 'index');
+    else if (this.sidecar) shard.sidecarUrl = this.sidecar(url);
+    this.touched.set(s, shard);
+    return shard;
+  }
+
+  /** The shards touched so far. */
+  touchedShards(): IterableIterator<Shard> {
+    return this.touched.values();
+  }
+
+  private resolve(ref: string, s: number, field: 'url' | 'index'): string {
+    return this.scope ? this.scope.resolve(ref, `${this.where}: shards[${s}].${field}`) : ref;
+  }
+}
+
+/**
+ * Manifest parsing and validation: the shard list of `options` (its `urls`,
+ * or the manifest at `manifestUrl`) as a {@link ShardTable}. One pass checks
+ * every entry, including its URLs against the `urlPolicy` (a refused URL
+ * fails here, before any shard request); nothing is resolved or read per
+ * shard until the shard is touched. Indices are not loaded here.
+ */
+export async function openShards(options: WebDatasetSourceOptions<unknown>): Promise<ShardTable> {
   const page = locationHref();
-  const sidecar = options.sidecar ?? ((u: string) => `${u}.idx.json`);
-  let entries: ShardManifestEntry[];
-  let resolve: (ref: string, i: number, field: 'url' | 'index') => string;
-  let scope: UrlScope | undefined;
   if (options.urls !== undefined) {
     if (!Array.isArray(options.urls) || options.urls.length === 0) {
       throw new TypeError(
         `urls must be a non-empty array of shard URLs, got ${String(options.urls)}`,
       );
     }
-    entries = options.urls.map((u) => ({ url: String(u) }));
-    resolve = (ref, i) => resolveUrl(`urls[${i}]`, ref, page);
-  } else {
-    const base = resolveUrl('manifestUrl', options.manifestUrl as string | URL, page);
-    const manifestScope = new UrlScope(base, options.urlPolicy);
-    scope = manifestScope;
-    entries = await loadManifest(base, options);
-    resolve = (ref, i, field) =>
-      manifestScope.resolve(ref, `manifest ${options.manifestUrl}: shards[${i}].${field}`);
+    const refs = options.urls.map((u, i) => resolveUrl(`urls[${i}]`, u, page));
+    const counts = refs.map(() => -1);
+    const packed = new PackedStrings(refs);
+    return new ShardTable(packed, counts, undefined, undefined, undefined, 'urls', options);
   }
-  return entries.map((e, i) => {
-    const url = resolve(e.url, i, 'url');
-    const headers = !scope || scope.mayCarryCredentials(url) ? options.headers : undefined;
-    const shard: Shard = {
-      url,
-      headers,
-      reader: new RangeReader({
-        url,
-        fetch: options.fetch,
-        limiter: options.limiter ?? defaultOriginLimiter,
-        retry: options.retry,
-        headers,
-      }),
-    };
-    if (e.sha256 !== undefined) shard.sha256 = e.sha256.toLowerCase();
-    if (e.samples !== undefined) shard.declared = e.samples;
-    if (e.index !== undefined) shard.sidecarUrl = resolve(e.index, i, 'index');
-    else if (sidecar) shard.sidecarUrl = sidecar(url);
-    return shard;
-  });
+  const base = resolveUrl('manifestUrl', options.manifestUrl as string | URL, page);
+  const scope = new UrlScope(base, options.urlPolicy);
+  const where = `manifest ${String(options.manifestUrl)}`;
+  const shards = await loadManifest(base, options);
+  const n = shards.length;
+  const refs: string[] = [];
+  const counts: number[] = [];
+  let digests: PackedDigests | undefined;
+  let indexRefs: string[] | undefined;
+  for (let i = 0; i < n; i++) {
+    const e = shards[i] as ShardManifestEntry;
+    if (!e || typeof e.url !== 'string') {
+      throw new SourceFormatError(`manifest ${base}: shards[${i}].url must be a string`);
+    }
+    if (!PLAIN_RELATIVE.test(e.url)) scope.resolve(e.url, `${where}: shards[${i}].url`);
+    refs.push(e.url);
+    const samples = e.samples;
+    if (samples !== undefined && (!Number.isInteger(samples) || samples < 0)) {
+      throw new SourceFormatError(
+        `manifest ${base}: shards[${i}].samples must be a non-negative integer, got ${samples}`,
+      );
+    }
+    counts.push(samples ?? -1);
+    if (e.sha256 !== undefined) {
+      if (typeof e.sha256 !== 'string' || !/^[0-9a-fA-F]{64}$/.test(e.sha256)) {
+        throw new SourceFormatError(
+          `manifest ${base}: shards[${i}].sha256 must be 64 hex digits, got ${JSON.stringify(e.sha256)}`,
+        );
+      }
+      digests ??= new PackedDigests(n);
+      digests.set(i, e.sha256);
+    }
+    if (e.index !== undefined) {
+      if (typeof e.index !== 'string' || e.index === '') {
+        throw new SourceFormatError(
+          `manifest ${base}: shards[${i}].index must be a non-empty string, got ${JSON.stringify(e.index)}`,
+        );
+      }
+      if (!PLAIN_RELATIVE.test(e.index)) scope.resolve(e.index, `${where}: shards[${i}].index`);
+      indexRefs ??= new Array<string>(i).fill('');
+      indexRefs[i] = e.index;
+    } else {
+      indexRefs?.push('');
+    }
+  }
+  const packedIndex = indexRefs && new PackedStrings(indexRefs);
+  return new ShardTable(
+    new PackedStrings(refs),
+    counts,
+    digests,
+    packedIndex,
+    scope,
+    where,
+    options,
+  );
 }
 
-/** Fetch and validate the manifest at `url`. */
+/** Fetch the manifest at `url` and check its shape (entries are checked by {@link openShards}). */
 async function loadManifest(
   url: string,
   options: WebDatasetSourceOptions<unknown>,
@@ -117,20 +285,5 @@ async function loadManifest(
       `manifest ${url} must be { "shards": [{ "url": ... }, ...] } with at least one shard`,
     );
   }
-  manifest.shards.forEach((e, i) => {
-    if (!e || typeof e.url !== 'string') {
-      throw new SourceFormatError(`manifest ${url}: shards[${i}].url must be a string`);
-    }
-    if (e.samples !== undefined && (!Number.isInteger(e.samples) || e.samples < 0)) {
-      throw new SourceFormatError(
-        `manifest ${url}: shards[${i}].samples must be a non-negative integer, got ${e.samples}`,
-      );
-    }
-    if (e.sha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(e.sha256)) {
-      throw new SourceFormatError(
-        `manifest ${url}: shards[${i}].sha256 must be 64 hex digits, got ${JSON.stringify(e.sha256)}`,
-      );
-    }
-  });
   return manifest.shards;
 }

@@ -117,8 +117,16 @@ export function splitSampleName(name: string): { key: string; ext: string } | un
   return { key: name.slice(0, dot), ext: name.slice(dot + 1) };
 }
 
-/** Group members into samples: consecutive members with the same key form one sample. */
-export function groupSamples(members: readonly TarMember[]): TarSampleEntry[] {
+/**
+ * Group members into samples: consecutive members with the same key form one
+ * sample. A member name repeated inside one sample (`a.png`, `a.png`) is a
+ * `BAD_FORMAT` {@link SourceFormatError} naming `source` (the shard or index
+ * URL), as in Python's webdataset: one of them would be dropped silently.
+ */
+export function groupSamples(
+  members: readonly TarMember[],
+  source = 'tar index',
+): TarSampleEntry[] {
   const samples: TarSampleEntry[] = [];
   let current: TarSampleEntry | undefined;
   for (const m of members) {
@@ -127,6 +135,14 @@ export function groupSamples(members: readonly TarMember[]): TarSampleEntry[] {
     if (!current || current.key !== parts.key) {
       current = { key: parts.key, start: Number.POSITIVE_INFINITY, end: 0, members: [] };
       samples.push(current);
+    } else {
+      for (const other of current.members) {
+        if (other.ext === parts.ext) {
+          throw new SourceFormatError(
+            `${source}: member ${m.name} appears twice in sample ${parts.key}`,
+          );
+        }
+      }
     }
     current.members.push({ ext: parts.ext, offset: m.offset, size: m.size });
     if (m.size > 0) {
@@ -136,6 +152,44 @@ export function groupSamples(members: readonly TarMember[]): TarSampleEntry[] {
   }
   for (const s of samples) if (s.end === 0) s.start = 0; // only empty members: nothing to read
   return samples;
+}
+
+/**
+ * Check that `members` can be where an index says they are in a tar file:
+ * every member with data starts on a 512-byte boundary, after the previous
+ * member's padded data and its own 512-byte header (so no member covers
+ * another's bytes or a header, and entries are in archive order), and ends
+ * within `size` when the object's size is known. Throws a `BAD_FORMAT`
+ * {@link SourceFormatError} naming `source` and the entry.
+ */
+export function checkTarMembers(
+  members: readonly TarMember[],
+  source: string,
+  size?: number,
+): void {
+  let free = 0; // first byte after the previous member's padded data
+  let previous = -1;
+  for (let i = 0; i < members.length; i++) {
+    const m = members[i] as TarMember;
+    if (m.size === 0) continue; // no data: its offset is never read
+    const at = `${source}: entries[${i}] (${m.name})`;
+    if (m.offset % 512 !== 0) {
+      throw new SourceFormatError(`${at} data starts at ${m.offset}, not on a 512-byte boundary`);
+    }
+    if (m.offset < free + 512) {
+      const after = previous < 0 ? 'the first header' : `entries[${previous}] and its header`;
+      throw new SourceFormatError(
+        `${at} data starts at ${m.offset}, inside ${after} (ends at ${free + 512}): entries overlap or are out of archive order`,
+      );
+    }
+    if (size !== undefined && m.offset + m.size > size) {
+      throw new SourceFormatError(
+        `${at} ends at ${m.offset + m.size}, past the shard's size ${size}`,
+      );
+    }
+    free = m.offset + Math.ceil(m.size / 512) * 512;
+    previous = i;
+  }
 }
 
 /** Serialize an index (for a sidecar file or a persistent store). */
@@ -152,8 +206,16 @@ export function encodeTarIndex(
   return new TextEncoder().encode(JSON.stringify(file));
 }
 
-/** Parse an index written by {@link encodeTarIndex} (or by hand / another tool in the same format). */
-export function decodeTarIndex(bytes: Uint8Array | string): {
+/**
+ * Parse and check an index written by {@link encodeTarIndex} (or by hand / another
+ * tool in the same format): its shape, then {@link checkTarMembers} against the
+ * `size` it records. Errors are `BAD_FORMAT` {@link SourceFormatError}s naming
+ * `source` (the index URL, or which stored index).
+ */
+export function decodeTarIndex(
+  bytes: Uint8Array | string,
+  source = 'tar index',
+): {
   members: TarMember[];
   file: TarIndexFile;
 } {
@@ -161,7 +223,7 @@ export function decodeTarIndex(bytes: Uint8Array | string): {
   try {
     file = JSON.parse(typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
   } catch (error) {
-    throw new SourceFormatError(`tar index is not JSON: ${String(error)}`, { cause: error });
+    throw new SourceFormatError(`${source} is not JSON: ${String(error)}`, { cause: error });
   }
   if (
     file?.format !== 'medfusion-tar-index' ||
@@ -169,7 +231,12 @@ export function decodeTarIndex(bytes: Uint8Array | string): {
     !Array.isArray(file.entries)
   ) {
     throw new SourceFormatError(
-      'tar index must be { format: "medfusion-tar-index", version: 1, entries: [...] }',
+      `${source} must be { format: "medfusion-tar-index", version: 1, entries: [...] }`,
+    );
+  }
+  if (file.size !== undefined && (!Number.isInteger(file.size) || file.size < 0)) {
+    throw new SourceFormatError(
+      `${source}: size must be a non-negative integer, got ${JSON.stringify(file.size)}`,
     );
   }
   const members: TarMember[] = [];
@@ -183,10 +250,11 @@ export function decodeTarIndex(bytes: Uint8Array | string): {
       (size as number) < 0
     ) {
       throw new SourceFormatError(
-        `tar index entries[${i}] must be [name, offset, size], got ${JSON.stringify(e)}`,
+        `${source}: entries[${i}] must be [name, offset, size], got ${JSON.stringify(e)}`,
       );
     }
     members.push({ name, offset: offset as number, size: size as number });
   }
+  checkTarMembers(members, source, file.size);
   return { members, file };
 }

@@ -43,7 +43,14 @@ export interface WebDatasetSourceOptions<T = WebDatasetSample> extends HttpOptio
    * @default 8388608 (8 MiB)
    */
   maxRequestBytes?: number;
-  /** Aborts opening (manifest and index loads). */
+  /**
+   * Shard indices `open()` loads at once when the manifest does not declare every
+   * shard's `samples` (each a store or sidecar lookup, else one streaming pass over
+   * the shard). They load in shard order; the first failure aborts the others.
+   * @default 6
+   */
+  indexConcurrency?: number;
+  /** Aborts opening (manifest and index loads): every request `open()` started is aborted. */
   signal?: AbortSignal;
   /**
    * Which shard and index URLs a manifest may name. By default they must resolve under the

@@ -1,0 +1,175 @@
+// Hostile data, item 7: manifests at scale. A WebDataset manifest of 10^6 shards
+// opens without blocking the page for seconds and without a reader or parsed URL
+// per shard (heap measured with performance.memory, precise, after a forced gc);
+// it sends nothing but the manifest request when every shard declares `samples`.
+// A manifest of 2,000 missing shards (indices must be built) rejects on the first
+// 404 within a bound, and nothing is requested after open() rejected (counted at
+// the sample server after a pause).
+import { WebDatasetSource } from '@medfusion/web';
+import { describe, expect, inject, it } from 'vitest';
+import { bounded, report } from './harness.js';
+
+const server = inject('sampleServer');
+const MiB = 1024 * 1024;
+
+interface Seen {
+  path: string;
+}
+/** Requests the sample server received under `/wds/<tag>/`. */
+const requestsOf = async (tag: string): Promise<number> =>
+  ((await (await fetch(`${server}/seen`)).json()) as Seen[]).filter((s) =>
+    s.path.startsWith(`/wds/${tag}/`),
+  ).length;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** JS heap in use after a full collection (Chromium: --enable-precise-memory-info, --expose-gc). */
+async function heapUsed(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --js-flags=--expose-gc (vite.config.ts, reliability-web)');
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await sleep(0);
+  }
+  return (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize;
+}
+
+/** The longest time the page went without running a timer, while `work` runs. */
+async function longestBlock<T>(work: () => Promise<T>): Promise<{ value: T; blockMs: number }> {
+  let last = performance.now();
+  let worst = 0;
+  let running = true;
+  const ticker = (async () => {
+    while (running) {
+      await sleep(0);
+      const now = performance.now();
+      worst = Math.max(worst, now - last);
+      last = now;
+    }
+  })();
+  try {
+    return { value: await work(), blockMs: worst };
+  } finally {
+    running = false;
+    await ticker;
+    worst = Math.max(worst, performance.now() - last);
+  }
+}
+
+describe('hostile manifests: scale', () => {
+  it('a manifest of 10^6 shards opens lazily: one request, bounded time, heap and page block', async (ctx) => {
+    const tag = `million-${Date.now()}`;
+    const manifestUrl = `${server}/wds/${tag}/manifest-1000000.json?samples=1`;
+    const sent: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      sent.push(String(input));
+      return fetch(input, init);
+    };
+    // The same manifest fetched raw first: what the network alone costs (and a warm server).
+    const raw = performance.now();
+    expect((await (await fetch(manifestUrl)).text()).length).toBeGreaterThan(30_000_000);
+    const rawMs = performance.now() - raw;
+    const before = await heapUsed();
+    const { value: opened, ms } = await bounded('open() of 10^6 shards', 10_000, () =>
+      longestBlock(() => WebDatasetSource.open({ manifestUrl, fetch: recording })),
+    );
+    const source = opened.value;
+    const retained = (await heapUsed()) - before;
+    expect(source.length).toBe(1_000_000);
+    expect(source.shardSizes.length).toBe(1_000_000);
+    expect(sent).toEqual([manifestUrl]);
+    expect(retained).toBeLessThan(48 * MiB);
+    expect(opened.blockMs).toBeLessThan(1_000);
+
+    // The last shard is resolved and read only when touched: its own requests, its own URL.
+    await expect(source.get(999_999)).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 404 });
+    await expect(source.get(999_999)).rejects.toThrow(/shard-0999999\.tar/);
+    expect(sent.slice(1).every((u) => u.includes('/shard-0999999.tar'))).toBe(true);
+    expect(source.stats().rangeRequests).toBeGreaterThan(0);
+    source.close();
+    report(ctx.task, {
+      scenario: 'hostile inputs',
+      case: 'manifest of 10^6 shards (samples declared)',
+      figures: {
+        openMs: Math.round(ms),
+        rawFetchMs: Math.round(rawMs),
+        longestBlockMs: Math.round(opened.blockMs),
+        retainedMiB: Math.round((retained / MiB) * 10) / 10,
+        requests: 1,
+      },
+    });
+  });
+
+  it('2,000 missing shards: open() rejects on the first 404 and sends nothing after', async (ctx) => {
+    const tag = `missing-${Date.now()}`;
+    const manifestUrl = `${server}/wds/${tag}/manifest-2000.json`;
+    let rejected = false;
+    let fetchesAfterReject = 0;
+    const watching: typeof fetch = (input, init) => {
+      if (rejected) fetchesAfterReject++;
+      return fetch(input, init);
+    };
+    const { value: error, ms } = await bounded('open() of 2,000 missing shards', 3_000, () =>
+      WebDatasetSource.open({ manifestUrl, fetch: watching }).then(
+        () => undefined,
+        (e: unknown) => {
+          rejected = true;
+          return e;
+        },
+      ),
+    );
+    expect(error).toMatchObject({ code: 'HTTP_ERROR', status: 404 });
+    expect(String((error as Error).message)).toMatch(/\/wds\/[\w-]+\/shard-\d{7}\.tar/);
+    // Requests aborted in flight may still reach the server a moment later; none may follow.
+    await sleep(200);
+    const settled = await requestsOf(tag);
+    await sleep(500);
+    expect(await requestsOf(tag)).toBe(settled);
+    expect(fetchesAfterReject).toBe(0);
+    expect(settled).toBeLessThan(40); // the manifest, then a few shards' sidecar + stream
+    report(ctx.task, {
+      scenario: 'hostile inputs',
+      case: 'manifest of 2,000 missing shards',
+      figures: { rejectMs: Math.round(ms), requests: settled, fetchesAfterReject: 0 },
+    });
+  });
+
+  it('aborting open() cancels every index load it started', async () => {
+    const tag = `abort-${Date.now()}`;
+    const manifestUrl = `${server}/wds/${tag}/manifest-2000.json`;
+    const ac = new AbortController();
+    let first = true;
+    // Every shard request answers 100 ms late; the caller gives up 50 ms after the first.
+    const slow: typeof fetch = (input, init) => {
+      if (String(input).includes('/manifest-')) return fetch(input, init);
+      if (first) {
+        first = false;
+        setTimeout(() => ac.abort(new Error('user gave up')), 50);
+      }
+      const signal = init?.signal;
+      return new Promise<Response>((resolve, reject) => {
+        const timer = setTimeout(() => resolve(fetch(input, init)), 100);
+        signal?.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
+      });
+    };
+    const { value: error } = await bounded('aborted open()', 3_000, () =>
+      WebDatasetSource.open({ manifestUrl, fetch: slow, signal: ac.signal }).then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
+    expect(String(error)).toMatch(/user gave up/);
+    await sleep(200);
+    const settled = await requestsOf(tag);
+    await sleep(500);
+    expect(await requestsOf(tag)).toBe(settled);
+    expect(settled).toBeLessThan(40);
+  });
+});
