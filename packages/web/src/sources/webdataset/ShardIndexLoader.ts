@@ -160,8 +160,8 @@ export class ShardIndexLoader {
     const reader = new RangeReader({ ...httpOptionsOf(this.options), url, headers });
     let text: string;
     try {
-      const stream = await reader.stream({ signal });
-      if (/^\s*</.test((text = await readText(stream)))) {
+      text = await readText(await reader.stream({ signal }));
+      if (/^\s*</.test(text)) {
         throw new SourceFormatError(
           `sidecar ${url} is an HTML page, not a tar index (a single-page-app fallback for a missing file?)`,
         );
