@@ -16,6 +16,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 
 /** Bytes of sample `i` (the tests recompute them to compare). */
 export function sampleBytes(i: number, size = 4096): Uint8Array {
@@ -48,7 +49,8 @@ export const HOSTILE_SHARD_SAMPLES = 8;
 
 /**
  * The files behind `/h/<mode>/`: `shard.tar` (8 samples of 4,096 bytes, `s<i>.bin`), its
- * sidecar `shard.tar.idx.json`, `manifest.json` naming it, and `big.bin` (64 MiB).
+ * sidecar `shard.tar.idx.json`, `manifest.json` naming it, `big.bin` (64 MiB of zeros) and
+ * `table.parquet` (one INT32 column `label` = row number, 16 rows in row groups of 4).
  */
 export function hostileFiles(): Map<string, Buffer | { size: number }> {
   const parts: Buffer[] = [];
@@ -73,6 +75,17 @@ export function hostileFiles(): Map<string, Buffer | { size: number }> {
       ),
     ],
     ['big.bin', { size: 64 << 20 }],
+    [
+      'table.parquet',
+      Buffer.from(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'label', data: Array.from({ length: 16 }, (_, i) => i), type: 'INT32' },
+          ],
+          rowGroupSize: 4,
+        }),
+      ),
+    ],
   ]);
 }
 
