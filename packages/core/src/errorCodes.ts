@@ -68,6 +68,10 @@ export const ERROR_CODES = [
   'IMAGE_DECODE',
   /** A URL from a data file is outside the urlPolicy (UrlNotAllowedError). */
   'URL_NOT_ALLOWED',
+  /** A server stalled before the headers or mid-body past its timeout (RequestTimeoutError). */
+  'REQUEST_TIMEOUT',
+  /** A server answered a Range request with the whole object (RemoteReadError). */
+  'RANGE_NOT_SUPPORTED',
 ] as const;
 
 /** The code of a MedFusion error: one of {@link ERROR_CODES}. Branch on it. */

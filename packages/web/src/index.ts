@@ -111,6 +111,7 @@ export {
   TieredCachedDataset,
 } from '@medfusion/core';
 export { isCrossOriginIsolated } from './env.js';
+export type { RequestTimeoutOptions } from './remote/fetchWithTimeout.js';
 export { defaultOriginLimiter, OriginLimiter } from './remote/OriginLimiter.js';
 export type { HttpOptions, RangeReaderOptions, ReadOptions } from './remote/RangeReader.js';
 export { RangeReader } from './remote/RangeReader.js';
@@ -118,6 +119,7 @@ export {
   ChecksumMismatchError,
   ObjectChangedError,
   RemoteReadError,
+  RequestTimeoutError,
   SourceFormatError,
 } from './remote/RemoteError.js';
 export type { UrlPolicy } from './remote/urlPolicy.js';

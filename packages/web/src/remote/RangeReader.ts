@@ -1,11 +1,21 @@
-import { type RetryOptions, retry } from '@medfusion/core';
+import { MedFusionError, type RetryOptions, retry } from '@medfusion/core';
 import { abortReason, throwIfAborted } from '@medfusion/core/internal';
+import {
+  fetchWithTimeout,
+  type RequestTimeoutOptions,
+  type RequestTimeouts,
+  resolveRequestTimeouts,
+} from './fetchWithTimeout.js';
 import { defaultOriginLimiter, type OriginLimiter } from './OriginLimiter.js';
 import { ObjectChangedError, RemoteReadError } from './RemoteError.js';
 import { resolveUrl } from './resolveUrl.js';
 
-/** How a remote reader talks HTTP; shared by {@link RangeReader} and the remote sources. */
-export interface HttpOptions {
+/**
+ * How a remote reader talks HTTP; shared by {@link RangeReader} and the remote sources.
+ * Every request has the timeouts of {@link RequestTimeoutOptions} (30 s for the headers,
+ * 30 s without body bytes).
+ */
+export interface HttpOptions extends RequestTimeoutOptions {
   /**
    * The fetch to use (e.g. one that signs requests).
    * @default globalThis.fetch
@@ -23,6 +33,12 @@ export interface HttpOptions {
    * @default { retries: 4, baseDelayMs: 100, maxDelayMs: 5000 }
    */
   retry?: Omit<RetryOptions, 'signal' | 'shouldRetry'>;
+}
+
+/** The HTTP options of `options` (fetch, limiter, retry, timeouts, headers), for another reader. */
+export function httpOptionsOf(options: HttpOptions): HttpOptions {
+  const { fetch, headers, limiter, retry, headersTimeoutMs, idleTimeoutMs, clock } = options;
+  return { fetch, headers, limiter, retry, headersTimeoutMs, idleTimeoutMs, clock };
 }
 
 /** Options of {@link RangeReader}. */
@@ -52,6 +68,12 @@ export interface ReadOptions {
  * (and size) is remembered and every later request carries `If-Match`, so if
  * the object is replaced mid-way the read fails with `OBJECT_CHANGED`
  * ({@link ObjectChangedError}) instead of mixing bytes of two versions.
+ * Every response is checked against the request (`Content-Range`, exact length);
+ * a server that ignores `Range` (200 with the whole object) is detected on the
+ * first read, which fails with `RANGE_NOT_SUPPORTED` without downloading the
+ * body, and so does every later read, without a request. A stalled server
+ * fails with `REQUEST_TIMEOUT` ({@link RequestTimeoutError}); aborting a read's
+ * signal aborts its request and frees its per-origin slot.
  *
  * @example
  * const reader = new RangeReader({ url: 'https://huggingface.co/datasets/org/set/resolve/main/train-000.tar' });
@@ -66,6 +88,8 @@ export class RangeReader {
   private readonly retryOptions: Omit<RetryOptions, 'signal' | 'shouldRetry'>;
   private readonly headers: Record<string, string>;
   private readonly cache: RequestCache;
+  private readonly timeouts: RequestTimeouts;
+  private noRange: RemoteReadError | undefined;
   private pinnedEtag: string | undefined;
   private pinnedSize: number | undefined;
   private requestCount = 0;
@@ -84,6 +108,7 @@ export class RangeReader {
     this.retryOptions = options.retry ?? {};
     this.headers = options.headers ?? {};
     this.cache = options.cache ?? 'no-store';
+    this.timeouts = resolveRequestTimeouts(options);
     this.pinnedEtag = options.etag;
     if (options.size !== undefined) {
       if (!Number.isInteger(options.size) || options.size < 0) {
@@ -128,6 +153,7 @@ export class RangeReader {
     if (this.pinnedSize !== undefined && end > this.pinnedSize) {
       throw new RangeError(`end ${end} is past the object's size ${this.pinnedSize} (${this.url})`);
     }
+    if (this.noRange) return Promise.reject(this.noRange);
     return retry(() => this.readOnce(start, end, options.signal), {
       ...this.retryOptions,
       signal: options.signal,
@@ -161,14 +187,17 @@ export class RangeReader {
     this.requestCount++;
     let res: Response;
     try {
-      res = await this.fetchFn(this.url, {
-        headers: this.requestHeaders(range),
-        signal: signal ?? null,
-        cache: this.cache,
-      });
+      res = await fetchWithTimeout(
+        this.fetchFn,
+        this.url,
+        { headers: this.requestHeaders(range), cache: this.cache },
+        this.timeouts,
+        signal,
+      );
     } catch (error) {
       release();
       throwIfAborted(signal);
+      if (error instanceof MedFusionError) throw error;
       throw new RemoteReadError('NETWORK_ERROR', this.url, `request failed: ${String(error)}`, {
         retryable: true,
         cause: error,
@@ -234,7 +263,6 @@ export class RangeReader {
     signal: AbortSignal | undefined,
   ): Promise<Uint8Array> {
     const { res, release } = await this.send(`bytes=${start}-${end - 1}`, signal);
-    let body: Uint8Array;
     try {
       if (res.status === 206) {
         const m = /^bytes (\d+)-(\d+)\//.exec(res.headers.get('Content-Range') ?? '');
@@ -246,11 +274,16 @@ export class RangeReader {
             { retryable: false },
           );
         }
+      } else if (!(start === 0 && this.pinnedSize === end)) {
+        // 200 to a Range request: the whole object is coming. Only fine when that is what we asked.
+        this.noRange = this.rangeIgnored(res, start, end);
+        throw this.noRange;
       }
-      body = new Uint8Array(await res.arrayBuffer());
+      return await this.readExactly(res, end - start);
     } catch (error) {
+      await res.body?.cancel().catch(() => {});
       throwIfAborted(signal);
-      if (error instanceof RemoteReadError) throw error;
+      if (error instanceof MedFusionError) throw error;
       throw new RemoteReadError('NETWORK_ERROR', this.url, `body failed: ${String(error)}`, {
         retryable: true,
         cause: error,
@@ -258,32 +291,49 @@ export class RangeReader {
     } finally {
       release();
     }
-    if (res.status === 200) {
-      // The server ignored Range and sent the whole object.
-      if (this.pinnedSize !== undefined && body.length !== this.pinnedSize) {
-        throw new RemoteReadError(
-          'SHORT_READ',
-          this.url,
-          `got ${body.length} of ${this.pinnedSize} bytes`,
-          {
-            retryable: true,
-          },
-        );
+  }
+
+  private rangeIgnored(res: Response, start: number, end: number): RemoteReadError {
+    const html = /html/i.test(res.headers.get('Content-Type') ?? '');
+    return new RemoteReadError(
+      'RANGE_NOT_SUPPORTED',
+      this.url,
+      `asked for bytes ${start}-${end - 1}, the server answered ${res.status} with the whole ` +
+        (html
+          ? 'object as an HTML page (a single-page-app fallback for a missing file?)'
+          : 'object: it ignores Range requests; serve the file from a server that honours Range (S3/GCS/R2, nginx, a CDN)'),
+      { status: res.status, retryable: false },
+    );
+  }
+
+  /** The body, which must be exactly `length` bytes; never holds more than that. */
+  private async readExactly(res: Response, length: number): Promise<Uint8Array> {
+    const out = new Uint8Array(length);
+    let n = 0;
+    const reader = res.body?.getReader();
+    if (reader) {
+      for (;;) {
+        const r = await reader.read();
+        if (r.done) break;
+        if (n + r.value.length > length) {
+          await reader.cancel().catch(() => {});
+          throw new RemoteReadError(
+            'BAD_RESPONSE',
+            this.url,
+            `got more than the ${length} bytes asked for`,
+            { retryable: false },
+          );
+        }
+        out.set(r.value, n);
+        n += r.value.length;
       }
-      if (this.pinnedSize === undefined) this.pinnedSize = body.length;
-      return body.slice(start, end);
     }
-    if (body.length !== end - start) {
-      throw new RemoteReadError(
-        'SHORT_READ',
-        this.url,
-        `got ${body.length} of ${end - start} bytes`,
-        {
-          retryable: true,
-        },
-      );
+    if (n !== length) {
+      throw new RemoteReadError('SHORT_READ', this.url, `got ${n} of ${length} bytes`, {
+        retryable: true,
+      });
     }
-    return body;
+    return out;
   }
 
   private async streamOnce(signal: AbortSignal | undefined): Promise<ReadableStream<Uint8Array>> {
@@ -340,10 +390,12 @@ export class RangeReader {
           controller.error(
             signal?.aborted
               ? abortReason(signal)
-              : new RemoteReadError('NETWORK_ERROR', url, `stream failed: ${String(error)}`, {
-                  retryable: true,
-                  cause: error,
-                }),
+              : error instanceof MedFusionError
+                ? error
+                : new RemoteReadError('NETWORK_ERROR', url, `stream failed: ${String(error)}`, {
+                    retryable: true,
+                    cause: error,
+                  }),
           );
         }
       },

@@ -5,7 +5,8 @@ import { registerErrorClass } from '@medfusion/core/internal';
  * A remote read failed. `code` says how: `HTTP_ERROR` (a status the request
  * cannot succeed with, or a 5xx), `NETWORK_ERROR` (no response), `SHORT_READ`
  * (fewer bytes than asked), `BAD_RESPONSE` (a response that does not match the
- * request). `retryable` marks the transient ones (5xx, 408, 429, network, short read).
+ * request), `RANGE_NOT_SUPPORTED` (the server ignored `Range` and answered the
+ * whole object; detected once per reader, never retried). `retryable` marks the transient ones (5xx, 408, 429, network, short read).
  */
 export class RemoteReadError extends MedFusionError {
   /** The URL that was read. */
@@ -15,7 +16,7 @@ export class RemoteReadError extends MedFusionError {
   /** Whether another attempt may succeed. */
   readonly retryable: boolean;
   constructor(
-    code: 'HTTP_ERROR' | 'NETWORK_ERROR' | 'SHORT_READ' | 'BAD_RESPONSE',
+    code: 'HTTP_ERROR' | 'NETWORK_ERROR' | 'SHORT_READ' | 'BAD_RESPONSE' | 'RANGE_NOT_SUPPORTED',
     url: string,
     message: string,
     options: { status?: number; retryable: boolean; cause?: unknown },
@@ -71,3 +72,33 @@ export class SourceFormatError extends MedFusionError {
   }
 }
 registerErrorClass('SourceFormatError', SourceFormatError);
+
+/**
+ * A server stalled: no response headers within `headersTimeoutMs`, or no body
+ * bytes for `idleTimeoutMs` mid-body. Code `REQUEST_TIMEOUT`. The request was
+ * aborted and its per-origin slot freed; the reader does not retry it (the
+ * loader's `onError` policy decides).
+ */
+export class RequestTimeoutError extends MedFusionError {
+  /** The URL that stalled. */
+  readonly url: string;
+  /** Where it stalled: waiting for the headers, or for the next body bytes. */
+  readonly phase: 'headers' | 'body';
+  /** The timeout that ran out, in milliseconds. */
+  readonly timeoutMs: number;
+  /** Whether another attempt may succeed (never: the reader does not retry a stall). */
+  readonly retryable = false;
+  constructor(url: string, phase: 'headers' | 'body', timeoutMs: number) {
+    super(
+      'REQUEST_TIMEOUT',
+      phase === 'headers'
+        ? `no response headers within ${timeoutMs} ms (headersTimeoutMs) from ${url}`
+        : `the body stalled for ${timeoutMs} ms (idleTimeoutMs) reading ${url}`,
+    );
+    this.name = 'RequestTimeoutError';
+    this.url = url;
+    this.phase = phase;
+    this.timeoutMs = timeoutMs;
+  }
+}
+registerErrorClass('RequestTimeoutError', RequestTimeoutError);

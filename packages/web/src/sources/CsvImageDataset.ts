@@ -1,6 +1,13 @@
 import { type Dataset, type GetOptions, LoadError, MedFusionError } from '@medfusion/core';
 import { registerErrorClass, throwIfAborted } from '@medfusion/core/internal';
 import Papa from 'papaparse';
+import {
+  fetchWithTimeout,
+  type RequestTimeouts,
+  readBody,
+  readText,
+  resolveRequestTimeouts,
+} from '../remote/fetchWithTimeout.js';
 import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
 import { type UrlNotAllowedError, UrlScope } from '../remote/urlPolicy.js';
 import type { CsvImageDatasetOptions, CsvImageSample, CsvInvalidRow } from './csvImageOptions.js';
@@ -85,6 +92,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
   private readonly features: Float32Array;
   private readonly decoder: ImageDecoder;
   private readonly fetchFn: typeof fetch;
+  private readonly timeouts: RequestTimeouts;
   private readonly init: RequestInit | undefined;
   private readonly anonymousInit: RequestInit;
   private readonly transform: ((s: CsvImageSample, i: number) => T | Promise<T>) | undefined;
@@ -246,6 +254,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
       ...(options.height === undefined ? {} : { height: options.height }),
     });
     this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.timeouts = resolveRequestTimeouts(options);
     this.init = options.requestInit;
     this.anonymousInit = withoutCredentials(options.requestInit);
     this.transform = options.transform;
@@ -253,8 +262,9 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
 
   /**
    * Fetch and parse the manifest (once) and return the dataset.
-   * Rejects with a `CsvFormatError` for a malformed manifest and a `LoadError`
-   * (code `LOAD_FAILED`) when the manifest cannot be fetched.
+   * Rejects with a `CsvFormatError` for a malformed manifest, a `RequestTimeoutError`
+   * (code `REQUEST_TIMEOUT`) when its server stalls, and a `MedFusionError` with code
+   * `LOAD_FAILED` when the manifest cannot be fetched.
    */
   static async open<T = CsvImageSample>(
     options: CsvImageDatasetOptions<T>,
@@ -296,16 +306,19 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
       options.urlPolicy,
     );
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+    const timeouts = resolveRequestTimeouts(options);
     let text: string;
     try {
-      const res = await fetchFn(csvUrl, {
-        ...options.requestInit,
-        signal: opts.signal,
-      });
-      if (!res.ok) throw new Error(`HTTP ${res.status} for ${csvUrl}`);
-      text = await res.text();
+      const init = options.requestInit ?? {};
+      const res = await fetchWithTimeout(fetchFn, csvUrl, init, timeouts, opts.signal);
+      if (!res.ok) {
+        await res.body?.cancel().catch(() => {});
+        throw new Error(`HTTP ${res.status} for ${csvUrl}`);
+      }
+      text = await readText(res.body);
     } catch (err) {
       throwIfAborted(opts.signal);
+      if (err instanceof MedFusionError) throw err;
       throw new MedFusionError(
         'LOAD_FAILED',
         `fetching the manifest ${csvUrl} failed: ${String(err)}`,
@@ -348,7 +361,9 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
 
   /**
    * Fetch and decode sample `index`. Throws a RangeError at once for a bad index;
-   * rejects with a `LoadError` naming the index when the image cannot be loaded.
+   * rejects with a `LoadError` naming the index when the image cannot be loaded (its
+   * `cause` is a `RequestTimeoutError` when the server stalled). Aborting `signal`
+   * aborts the request.
    */
   get(index: number, opts: GetOptions = {}): Promise<T> {
     this.check(index);
@@ -363,9 +378,12 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
     let sample: CsvImageSample;
     try {
       const init = this.scope.mayCarryCredentials(url) ? this.init : this.anonymousInit;
-      const res = await this.fetchFn(url, { ...init, signal: opts.signal });
-      if (!res.ok) throw new Error(`HTTP ${res.status} for ${url}`);
-      const { data } = await this.decoder.decode(await res.blob());
+      const res = await fetchWithTimeout(this.fetchFn, url, init ?? {}, this.timeouts, opts.signal);
+      if (!res.ok) {
+        await res.body?.cancel().catch(() => {});
+        throw new Error(`HTTP ${res.status} for ${url}`);
+      }
+      const { data } = await this.decoder.decode(await readBody(res.body));
       const w = this.tabularColumns.length;
       sample = {
         image: data,

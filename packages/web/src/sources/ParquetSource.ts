@@ -5,7 +5,7 @@ import {
   mergeRanges,
   type PlanAware,
 } from '@medfusion/core';
-import { checkPlan, findInPlan, raceAbort } from '@medfusion/core/internal';
+import { abortReason, checkPlan, findInPlan, raceAbort } from '@medfusion/core/internal';
 import {
   type AsyncBuffer,
   type FileMetaData,
@@ -13,7 +13,7 @@ import {
   parquetMetadataAsync,
   parquetReadObjects,
 } from 'hyparquet';
-import { RangeReader } from '../remote/RangeReader.js';
+import { httpOptionsOf, RangeReader } from '../remote/RangeReader.js';
 import { SourceFormatError } from '../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
 import type {
@@ -28,6 +28,38 @@ interface Span {
   start: number;
   end: number;
   bytes: Promise<Uint8Array>;
+}
+
+/** A row group being read: who waits for it, and how to stop it when nobody does. */
+interface GroupRead {
+  controller: AbortController;
+  waiters: number;
+  /** Read ahead (plan or `prefetch`): never aborted by a caller giving up. */
+  pinned: boolean;
+  settled: boolean;
+}
+
+/** The file as hyparquet reads it: range reads on `signal`, reusing bytes a read-ahead span holds. */
+function rangeFile(
+  reader: RangeReader,
+  size: number,
+  spans: readonly Span[],
+  signal: AbortSignal,
+): AsyncBuffer {
+  return {
+    byteLength: size,
+    slice: async (start: number, end?: number) => {
+      const stop = end ?? size;
+      // Bytes a merged read-ahead of several row groups is fetching anyway.
+      const span = spans.find((x) => x.start <= start && stop <= x.end);
+      const b = span
+        ? (await span.bytes).subarray(start - span.start, stop - span.start)
+        : await reader.read(start, stop, { signal });
+      return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength
+        ? (b.buffer as ArrayBuffer)
+        : (b.slice().buffer as ArrayBuffer);
+    },
+  };
 }
 
 function toNumber(value: unknown, column: string, index: number): number {
@@ -68,6 +100,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
   private readonly cacheSize: number;
   private readonly lookahead: number;
   private readonly groups = new Map<number, Promise<ParquetRow[]>>();
+  private readonly inFlight = new Map<number, GroupRead>();
   private plan: Uint32Array | undefined;
   private cursor = 0;
   private closed = false;
@@ -131,30 +164,11 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       throw new RangeError(`lookahead must be a positive integer, got ${String(lookahead)}`);
     }
     const url = resolveUrl('url', options.url, locationHref());
-    const reader = new RangeReader({
-      url,
-      fetch: options.fetch,
-      limiter: options.limiter,
-      retry: options.retry,
-      headers: options.headers,
-    });
+    const reader = new RangeReader({ ...httpOptionsOf(options), url });
     const closer = new AbortController();
     const { size } = await reader.probe({ signal: options.signal });
     const spans: Span[] = [];
-    const file: AsyncBuffer = {
-      byteLength: size,
-      slice: async (start: number, end?: number) => {
-        const stop = end ?? size;
-        // Bytes a merged read-ahead of several row groups is fetching anyway.
-        const span = spans.find((x) => x.start <= start && stop <= x.end);
-        const b = span
-          ? (await span.bytes).subarray(start - span.start, stop - span.start)
-          : await reader.read(start, stop, { signal: closer.signal });
-        return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength
-          ? (b.buffer as ArrayBuffer)
-          : (b.slice().buffer as ArrayBuffer);
-      },
-    };
+    const file = rangeFile(reader, size, spans, closer.signal);
     let metadata: FileMetaData;
     try {
       metadata = await raceAbort(parquetMetadataAsync(file), options.signal);
@@ -215,9 +229,9 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     }
     if (this.closed) throw new ClosedError('ParquetSource');
     const g = this.rowGroupOf(index);
-    const rows = this.rowGroup(g);
+    const rows = this.rowGroup(g, false);
     this.advance(index);
-    const row = (await raceAbort(rows, opts?.signal))[
+    const row = (await this.waitFor(g, rows, opts?.signal))[
       index - (this.groupStarts[g] as number)
     ] as ParquetRow;
     const sample = this.toSample(row, index);
@@ -267,7 +281,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       if (!upcoming.includes(g) && g !== this.rowGroupOf(index)) upcoming.push(g);
     }
     // Cached groups the window needs are touched (kept from eviction); the rest read ahead.
-    for (const g of upcoming) if (this.groups.has(g)) void this.rowGroup(g);
+    for (const g of upcoming) if (this.groups.has(g)) void this.rowGroup(g, true);
     this.readAhead(upcoming.filter((g) => !this.groups.has(g)));
   }
 
@@ -299,7 +313,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       };
       span.bytes.catch(() => {});
       this.spans.push(span);
-      const decoded = m.parts.map((part) => this.rowGroup(part.g).catch(() => {}));
+      const decoded = m.parts.map((part) => this.rowGroup(part.g, true).catch(() => {}));
       void Promise.all(decoded).then(() => {
         const i = this.spans.indexOf(span);
         if (i >= 0) this.spans.splice(i, 1);
@@ -307,17 +321,52 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     }
   }
 
-  private rowGroup(g: number): Promise<ParquetRow[]> {
+  /**
+   * Wait for row group `g` on behalf of one caller. When every caller of a group read
+   * for them alone (not read ahead) has given up, the read is aborted: its requests stop
+   * and free their per-origin slots.
+   */
+  private waitFor(
+    g: number,
+    rows: Promise<ParquetRow[]>,
+    signal: AbortSignal | undefined,
+  ): Promise<ParquetRow[]> {
+    const read = this.inFlight.get(g);
+    if (!signal || !read || read.settled) return raceAbort(rows, signal);
+    read.waiters++;
+    const waiting = raceAbort(rows, signal);
+    waiting.then(
+      () => read.waiters--,
+      () => {
+        read.waiters--;
+        if (signal.aborted && read.waiters === 0 && !read.pinned && !read.settled) {
+          read.controller.abort(abortReason(signal));
+        }
+      },
+    );
+    return waiting;
+  }
+
+  private rowGroup(g: number, pinned: boolean): Promise<ParquetRow[]> {
     let rows = this.groups.get(g);
     if (rows) {
       this.groups.delete(g);
       this.groups.set(g, rows);
+      const read = this.inFlight.get(g);
+      if (read && pinned) read.pinned = true;
       return rows;
     }
     const start = this.groupStarts[g] as number;
     this.groupReads++;
+    const read: GroupRead = {
+      controller: new AbortController(),
+      waiters: 0,
+      pinned,
+      settled: false,
+    };
+    const signal = AbortSignal.any([this.closer.signal, read.controller.signal]);
     rows = parquetReadObjects({
-      file: this.file,
+      file: rangeFile(this.reader, this.file.byteLength, this.spans, signal),
       metadata: this.metadata,
       columns: this.readColumns,
       rowStart: start,
@@ -325,10 +374,16 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       utf8: false,
     });
     const entry = rows;
-    entry.catch(() => {
+    const settle = () => {
+      read.settled = true;
+      if (this.inFlight.get(g) === read) this.inFlight.delete(g);
+    };
+    entry.then(settle, () => {
+      settle();
       if (this.groups.get(g) === entry) this.groups.delete(g);
     });
     this.groups.set(g, entry);
+    this.inFlight.set(g, read);
     while (this.groups.size > this.cacheSize) {
       const oldest = this.groups.keys().next().value as number;
       this.groups.delete(oldest);

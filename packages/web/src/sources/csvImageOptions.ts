@@ -1,3 +1,4 @@
+import type { RequestTimeoutOptions } from '../remote/fetchWithTimeout.js';
 import type { UrlNotAllowedError, UrlPolicy } from '../remote/urlPolicy.js';
 import type { CsvFormatError } from './CsvImageDataset.js';
 
@@ -11,8 +12,11 @@ export interface CsvImageSample {
   label: number;
 }
 
-/** Options of {@link CsvImageDataset.open}. */
-export interface CsvImageDatasetOptions<T = CsvImageSample> {
+/**
+ * Options of {@link CsvImageDataset.open}. The manifest and every image request have the
+ * timeouts of {@link RequestTimeoutOptions} (30 s for the headers, 30 s without body bytes).
+ */
+export interface CsvImageDatasetOptions<T = CsvImageSample> extends RequestTimeoutOptions {
   /** URL of the CSV manifest (one row per sample, a header row first). */
   csvUrl: string | URL;
   /** Base URL the image column is resolved against (e.g. `/data/images/`). */

@@ -87,15 +87,19 @@ export class ReadAhead {
     this.scheduledUntil = 0;
   }
 
-  /** The bytes of sample `index`: read ahead, or read now. Moves the plan cursor to it. */
-  take(index: number): Promise<Uint8Array> {
+  /**
+   * The bytes of sample `index`: read ahead, or read now. Moves the plan cursor to it.
+   * A read made for this call alone is aborted by `signal` (its request and origin slot
+   * freed); a merged read ahead serves other samples too and runs on.
+   */
+  take(index: number, signal?: AbortSignal): Promise<Uint8Array> {
     this.advance(index);
     const hit = this.pending.get(index);
     if (hit) {
       this.pending.delete(index);
       return hit.promise;
     }
-    return this.fetchOne(index);
+    return this.fetchOne(index, signal ? AbortSignal.any([this.signal, signal]) : this.signal);
   }
 
   /** Start reading `indices` (not yet pending) in merged requests. */
@@ -283,18 +287,23 @@ export class ReadAhead {
     return s !== undefined && s.end > s.start;
   }
 
-  private async readRange(reader: RangeReader, start: number, end: number): Promise<Uint8Array> {
-    const bytes = await reader.read(start, end, { signal: this.signal });
+  private async readRange(
+    reader: RangeReader,
+    start: number,
+    end: number,
+    signal = this.signal,
+  ): Promise<Uint8Array> {
+    const bytes = await reader.read(start, end, { signal });
     this.bytesRead += bytes.length;
     return bytes;
   }
 
-  private async fetchOne(index: number): Promise<Uint8Array> {
-    const wanted = await this.sampleRanges([index], this.signal);
+  private async fetchOne(index: number, signal: AbortSignal): Promise<Uint8Array> {
+    const wanted = await this.sampleRanges([index], signal);
     for (const ranges of wanted.values()) {
       const r = ranges[0] as SampleRange;
       const reader = this.shards.shard(this.layout.shardOf(index)).reader;
-      return this.readRange(reader, r.start, r.end);
+      return this.readRange(reader, r.start, r.end, signal);
     }
     return new Uint8Array(0);
   }

@@ -1,6 +1,7 @@
 import { retry } from '@medfusion/core';
 import { isRetryable, raceAbort } from '@medfusion/core/internal';
-import { RangeReader } from '../../remote/RangeReader.js';
+import { readText } from '../../remote/fetchWithTimeout.js';
+import { httpOptionsOf, RangeReader } from '../../remote/RangeReader.js';
 import {
   ChecksumMismatchError,
   ObjectChangedError,
@@ -18,6 +19,18 @@ import {
   type TarSampleEntry,
 } from './tarIndex.js';
 import type { WebDatasetSourceOptions } from './webDatasetOptions.js';
+
+/** Run `work`; a format error that does not name `url` is thrown again naming it. */
+async function namingUrl<T>(url: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SourceFormatError && !error.message.includes(url)) {
+      throw new SourceFormatError(`${url}: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+}
 
 /**
  * Shard-index loading: a shard's sample table comes from the store (when its
@@ -138,10 +151,8 @@ export class ShardIndexLoader {
     if (shard.sha256 && file.sha256 !== shard.sha256) return undefined;
     if (file.etag === undefined) return samples;
     const reader = new RangeReader({
+      ...httpOptionsOf(this.options),
       url: shard.url,
-      fetch: this.options.fetch,
-      limiter: this.options.limiter,
-      retry: this.options.retry,
       headers: shard.headers,
       etag: file.etag,
       ...(file.size === undefined ? {} : { size: file.size }),
@@ -161,16 +172,15 @@ export class ShardIndexLoader {
     headers: Record<string, string> | undefined,
     signal: AbortSignal,
   ): Promise<TarMember[] | undefined> {
-    const reader = new RangeReader({
-      url,
-      fetch: this.options.fetch,
-      limiter: this.options.limiter,
-      retry: this.options.retry,
-      headers,
-    });
+    const reader = new RangeReader({ ...httpOptionsOf(this.options), url, headers });
     let text: string;
     try {
-      text = await new Response(await reader.stream({ signal })).text();
+      text = await readText(await reader.stream({ signal }));
+      if (/^\s*</.test(text)) {
+        throw new SourceFormatError(
+          `sidecar ${url} is an HTML page, not a tar index (a single-page-app fallback for a missing file?)`,
+        );
+      }
     } catch (error) {
       if (
         (error as { status?: number }).status === 404 ||
@@ -180,13 +190,15 @@ export class ShardIndexLoader {
       }
       throw error;
     }
-    return decodeTarIndex(text, url).members;
+    return namingUrl(url, () => decodeTarIndex(text, url).members);
   }
 
   private async buildIndex(shard: Shard, signal: AbortSignal): Promise<TarMember[]> {
     const stream = await shard.reader.stream({ signal });
     const chunks: Uint8Array[] | undefined = shard.sha256 ? [] : undefined;
-    const members = await indexTarStream(stream, chunks ? (c) => chunks.push(c) : undefined);
+    const members = await namingUrl(shard.url, () =>
+      indexTarStream(stream, chunks ? (c) => chunks.push(c) : undefined),
+    );
     if (shard.sha256 && chunks) {
       const actual = await sha256Hex(chunks);
       if (actual !== shard.sha256) throw new ChecksumMismatchError(shard.url, shard.sha256, actual);

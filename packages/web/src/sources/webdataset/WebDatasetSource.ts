@@ -181,7 +181,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
       throw new RangeError(`index ${String(index)} is out of range [0, ${this.length})`);
     }
     if (this.closed) throw new ClosedError('WebDatasetSource');
-    const bytes = await raceAbort(this.readAhead.take(index), opts?.signal);
+    const bytes = await raceAbort(this.readAhead.take(index, opts?.signal), opts?.signal);
     const s = this.layout.shardOf(index);
     const entry = this.shards.shard(s).samples?.[this.layout.localIndex(index)];
     const sample = assembleSample(entry as TarSampleEntry, s, bytes);

@@ -1,5 +1,6 @@
+import { readText } from '../../remote/fetchWithTimeout.js';
 import { defaultOriginLimiter } from '../../remote/OriginLimiter.js';
-import { RangeReader } from '../../remote/RangeReader.js';
+import { httpOptionsOf, RangeReader } from '../../remote/RangeReader.js';
 import { SourceFormatError } from '../../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
 import { UrlScope } from '../../remote/urlPolicy.js';
@@ -156,10 +157,9 @@ export class ShardTable {
       url,
       headers,
       reader: new RangeReader({
+        ...httpOptionsOf(this.options),
         url,
-        fetch: this.options.fetch,
         limiter: this.options.limiter ?? defaultOriginLimiter,
-        retry: this.options.retry,
         headers,
       }),
     };
@@ -266,19 +266,14 @@ async function loadManifest(
   url: string,
   options: WebDatasetSourceOptions<unknown>,
 ): Promise<ShardManifestEntry[]> {
-  const reader = new RangeReader({
-    url,
-    fetch: options.fetch,
-    limiter: options.limiter,
-    retry: options.retry,
-    headers: options.headers,
-  });
-  const text = await new Response(await reader.stream({ signal: options.signal })).text();
+  const reader = new RangeReader({ ...httpOptionsOf(options), url });
+  const text = await readText(await reader.stream({ signal: options.signal }));
   let manifest: ShardManifest;
   try {
     manifest = JSON.parse(text);
   } catch (error) {
-    throw new SourceFormatError(`manifest ${url} is not JSON`, { cause: error });
+    const html = /^\s*</.test(text) ? ' but an HTML page (a single-page-app fallback?)' : '';
+    throw new SourceFormatError(`manifest ${url} is not JSON${html}`, { cause: error });
   }
   if (!manifest || !Array.isArray(manifest.shards) || manifest.shards.length === 0) {
     throw new SourceFormatError(

@@ -1,3 +1,4 @@
+import { MedFusionError } from '@medfusion/core';
 import { createTarDecoder } from 'modern-tar';
 import { SourceFormatError } from '../../remote/RemoteError.js';
 
@@ -96,7 +97,7 @@ export async function indexTarStream(
     }
   } catch (error) {
     await reader.cancel(error).catch(() => {});
-    if (error instanceof SourceFormatError) throw error;
+    if (error instanceof MedFusionError) throw error; // ours, e.g. the stream's REQUEST_TIMEOUT
     if (error instanceof Error && /tar/i.test(error.message)) {
       throw new SourceFormatError(`not a valid tar shard: ${error.message}`, { cause: error });
     }

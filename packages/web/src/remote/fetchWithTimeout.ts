@@ -1,0 +1,161 @@
+import { type Clock, systemClock } from '@medfusion/core';
+import { abortReason, raceAbort } from '@medfusion/core/internal';
+import { RequestTimeoutError } from './RemoteError.js';
+
+/**
+ * How long one request may wait on the network. Shared by {@link RangeReader}, the remote
+ * sources and `CsvImageDataset`: every request they send goes through
+ * {@link fetchWithTimeout}, so a server that stalls ends in a {@link RequestTimeoutError}.
+ */
+export interface RequestTimeoutOptions {
+  /**
+   * Longest wait for a response's status and headers, per request (each retry gets its own).
+   * `Infinity` waits for ever.
+   * @default 30000
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Longest wait for the next bytes of a response body: a server that stops sending
+   * mid-body fails after this long without data. Time the reader's consumer takes is not
+   * counted. `Infinity` waits for ever.
+   * @default 30000
+   */
+  idleTimeoutMs?: number;
+  /**
+   * Time and timers of both timeouts (tests inject a `ManualClock`).
+   * @default systemClock
+   */
+  clock?: Clock;
+}
+
+/** {@link RequestTimeoutOptions} checked, with defaults filled in. */
+export interface RequestTimeouts {
+  /** See {@link RequestTimeoutOptions.headersTimeoutMs}. */
+  headersTimeoutMs: number;
+  /** See {@link RequestTimeoutOptions.idleTimeoutMs}. */
+  idleTimeoutMs: number;
+  /** See {@link RequestTimeoutOptions.clock}. */
+  clock: Clock;
+}
+
+function timeoutOption(name: string, value: number | undefined): number {
+  const v = value ?? 30_000;
+  if (typeof v !== 'number' || !(v > 0)) {
+    throw new RangeError(`${name} must be a positive number of milliseconds, got ${String(v)}`);
+  }
+  return v;
+}
+
+/** Check the timeout options (RangeError naming a bad one) and fill in the defaults. */
+export function resolveRequestTimeouts(options: RequestTimeoutOptions): RequestTimeouts {
+  return {
+    headersTimeoutMs: timeoutOption('headersTimeoutMs', options.headersTimeoutMs),
+    idleTimeoutMs: timeoutOption('idleTimeoutMs', options.idleTimeoutMs),
+    clock: options.clock ?? systemClock,
+  };
+}
+
+/**
+ * `fetch` with the two timeouts of {@link RequestTimeouts} and the caller's signal on one
+ * AbortController: the request is aborted (freeing its connection) when the caller gives up,
+ * when the headers take longer than `headersTimeoutMs`, or when the body sends nothing for
+ * `idleTimeoutMs`. Rejects (and the returned body errors) with the caller's abort reason or a
+ * {@link RequestTimeoutError}; other failures are the fetch's own. The returned Response's
+ * body carries the idle timeout; read or cancel it.
+ */
+export async function fetchWithTimeout(
+  fetchFn: typeof globalThis.fetch,
+  url: string,
+  init: RequestInit,
+  timeouts: RequestTimeouts,
+  signal?: AbortSignal | null,
+): Promise<Response> {
+  if (signal?.aborted) throw abortReason(signal);
+  const { clock, headersTimeoutMs, idleTimeoutMs } = timeouts;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(abortReason(signal as AbortSignal));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const done = () => signal?.removeEventListener('abort', onAbort);
+  const arm = (ms: number, phase: 'headers' | 'body') =>
+    ms === Number.POSITIVE_INFINITY
+      ? undefined
+      : clock.setTimeout(() => controller.abort(new RequestTimeoutError(url, phase, ms)), ms);
+  const headersTimer = arm(headersTimeoutMs, 'headers');
+  let res: Response;
+  try {
+    // Raced too: a user's fetch may ignore the signal.
+    res = await raceAbort(fetchFn(url, { ...init, signal: controller.signal }), controller.signal);
+  } catch (error) {
+    done();
+    throw controller.signal.aborted ? abortReason(controller.signal) : error;
+  } finally {
+    if (headersTimer !== undefined) clock.clearTimeout(headersTimer);
+  }
+  const body = res.body;
+  if (!body || res.status === 0) {
+    done();
+    return res;
+  }
+  const reader = body.getReader();
+  const fail = (error: unknown) =>
+    controller.signal.aborted ? abortReason(controller.signal) : error;
+  const timed = new ReadableStream<Uint8Array>({
+    async pull(out) {
+      const timer = arm(idleTimeoutMs, 'body');
+      try {
+        const r = await raceAbort(reader.read(), controller.signal);
+        if (r.done) {
+          done();
+          out.close();
+        } else out.enqueue(r.value);
+      } catch (error) {
+        done();
+        reader.cancel().catch(() => {});
+        out.error(fail(error));
+      } finally {
+        if (timer !== undefined) clock.clearTimeout(timer);
+      }
+    },
+    cancel(reason) {
+      done();
+      return reader.cancel(reason).catch(() => {});
+    },
+  });
+  return new Response(timed, {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+}
+
+/**
+ * All bytes of `body` (a response body from {@link fetchWithTimeout} or a RangeReader
+ * stream). Unlike `Response.text()` / `arrayBuffer()`, which turn any stream error into
+ * `TypeError: Failed to fetch`, the stream's own error (a `RequestTimeoutError`, the
+ * caller's abort reason) is what rejects.
+ */
+export async function readBody(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
+  if (!body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) break;
+    chunks.push(r.value);
+    total += r.value.length;
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** {@link readBody} decoded as UTF-8. */
+export async function readText(body: ReadableStream<Uint8Array> | null): Promise<string> {
+  return new TextDecoder().decode(await readBody(body));
+}

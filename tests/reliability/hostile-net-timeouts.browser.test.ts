@@ -1,0 +1,163 @@
+// Hostile servers, item 3: every network wait has a timeout. A server that stalls before
+// the headers, after them or mid-body ends every public entry point (RangeReader.read and
+// stream, WebDatasetSource.open and get, ParquetSource.open, CsvImageDataset.open and get)
+// in a RequestTimeoutError (REQUEST_TIMEOUT, naming the URL) within the bound, without a
+// signal from the caller. The sample server's /h/<mode>/ endpoints misbehave on purpose.
+import {
+  CsvImageDataset,
+  LoadError,
+  ManualClock,
+  ParquetSource,
+  RangeReader,
+  RequestTimeoutError,
+  WebDatasetSource,
+} from '@medfusion/web';
+import { describe, expect, inject, it } from 'vitest';
+import { bounded, report } from './harness.js';
+
+const server = inject('sampleServer');
+const h = (mode: string, file: string) => `${server}/h/${mode}/${file}`;
+const fast = { headersTimeoutMs: 300, idleTimeoutMs: 300 };
+/** Timeouts of 300 ms: every case must end well within this. */
+const BOUND_MS = 2_000;
+
+async function timedOut(label: string, work: () => Promise<unknown>) {
+  const { value, ms } = await bounded(label, BOUND_MS, async () => {
+    try {
+      await work();
+    } catch (error) {
+      return error;
+    }
+    throw new Error(`${label} did not fail`);
+  });
+  return { error: value as RequestTimeoutError, ms };
+}
+
+describe('a stalled server ends in REQUEST_TIMEOUT', () => {
+  it('RangeReader: stall before headers, after headers, mid-body; stream mid-body', async (ctx) => {
+    const figures: Record<string, number> = {};
+    for (const [mode, phase] of [
+      ['stall-headers', 'headers'],
+      ['stall-body', 'body'],
+      ['stall-mid', 'body'],
+    ] as const) {
+      const url = h(mode, 'shard.tar');
+      const reader = new RangeReader({ url, ...fast });
+      const { error, ms } = await timedOut(`read ${mode}`, () => reader.read(0, 4608));
+      expect(error).toBeInstanceOf(RequestTimeoutError);
+      expect(error).toMatchObject({ code: 'REQUEST_TIMEOUT', url, phase, timeoutMs: 300 });
+      expect(error.message).toContain(url);
+      figures[`${mode}Ms`] = Math.round(ms);
+    }
+    const url = h('stall-mid', 'shard.tar');
+    const { error, ms } = await timedOut('stream stall-mid', async () => {
+      const stream = await new RangeReader({ url, ...fast }).stream();
+      const reader = stream.getReader();
+      while (!(await reader.read()).done);
+    });
+    expect(error).toMatchObject({ code: 'REQUEST_TIMEOUT', url, phase: 'body' });
+    figures.streamMidMs = Math.round(ms);
+    report(ctx.task, { scenario: 'hostile inputs', case: 'stalled server: RangeReader', figures });
+  });
+
+  it('WebDatasetSource.open and get, ParquetSource.open, CsvImageDataset.open and get', async (ctx) => {
+    const figures: Record<string, number> = {};
+    const cases: [string, () => Promise<unknown>, string][] = [
+      [
+        'webdatasetManifest',
+        () => WebDatasetSource.open({ manifestUrl: h('stall-headers', 'manifest.json'), ...fast }),
+        h('stall-headers', 'manifest.json'),
+      ],
+      [
+        'webdatasetIndexStream',
+        () =>
+          WebDatasetSource.open({ urls: [h('stall-mid', 'shard.tar')], sidecar: false, ...fast }),
+        h('stall-mid', 'shard.tar'),
+      ],
+      [
+        'webdatasetGet',
+        async () => {
+          const source = await WebDatasetSource.open({
+            urls: [h('stall-body', 'shard.tar')],
+            sidecar: () => h('ok', 'shard.tar.idx.json'),
+            ...fast,
+          });
+          await source.get(3);
+        },
+        h('stall-body', 'shard.tar'),
+      ],
+      [
+        'parquetOpen',
+        () => ParquetSource.open({ url: h('stall-body', 'shard.tar'), columns: {}, ...fast }),
+        h('stall-body', 'shard.tar'),
+      ],
+      [
+        'csvOpen',
+        () =>
+          CsvImageDataset.open({
+            csvUrl: h('stall-headers', 'manifest.json'),
+            imageBaseUrl: h('ok', ''),
+            ...fast,
+          }),
+        h('stall-headers', 'manifest.json'),
+      ],
+    ];
+    for (const [name, work, url] of cases) {
+      const { error, ms } = await timedOut(name, work);
+      expect(error, name).toBeInstanceOf(RequestTimeoutError);
+      expect(error, name).toMatchObject({ code: 'REQUEST_TIMEOUT', url });
+      figures[`${name}Ms`] = Math.round(ms);
+    }
+    const csv = URL.createObjectURL(new Blob(['image,label\nshard.tar,0\n'], { type: 'text/csv' }));
+    const ds = await CsvImageDataset.open({
+      csvUrl: csv,
+      imageBaseUrl: h('stall-mid', ''),
+      ...fast,
+    });
+    const { error, ms } = await timedOut('csvGet', () => ds.get(0));
+    expect(error).toBeInstanceOf(LoadError);
+    expect((error as Error).cause).toMatchObject({
+      code: 'REQUEST_TIMEOUT',
+      url: h('stall-mid', 'shard.tar'),
+      phase: 'body',
+    });
+    figures.csvGetMs = Math.round(ms);
+    report(ctx.task, { scenario: 'hostile inputs', case: 'stalled server: sources', figures });
+  });
+
+  it('the default is 30 s for the headers and for a body stall (on an injected clock)', async () => {
+    const clock = new ManualClock();
+    for (const [mode, phase] of [
+      ['stall-headers', 'headers'],
+      ['stall-body', 'body'],
+    ] as const) {
+      const reader = new RangeReader({ url: h(mode, 'shard.tar'), clock });
+      const read = reader.read(0, 512);
+      read.catch(() => {});
+      await new Promise((r) => setTimeout(r, 200)); // the request is out (and the headers in)
+      await clock.advance(29_999);
+      let settled = false;
+      read.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      expect(settled, `${mode} before 30 s`).toBe(false);
+      await clock.advance(1);
+      await expect(read).rejects.toMatchObject({
+        code: 'REQUEST_TIMEOUT',
+        phase,
+        timeoutMs: 30_000,
+      });
+    }
+  });
+
+  it('rejects bad timeout options naming them', () => {
+    expect(() => new RangeReader({ url: h('ok', 'shard.tar'), headersTimeoutMs: 0 })).toThrow(
+      /headersTimeoutMs must be a positive number of milliseconds, got 0/,
+    );
+    expect(() => new RangeReader({ url: h('ok', 'shard.tar'), idleTimeoutMs: Number.NaN })).toThrow(
+      /idleTimeoutMs must be a positive number of milliseconds, got NaN/,
+    );
+  });
+});
