@@ -8,8 +8,10 @@
 //    drained as fitDataset takes them (tensors made then disposed), TF.js cpu backend. Ours:
 //    DataLoader (toFloat32 normalisation in collate) + batchToTensors. tfjs-data: the usual
 //    tf.data.generator → .map(sample → tensors, normalised) → .batch(32).
-// 3. shuffle: one epoch order of 1,000,000 samples, our Philox4x32 Fisher–Yates (reproducible on
-//    every machine) against Fisher–Yates on Math.random (not reproducible), for the cost of it.
+// 3. shuffle: one epoch order of 1,000,000 samples materialised (shuffledOrder: our
+//    IndexPermutation, a Feistel network over Philox4x32, reproducible on every machine) against
+//    Fisher–Yates on Math.random (not reproducible), for the cost of it. The DataLoader itself
+//    never materialises the order (it reads the permutation position by position).
 // Medians over --reps; ratios are medians of per-rep ratios (pairs run back to back).
 import { DataLoader, fromArray, fromLoader, shuffledOrder } from '@medfusion/core';
 import { batchToTensors } from '@medfusion/web/tfjs';
@@ -217,7 +219,7 @@ rows.push({
 });
 rows.push({
   part: 'shuffle',
-  strategy: 'Philox4x32 Fisher–Yates (ours)',
+  strategy: 'IndexPermutation materialised (ours)',
   samples: N3,
   wallMs: Number(median(t3.philox).toFixed(1)),
   speedup: Number(median(t3.ratio).toFixed(2)),

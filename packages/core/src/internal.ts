@@ -17,6 +17,7 @@ export { describe } from './errors.js';
 export { checkStoreKey, checkStoreValue } from './persistence/storeChecks.js';
 export type { WriteBehindStats, WriteFn } from './persistence/writeBehindQueue.js';
 export { WriteBehindQueue } from './persistence/writeBehindQueue.js';
+export { isEpochPlan, slicePlan, toEpochPlan } from './plan/EpochPlan.js';
 export type { ResolvedErrorPolicy } from './reliability/errorPolicy.js';
 export { resolveErrorPolicy } from './reliability/errorPolicy.js';
 export { isRetryable } from './reliability/retry.js';

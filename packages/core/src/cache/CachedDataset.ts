@@ -1,5 +1,6 @@
 import type { Dataset, GetOptions, PlanAware } from '../dataset/Dataset.js';
 import { isPlanAware } from '../dataset/Dataset.js';
+import type { PlanInput } from '../plan/EpochPlan.js';
 import { abortReason } from '../util/abort.js';
 import {
   bool,
@@ -186,7 +187,7 @@ export class CachedDataset<T> implements Dataset<T>, PlanAware {
   }
 
   /** Forward the epoch's access order to the wrapped dataset when it is {@link PlanAware}. */
-  setPlan(order: ArrayLike<number>): void {
+  setPlan(order: PlanInput): void {
     if (isPlanAware(this.inner)) this.inner.setPlan(order);
   }
 

@@ -1,21 +1,28 @@
 import type { AccessPlan } from '../engine/AccessPlan.js';
-import { NEVER } from '../engine/AccessPlan.js';
+import { FAR, NEVER } from '../engine/AccessPlan.js';
+import { IndexMap } from '../plan/IndexMap.js';
 import { IndexedMaxHeap } from './IndexedMaxHeap.js';
 
-/** Priorities at or above this are "not planned": ordered by recency (older = larger). */
-const RECENCY_BAND = 2 ** 31;
+// Priority bands (larger = evicted sooner), exact in float64:
+// - planned within reach: next-use position − 2^53, in [−2^53, 0);
+// - read later than the plan's window (FAR): the last touch, in [0, 2^50]: the
+//   most recently read goes first (its next read is, by expectation, the farthest);
+// - not planned (NEVER, or no plan): 2^51 + (2^50 − last touch): least recently used first.
+const PLANNED_OFFSET = 2 ** 53;
+const UNPLANNED_BAND = 2 ** 51;
 const MAX_SEQ = 2 ** 50;
 
 /** Options of {@link PlanCache}. */
 export interface PlanCacheOptions {
   /** Most samples held. 0 holds nothing. */
   capacity: number;
-  /** Keys are sample indices in `[0, keySpace)` (the dataset's length). */
+  /** Keys are sample indices in `[0, keySpace)` (the dataset's length); memory does not depend on it. */
   keySpace: number;
   /**
    * Order eviction by the plan (Belady: evict the sample whose next planned
-   * use is farthest; samples outside the plan go first, least recently used
-   * first). When false, or when no plan is set, this is a plain LRU.
+   * use is farthest; samples the plan does not read again go first, least
+   * recently used first; then samples read beyond the plan's window, most
+   * recently read first). When false, or when no plan is set, this is a plain LRU.
    */
   usePlan: boolean;
   /** Called for every sample evicted (not for `delete`/`clear`). */
@@ -27,8 +34,10 @@ export interface PlanCacheOptions {
  * farthest next planned use (Belady's MIN) when a plan is known, least
  * recently used otherwise. A sample whose next use is farther than every
  * resident one is not admitted (bypass), which is what makes the policy
- * optimal. O(log n) per operation through an indexed max-heap keyed by next
- * use; typed arrays sized once, nothing allocated per operation.
+ * optimal. O(log capacity) per operation through an indexed max-heap over
+ * storage slots keyed by next use, and a hash map from index to slot: memory
+ * follows the capacity, never the data set's size; nothing is allocated per
+ * operation.
  */
 export class PlanCache<V> {
   /** Most samples held. */
@@ -36,9 +45,10 @@ export class PlanCache<V> {
   private readonly usePlan: boolean;
   private readonly onEvict: ((key: number) => void) | undefined;
   private readonly heap: IndexedMaxHeap;
-  /** Storage slot of each key, -1 when not held (the only per-sample array besides the heap's). */
-  private readonly slotOf: Int32Array;
+  /** Storage slot of each held key. */
+  private readonly slotOf: IndexMap;
   // Slot arrays, sized by capacity:
+  private readonly keys: Float64Array;
   private readonly values: (V | undefined)[];
   private readonly sizes: Float64Array;
   private readonly lastTouch: Float64Array;
@@ -57,8 +67,9 @@ export class PlanCache<V> {
     this.onEvict = options.onEvict;
     const keySpace = Math.max(1, options.keySpace);
     const slots = Math.max(1, Math.min(keySpace, options.capacity));
-    this.heap = new IndexedMaxHeap(keySpace, slots);
-    this.slotOf = new Int32Array(keySpace).fill(-1);
+    this.heap = new IndexedMaxHeap(slots, slots);
+    this.slotOf = new IndexMap(slots);
+    this.keys = new Float64Array(slots);
     this.values = new Array<V | undefined>(slots).fill(undefined);
     this.sizes = new Float64Array(slots);
     this.lastTouch = new Float64Array(slots);
@@ -74,12 +85,12 @@ export class PlanCache<V> {
 
   /** Whether sample `key` is held. */
   has(key: number): boolean {
-    return this.slotOf[key]! >= 0;
+    return this.slotOf.has(key);
   }
 
   /** The held value of `key` without counting it as a use. */
   peek(key: number): V | undefined {
-    const slot = this.slotOf[key]!;
+    const slot = this.slotOf.get(key);
     return slot >= 0 ? this.values[slot] : undefined;
   }
 
@@ -87,25 +98,26 @@ export class PlanCache<V> {
   setPlan(plan: AccessPlan | undefined): void {
     this.plan = plan;
     if (this.heap.size === 0) return;
-    const keys: number[] = [];
-    this.heap.forEach((k) => {
-      keys.push(k);
+    const slots: number[] = [];
+    this.heap.forEach((slot) => {
+      slots.push(slot);
     });
-    for (const k of keys) this.heap.set(k, this.priority(k));
+    for (const slot of slots) this.heap.set(slot, this.priority(this.keys[slot]!));
   }
 
   /** Record a use of a held sample (call after the plan's cursor moved past it). */
   touch(key: number): V | undefined {
-    const slot = this.slotOf[key]!;
+    const slot = this.slotOf.get(key);
     if (slot < 0) return undefined;
     this.lastTouch[slot] = ++this.seq;
-    this.heap.set(key, this.priority(key));
+    this.heap.set(slot, this.priority(key));
     return this.values[slot];
   }
 
   /** Recompute the eviction priority of `key` after its next planned use changed. */
   reprioritize(key: number): void {
-    if (this.slotOf[key]! >= 0) this.heap.set(key, this.priority(key));
+    const slot = this.slotOf.get(key);
+    if (slot >= 0) this.heap.set(slot, this.priority(key));
   }
 
   /**
@@ -113,13 +125,14 @@ export class PlanCache<V> {
    * priority it would get if it were used now.
    */
   priority(key: number): number {
+    const slot = this.slotOf.get(key);
+    const touched = slot >= 0 ? this.lastTouch[slot]! : this.seq + 1;
     if (this.usePlan && this.plan) {
       const next = this.plan.nextUse(key);
-      if (next !== NEVER) return next;
+      if (next === FAR) return touched;
+      if (next !== NEVER) return next - PLANNED_OFFSET;
     }
-    const slot = this.slotOf[key]!;
-    const touched = slot >= 0 ? this.lastTouch[slot]! : this.seq + 1;
-    return RECENCY_BAND + (MAX_SEQ - touched);
+    return UNPLANNED_BAND + (MAX_SEQ - touched);
   }
 
   /**
@@ -128,7 +141,7 @@ export class PlanCache<V> {
    * farther from its next use than everything held, or cannot fit.
    */
   admit(key: number, value: V, bytes: number, budget: number): boolean {
-    if (this.slotOf[key]! >= 0) this.delete(key);
+    if (this.slotOf.has(key)) this.delete(key);
     if (this.capacity === 0 || bytes > budget) return false;
     const p = this.priority(key);
     while (this.heap.size >= this.capacity || this.bytes + bytes > budget) {
@@ -136,12 +149,13 @@ export class PlanCache<V> {
       this.evictOne();
     }
     const slot = this.freeSlots[--this.freeCount]!;
-    this.slotOf[key] = slot;
+    this.slotOf.set(key, slot);
+    this.keys[slot] = key;
     this.values[slot] = value;
     this.sizes[slot] = bytes;
     this.lastTouch[slot] = ++this.seq;
     this.bytes += bytes;
-    this.heap.set(key, p);
+    this.heap.set(slot, p);
     return true;
   }
 
@@ -157,35 +171,39 @@ export class PlanCache<V> {
 
   /** Remove `key` without counting an eviction. */
   delete(key: number): boolean {
-    if (!this.heap.delete(key)) return false;
-    this.release(key);
+    const slot = this.slotOf.get(key);
+    if (slot < 0) return false;
+    this.heap.delete(slot);
+    this.release(slot);
     return true;
   }
 
   /** Remove everything. */
   clear(): void {
-    this.heap.forEach((k) => {
-      this.release(k);
+    this.heap.forEach((slot) => {
+      this.release(slot);
     });
     this.heap.clear();
   }
 
   /** Call `fn` for every held key. */
   forEach(fn: (key: number) => void): void {
-    this.heap.forEach(fn);
+    this.heap.forEach((slot) => {
+      fn(this.keys[slot]!);
+    });
   }
 
   private evictOne(): void {
-    const key = this.heap.pop();
-    this.release(key);
+    const slot = this.heap.pop();
+    const key = this.keys[slot]!;
+    this.release(slot);
     this.evictions++;
     this.onEvict?.(key);
   }
 
-  /** Free the storage slot of `key` (already out of the heap, or about to be). */
-  private release(key: number): void {
-    const slot = this.slotOf[key]!;
-    this.slotOf[key] = -1;
+  /** Free storage slot `slot` (already out of the heap, or about to be). */
+  private release(slot: number): void {
+    this.slotOf.delete(this.keys[slot]!);
     this.values[slot] = undefined;
     this.bytes -= this.sizes[slot]!;
     this.sizes[slot] = 0;

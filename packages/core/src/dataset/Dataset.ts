@@ -1,3 +1,4 @@
+import type { PlanInput } from '../plan/EpochPlan.js';
 import { index as checkIndex, func, nonNegativeInt } from '../util/validate.js';
 
 /** Options passed to {@link Dataset.get}. */
@@ -21,10 +22,16 @@ export interface Dataset<T> {
   get(index: number, opts?: GetOptions): T | Promise<T>;
 }
 
-/** A dataset that can be told the order of the coming accesses (the epoch's plan). */
+/**
+ * A dataset that can be told the order of the coming accesses (the epoch's
+ * plan). The DataLoader hands an `EpochPlan` (a function of the position,
+ * iterable, never materialised); callers may hand an array. Normalise with
+ * `toEpochPlan` (from `@medfusion/core/internal`) and read it through a
+ * window: a plan can be a billion reads long.
+ */
 export interface PlanAware {
   /** Hand over the indices that will be read next, in order. */
-  setPlan(order: ArrayLike<number>): void;
+  setPlan(order: PlanInput): void;
 }
 
 /**

@@ -2,6 +2,7 @@ import { PlanCache } from '../cache/PlanCache.js';
 import { type Dataset, type GetOptions, isPlanAware, type PlanAware } from '../dataset/Dataset.js';
 import { InThreadExecutor } from '../dataset/InThreadExecutor.js';
 import { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from '../errors.js';
+import type { PlanInput } from '../plan/EpochPlan.js';
 import { AbortError, abortReason } from '../util/abort.js';
 import { index as checkIndex } from '../util/validate.js';
 import { AccessPlan, NEVER } from './AccessPlan.js';
@@ -45,6 +46,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   protected readonly label: string = 'CachingEngine';
   private readonly cacheSize: number;
   private readonly prefetchSize: number;
+  private readonly planWindow: number;
   private readonly maxBytes: number;
   private readonly sizeOf: (value: T) => number;
   private readonly runner: LoadRunner<T>;
@@ -72,6 +74,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     this.length = o.length;
     this.cacheSize = o.cacheSize;
     this.prefetchSize = o.prefetchSize;
+    this.planWindow = Math.max(o.planWindow, LOCATE_LOOKAHEAD);
     this.maxBytes = o.maxBytes;
     this.sizeOf = o.sizeOf;
     this.runner = new LoadRunner<T>(
@@ -148,16 +151,18 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   }
 
   /**
-   * Hand over the coming reads (the DataLoader does, before each epoch).
-   * Prefetch then follows it, and eviction (policy 'auto' or 'belady') keeps
+   * Hand over the coming reads (the DataLoader does, before each epoch): an
+   * array of indices or an `EpochPlan` (read through a window of
+   * `planWindow` positions, so a plan over a billion samples costs no more
+   * than one over a thousand). Prefetch then follows it, and eviction (policy 'auto' or 'belady') keeps
    * the samples needed soonest. A new plan replaces the old one at once:
    * prefetches it does not need soon are aborted or moved into the cache.
    * A plan-aware source (a disk tier, remote shards) is told the plan too, so
    * it can read ahead in merged requests.
    */
-  setPlan(order: ArrayLike<number>): void {
+  setPlan(order: PlanInput): void {
     if (this.closed) throw new ClosedError(this.label);
-    const plan = new AccessPlan(order, this.length);
+    const plan = new AccessPlan(order, this.length, this.planWindow);
     if (isPlanAware(this.source)) this.source.setPlan(order);
     this.plan = plan;
     const initial: number[] = [];
@@ -363,7 +368,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     }
     const limit =
       this.plan !== undefined && this.planEviction
-        ? this.plan.nextUse(key)
+        ? this.cache.priority(key)
         : Number.NEGATIVE_INFINITY;
     while (this.cache.bytes + this.bufferBytes + bytes > this.maxBytes) {
       if (!this.cache.evictAbove(limit)) return false;

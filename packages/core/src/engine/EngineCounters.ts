@@ -66,7 +66,7 @@ export class EngineCounters {
     const reads = this.hits + this.misses;
     const planReads = s.plan === undefined ? 0 : reads - this.readsAtPlan;
     if (this.optimal === undefined && s.plan !== undefined) {
-      this.optimal = beladyHitRate(s.plan.order, s.cacheSize, {
+      this.optimal = beladyHitRate(s.plan.plan, s.cacheSize, {
         keySpace: s.keySpace,
         initial: this.planInitial,
       }).hitRate;
@@ -93,7 +93,7 @@ export class EngineCounters {
       stallMs: this.stallMs,
       planHitRate: planReads > 0 ? (this.hits - this.hitsAtPlan) / planReads : undefined,
       planReads,
-      planLength: s.plan?.order.length ?? 0,
+      planLength: s.plan?.length ?? 0,
       optimalHitRate: s.plan === undefined ? undefined : this.optimal,
       peakBytes: this.peakBytes,
       evictionPolicy: s.evictionPolicy,

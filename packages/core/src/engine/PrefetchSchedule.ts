@@ -6,18 +6,18 @@ import { AccessPredictor } from './accessPredictor.js';
  * when a plan is set, else the indices the {@link AccessPredictor} infers from
  * the reads so far (sequential or strided). Internal to the engine, which
  * decides whether a candidate is loaded (not cached, not in flight, room in
- * the window). Allocates nothing per read (one stamp array, on the first
- * plan-less read).
+ * the window). With a plan it looks no farther than the plan's window.
+ * Allocates nothing per read, and nothing sized by the data set.
  */
 export class PrefetchSchedule {
   private plan: AccessPlan | undefined;
   /** Next plan position to consider. */
   private scanPos = 0;
   private readonly predictor: AccessPredictor;
-  private readonly predicted: Int32Array;
-  /** Marks the predicted indices (allocated on the first plan-less read). */
-  private predStamp: Uint32Array | undefined;
-  private stamp = 0;
+  private readonly predicted: Float64Array;
+  /** The last plan-less read and the stride predicted from it (0: none). */
+  private lastRead = -1;
+  private stride = 0;
   private predCount = 0;
   private predHead = 0;
 
@@ -25,12 +25,9 @@ export class PrefetchSchedule {
    * @param length The dataset's length (indices are in `[0, length)`).
    * @param size How many indices ahead to predict without a plan (the engine's `prefetchSize`).
    */
-  constructor(
-    private readonly length: number,
-    size: number,
-  ) {
+  constructor(length: number, size: number) {
     this.predictor = new AccessPredictor(length);
-    this.predicted = new Int32Array(size);
+    this.predicted = new Float64Array(size);
   }
 
   /** Follow `plan` from its start; what was inferred from the reads is forgotten. */
@@ -38,6 +35,8 @@ export class PrefetchSchedule {
     this.plan = plan;
     this.scanPos = 0;
     this.predictor.reset();
+    this.lastRead = -1;
+    this.stride = 0;
     this.predCount = 0;
     this.predHead = 0;
   }
@@ -46,18 +45,20 @@ export class PrefetchSchedule {
   observe(index: number): void {
     this.predictor.observe(index);
     const n = this.predictor.predict(this.predicted, this.predicted.length);
-    this.stamp = (this.stamp + 1) >>> 0 || 1;
-    this.predStamp ??= new Uint32Array(this.length);
-    const stamps = this.predStamp;
-    for (let i = 0; i < n; i++) stamps[this.predicted[i]!] = this.stamp;
-    stamps[index] = this.stamp;
+    this.lastRead = index;
+    this.stride = n > 0 ? this.predictor.stride() : 0;
     this.predCount = n;
     this.predHead = 0;
   }
 
-  /** Whether the last plan-less read predicted `key` (or was a read of `key`). */
+  /** Whether the last plan-less read predicted `key` (or was a read of `key`). O(1). */
   isPredicted(key: number): boolean {
-    return this.predStamp !== undefined && this.predStamp[key] === this.stamp;
+    if (this.lastRead < 0) return false;
+    const d = key - this.lastRead;
+    if (d === 0) return true;
+    if (this.stride === 0) return false;
+    const k = d / this.stride;
+    return Number.isInteger(k) && k >= 1 && k <= this.predCount;
   }
 
   /** `key` left memory: consider it again if the plan needs it within the range scanned. */
@@ -73,7 +74,8 @@ export class PrefetchSchedule {
     const plan = this.plan;
     if (plan !== undefined) {
       if (this.scanPos < plan.cursor) this.scanPos = plan.cursor;
-      return this.scanPos < plan.order.length ? plan.order[this.scanPos++]! : -1;
+      const end = Math.min(plan.length, plan.cursor + plan.window);
+      return this.scanPos < end ? plan.indexAt(this.scanPos++) : -1;
     }
     return this.predHead < this.predCount ? this.predicted[this.predHead++]! : -1;
   }

@@ -1,5 +1,6 @@
 import type { Dataset } from '../dataset/Dataset.js';
 import { LoadError, MedFusionError } from '../errors.js';
+import type { EpochPlan } from '../plan/EpochPlan.js';
 import { abortReason } from '../util/abort.js';
 
 const EMPTY = 0;
@@ -19,13 +20,16 @@ export interface WindowFailures {
  * The in-flight `get`s of one loader iteration: a ring of `size` slots over
  * epoch positions. Loads complete in any order; {@link SampleWindow.ready}
  * waits for a contiguous range and {@link SampleWindow.take} hands it out in
- * order. A failed load is reported (as a `LoadError` naming the index) only
+ * order. Each position's index is read from the plan once, when its `get` is
+ * issued (the plan is never materialised). A failed load is reported (as a `LoadError` naming the index) only
  * when its batch is needed. Internal to `DataLoader`.
  */
 export class SampleWindow<T> {
   readonly values: (T | undefined)[];
   readonly status: Uint8Array;
   readonly errors: unknown[];
+  /** Index of each slot's position (read from the plan when issued). */
+  readonly indices: Float64Array;
   issued: number;
   private waitFrom = 0;
   private waitTo = 0;
@@ -36,7 +40,7 @@ export class SampleWindow<T> {
 
   constructor(
     private readonly dataset: Dataset<T>,
-    private readonly order: Uint32Array,
+    private readonly plan: EpochPlan,
     start: number,
     private readonly end: number,
     private readonly size: number,
@@ -46,6 +50,7 @@ export class SampleWindow<T> {
     this.values = new Array<T | undefined>(size);
     this.status = new Uint8Array(size);
     this.errors = new Array<unknown>(size);
+    this.indices = new Float64Array(size);
     this.issued = start;
     this.getOpts = { signal };
   }
@@ -58,7 +63,8 @@ export class SampleWindow<T> {
 
   private issue(pos: number): void {
     const slot = pos % this.size;
-    const index = this.order[pos]!;
+    const index = this.plan.indexAt(pos);
+    this.indices[slot] = index;
     let result: T | Promise<T>;
     try {
       result = this.dataset.get(index, this.getOpts);
@@ -101,7 +107,12 @@ export class SampleWindow<T> {
   private errorAt(pos: number): unknown {
     const e = this.errors[pos % this.size];
     if (e instanceof MedFusionError || (e instanceof Error && e.name === 'AbortError')) return e;
-    return new LoadError(this.order[pos]!, e);
+    return new LoadError(this.indexAt(pos), e);
+  }
+
+  /** The index at `pos` (a position issued and not yet taken). */
+  indexAt(pos: number): number {
+    return this.indices[pos % this.size]!;
   }
 
   /** Positions in [from, to) not yet loaded; throws the first failure found. */
@@ -144,7 +155,7 @@ export class SampleWindow<T> {
     for (let pos = from; pos < to; pos++) {
       const slot = pos % this.size;
       if (this.status[slot] === FAILED) {
-        this.failures?.skipped(this.order[pos]!, this.errorAt(pos));
+        this.failures?.skipped(this.indexAt(pos), this.errorAt(pos));
         this.errors[slot] = undefined;
       } else out[n++] = this.values[slot] as T;
       this.values[slot] = undefined;

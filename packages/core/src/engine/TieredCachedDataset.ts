@@ -8,6 +8,7 @@ import {
   resolveFingerprint,
 } from '../persistence/PersistentTierDataset.js';
 import type { WriteBehindQueueOptions } from '../persistence/writeBehindQueue.js';
+import type { PlanInput } from '../plan/EpochPlan.js';
 import { bool, showValue } from '../util/validate.js';
 import type { CachingDataset } from './CachingDataset.js';
 import { CachingEngine } from './CachingEngine.js';
@@ -124,7 +125,7 @@ export class TieredCachedDataset<T> implements CachingDataset<T>, PlanAware {
   }
 
   /** Hand over the coming reads: prefetch and eviction follow them; the tiers below hear them too. */
-  setPlan(order: ArrayLike<number>): void {
+  setPlan(order: PlanInput): void {
     this.memory.setPlan(order);
   }
 

@@ -46,7 +46,7 @@ export class AccessPredictor {
    * Write up to `count` predicted next indices into `out` (nearest first),
    * staying inside `[0, length)`; returns how many were written.
    */
-  predict(out: Int32Array, count: number): number {
+  predict(out: Int32Array | Float64Array, count: number): number {
     const s = this.stride();
     if (s === 0) return 0;
     const n = Math.min(count, out.length);

@@ -53,6 +53,17 @@ export interface CachingEngineOptions<T> {
   loadTimeoutMs?: number;
   /** Time source for timeouts and `stallMs` (inject a ManualClock in tests). @default systemClock */
   clock?: Clock;
+  /**
+   * Plan window: how many positions of the plan the engine looks ahead
+   * through (prefetch candidates, next uses for eviction). Memory is
+   * O(planWindow), whatever the data set's size. Belady eviction is exact
+   * within the window; a plan that reads each index once (the DataLoader's
+   * shuffled or sequential order) also gives exact next uses beyond it. With
+   * a window of 4 × cacheSize, eviction on the seed traces is within a point
+   * of the whole-plan optimum.
+   * @default max(1024, 4 × cacheSize, 2 × prefetchSize)
+   */
+  planWindow?: number;
 }
 
 /** The eviction order in force: least recently used, or farthest next use in the plan. */
@@ -122,6 +133,7 @@ export interface ResolvedEngineOptions<T> {
   executor: Executor<T> | undefined;
   loadTimeoutMs: number;
   clock: Clock;
+  planWindow: number;
 }
 
 /** The option names of {@link CachingEngineOptions}. */
@@ -135,6 +147,7 @@ export const ENGINE_OPTIONS: readonly string[] = [
   'executor',
   'loadTimeoutMs',
   'clock',
+  'planWindow',
 ];
 
 /** Check the engine's arguments (naming the option and the bad value) and fill defaults. */
@@ -155,10 +168,12 @@ export function resolveEngineOptions<T>(
   if (executor !== undefined && (executor === null || typeof executor.run !== 'function')) {
     throw new TypeError('executor must have a run(index, signal) method');
   }
+  const cacheSize = nonNegativeInt('cacheSize', options.cacheSize ?? DEFAULT_CACHE_SIZE);
+  const prefetchSize = nonNegativeInt('prefetchSize', options.prefetchSize ?? 10);
   return {
     length: nonNegativeInt('dataset.length', dataset.length),
-    cacheSize: nonNegativeInt('cacheSize', options.cacheSize ?? DEFAULT_CACHE_SIZE),
-    prefetchSize: nonNegativeInt('prefetchSize', options.prefetchSize ?? 10),
+    cacheSize,
+    prefetchSize,
     numWorkers: workers === Number.POSITIVE_INFINITY ? workers : positiveInt('numWorkers', workers),
     evictionPolicy: oneOf('evictionPolicy', options.evictionPolicy ?? 'auto', [
       'auto',
@@ -173,5 +188,9 @@ export function resolveEngineOptions<T>(
     executor,
     loadTimeoutMs: positiveFinite('loadTimeoutMs', options.loadTimeoutMs ?? 30_000),
     clock: options.clock ?? systemClock,
+    planWindow: positiveInt(
+      'planWindow',
+      options.planWindow ?? Math.max(1024, 4 * cacheSize, 2 * prefetchSize),
+    ),
   };
 }

@@ -1,6 +1,14 @@
-import { checkPlan, type Dataset, isPlanAware } from '../dataset/Dataset.js';
+import { type Dataset, isPlanAware } from '../dataset/Dataset.js';
 import { SampleWindow } from '../engine/SampleWindow.js';
 import { MedFusionError } from '../errors.js';
+import {
+  type EpochPlan,
+  type PlanInput,
+  SequentialPlan,
+  slicePlan,
+  toEpochPlan,
+} from '../plan/EpochPlan.js';
+import { IndexPermutation } from '../plan/IndexPermutation.js';
 import type { ErrorPolicy, SampleFailure } from '../reliability/errorPolicy.js';
 import { FailureTracker } from '../reliability/FailureTracker.js';
 import type { Quarantine } from '../reliability/Quarantine.js';
@@ -15,7 +23,6 @@ import type {
   Sample,
   ToFloat32Options,
 } from './collateOptions.js';
-import { shuffledOrder } from './shuffle.js';
 
 /**
  * Where a loader stands, as plain JSON of constant size: enough to rebuild the
@@ -39,23 +46,26 @@ export interface DataLoaderOptions<T, B> {
    */
   batchSize?: number;
   /**
-   * Visit samples in a fresh seeded permutation each epoch (Philox4x32-10 +
-   * Fisher–Yates; the same on every machine). Otherwise in index order.
+   * Visit samples in a fresh seeded permutation each epoch:
+   * `IndexPermutation(length, seed, epoch)` (a keyed Feistel network over
+   * Philox4x32-10, computed position by position: O(1) memory at any size, the
+   * same on every machine, stable across versions). Otherwise in index order.
    * @default false
    */
   shuffle?: boolean;
   /**
    * Gives each epoch's order instead of `shuffle`, the role of PyTorch's
    * `sampler`: called once per epoch with the epoch number and `seed`, it must
-   * return `dataset.length` indices in [0, length) and the same order for the
-   * same arguments (so `resumeFrom` and the plan handed to the dataset stay
-   * exact). Cannot go with `shuffle: true`.
+   * return `dataset.length` indices in [0, length) (an array, or an
+   * `EpochPlan` such as a `ShardOrder`, which is never materialised) and the
+   * same order for the same arguments (so `resumeFrom` and the plan handed to
+   * the dataset stay exact). Cannot go with `shuffle: true`.
    * @default undefined (index order, or the seeded permutation with `shuffle`)
    * @example
    * // read remote shards a few at a time (see docs/remote-data.md)
-   * sampler: (epoch, seed) => shardPlan({ shardSizes: source.shardSizes, seed, epoch })
+   * sampler: (epoch, seed) => new ShardOrder({ shardSizes: source.shardSizes, seed, epoch })
    */
-  sampler?: (epoch: number, seed: number) => ArrayLike<number>;
+  sampler?: (epoch: number, seed: number) => PlanInput;
   /**
    * Shuffle seed, an integer in [0, 2^53).
    * @default 0 (or `resumeFrom.seed`)
@@ -170,7 +180,7 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
   /** Whether the short last batch is dropped. */
   readonly dropLast: boolean;
   /** The custom epoch order, when one was given. */
-  readonly sampler: ((epoch: number, seed: number) => ArrayLike<number>) | undefined;
+  readonly sampler: ((epoch: number, seed: number) => PlanInput) | undefined;
   /** Batches whose `get`s run ahead of the current one. */
   readonly prefetchBatches: number;
   private readonly dataset: Dataset<T>;
@@ -287,24 +297,42 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     return { seed: this.seed, epoch: this.epochNo, cursor: this.cursor };
   }
 
-  /** The order of epoch `epoch` (a fresh array; the loader does not keep it). */
+  /**
+   * The order of epoch `epoch` as a fresh array (the loader itself never
+   * builds it: see {@link DataLoader.planOf}). For inspection and small data sets.
+   */
   orderOf(epoch: number): Uint32Array {
-    if (this.sampler) return this.sampledOrder(epoch);
-    if (this.shuffle) return shuffledOrder(this.size, this.seed, epoch);
-    const order = new Uint32Array(this.size);
-    for (let i = 0; i < order.length; i++) order[i] = i;
+    const plan = this.planOf(epoch);
+    if (plan.length > 0xffffffff) {
+      throw new RangeError(`orderOf holds at most 2^32-1 indices, got ${plan.length}: use planOf`);
+    }
+    const order = new Uint32Array(plan.length);
+    for (let p = 0; p < order.length; p++) order[p] = plan.indexAt(p);
     return order;
   }
 
-  private sampledOrder(epoch: number): Uint32Array {
+  /**
+   * The order of epoch `epoch` as a function of the position: O(1) memory
+   * for the shuffled and sequential orders, whatever the dataset's length.
+   *
+   * @example
+   * loader.planOf(3).indexAt(0); // the first sample of epoch 3
+   */
+  planOf(epoch: number): EpochPlan {
+    if (this.sampler) return this.sampledPlan(epoch);
+    if (this.shuffle) return new IndexPermutation(this.size, this.seed, epoch);
+    return new SequentialPlan(this.size);
+  }
+
+  private sampledPlan(epoch: number): EpochPlan {
     const out = this.sampler!(epoch, this.seed);
-    const order = checkPlan(out, this.size, `sampler(${epoch})`);
-    if (order.length !== this.size) {
+    const plan = toEpochPlan(out, this.size, `sampler(${epoch})`);
+    if (plan.length !== this.size) {
       throw new RangeError(
-        `sampler(${epoch}) returned ${order.length} indices; the dataset has ${this.size}`,
+        `sampler(${epoch}) returned ${plan.length} indices; the dataset has ${this.size}`,
       );
     }
-    return order;
+    return plan;
   }
 
   private rollOver(): void {
@@ -352,16 +380,16 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     const batches = this.length;
     const bs = this.batchSize;
     const epoch = this.epochNo;
-    const order = this.orderOf(epoch);
+    const plan = this.planOf(epoch);
     const end = this.dropLast ? batches * bs : this.size;
     const start = this.cursor * bs;
     const dataset = this.dataset;
-    if (isPlanAware(dataset)) dataset.setPlan(this.tracker.plan(order.subarray(start, end)));
+    if (isPlanAware(dataset)) dataset.setPlan(this.tracker.plan(slicePlan(plan, start, end)));
     const ahead = (this.prefetchBatches + 1) * bs;
     const source = this.tracker.wrap(dataset);
-    const win = new SampleWindow(source, order, start, end, ahead, ctrl.signal, this.tracker);
+    const win = new SampleWindow(source, plan, start, end, ahead, ctrl.signal, this.tracker);
     const samples = this.samples;
-    const context = { indices: order.subarray(0, 0) };
+    const context: { indices: Uint32Array } = { indices: new Uint32Array(0) };
     while (this.cursor < batches) {
       const from = this.cursor * bs;
       const to = Math.min(from + bs, end);
@@ -370,13 +398,15 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
       if (wait !== undefined) await wait;
       throwIfAborted(ctrl.signal);
       const failed = this.tracker.failures.length;
+      const indices = new Uint32Array(to - from);
+      for (let p = from; p < to; p++) indices[p - from] = win.indexAt(p);
       win.take(from, to, samples);
       win.fill(to, to + ahead);
       if (samples.length === 0) {
         this.cursor++; // every sample of this batch was skipped
         continue;
       }
-      context.indices = this.tracker.kept(order.subarray(from, to), failed);
+      context.indices = this.tracker.kept(indices, failed);
       const batch = this.collate(samples, context);
       samples.length = 0;
       this.cursor++;

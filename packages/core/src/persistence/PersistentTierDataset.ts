@@ -1,6 +1,7 @@
 import type { Dataset, GetOptions, PlanAware } from '../dataset/Dataset.js';
 import { isPlanAware } from '../dataset/Dataset.js';
 import { describe } from '../errors.js';
+import type { PlanInput } from '../plan/EpochPlan.js';
 import { throwIfAborted } from '../util/abort.js';
 import { index as checkIndex, func, showValue } from '../util/validate.js';
 import type { PersistentStore } from './PersistentStore.js';
@@ -241,7 +242,7 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
   }
 
   /** Pass the coming access order on to the source when it is plan-aware. */
-  setPlan(order: ArrayLike<number>): void {
+  setPlan(order: PlanInput): void {
     if (isPlanAware(this.source)) this.source.setPlan(order);
   }
 

@@ -1,4 +1,5 @@
 import type { Dataset } from '../dataset/Dataset.js';
+import { type EpochPlan, planWithout } from '../plan/EpochPlan.js';
 import { type Clock, systemClock } from '../util/Clock.js';
 import { func, showValue } from '../util/validate.js';
 import {
@@ -63,17 +64,11 @@ export class FailureTracker {
     return withErrorPolicy(dataset, this.policy, this.clock, this.quarantine);
   }
 
-  /** The plan to hand the dataset: the order without quarantined indices. */
-  plan(order: Uint32Array): Uint32Array {
+  /** The plan to hand the dataset: the order without quarantined indices (O(quarantine) memory). */
+  plan(order: EpochPlan): EpochPlan {
     const q = this.quarantine;
     if (q === undefined || q.size === 0) return order;
-    let kept = 0;
-    for (let i = 0; i < order.length; i++) if (!q.has(order[i]!)) kept++;
-    if (kept === order.length) return order;
-    const out = new Uint32Array(kept);
-    let j = 0;
-    for (let i = 0; i < order.length; i++) if (!q.has(order[i]!)) out[j++] = order[i]!;
-    return out;
+    return planWithout(order, new Set(q.indices()));
   }
 
   /** `indices` without those that failed since failure number `since` (the batch's samples). */

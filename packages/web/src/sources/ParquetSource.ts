@@ -1,11 +1,13 @@
 import {
   ClosedError,
   type Dataset,
+  type EpochPlan,
   type GetOptions,
   mergeRanges,
   type PlanAware,
+  type PlanInput,
 } from '@medfusion/core';
-import { abortReason, checkPlan, findInPlan, raceAbort } from '@medfusion/core/internal';
+import { abortReason, findInPlan, raceAbort, toEpochPlan } from '@medfusion/core/internal';
 import {
   type AsyncBuffer,
   type FileMetaData,
@@ -101,7 +103,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
   private readonly lookahead: number;
   private readonly groups = new Map<number, Promise<ParquetRow[]>>();
   private readonly inFlight = new Map<number, GroupRead>();
-  private plan: Uint32Array | undefined;
+  private plan: EpochPlan | undefined;
   private cursor = 0;
   private closed = false;
   private groupReads = 0;
@@ -239,8 +241,8 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
   }
 
   /** Hand over the coming access order; row groups of the next `lookahead` rows are read early. */
-  setPlan(order: ArrayLike<number>): void {
-    this.plan = checkPlan(order, this.length);
+  setPlan(order: PlanInput): void {
+    this.plan = toEpochPlan(order, this.length);
     this.cursor = 0;
   }
 
@@ -277,7 +279,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     const upcoming: number[] = [];
     const end = Math.min(plan.length, p + this.lookahead);
     for (let q = p + 1; q < end && upcoming.length < this.cacheSize - 1; q++) {
-      const g = this.rowGroupOf(plan[q] as number);
+      const g = this.rowGroupOf(plan.indexAt(q));
       if (!upcoming.includes(g) && g !== this.rowGroupOf(index)) upcoming.push(g);
     }
     // Cached groups the window needs are touched (kept from eviction); the rest read ahead.

@@ -1,3 +1,4 @@
+import type { EpochPlan } from '@medfusion/core';
 import { mergeRanges, type ShardLayout } from '@medfusion/core';
 import { findInPlan } from '@medfusion/core/internal';
 import type { RangeReader } from '../../remote/RangeReader.js';
@@ -61,7 +62,7 @@ export class ReadAhead {
   bytesRead = 0;
   private readonly pending = new Map<number, Pending>();
   private readonly pendingOrder: { index: number; pos: number }[] = [];
-  private plan: Uint32Array | undefined;
+  private plan: EpochPlan | undefined;
   private cursor = 0;
   private scheduledUntil = 0;
 
@@ -81,7 +82,7 @@ export class ReadAhead {
   ) {}
 
   /** Follow a new plan (already validated) from its start. */
-  setPlan(plan: Uint32Array): void {
+  setPlan(plan: EpochPlan): void {
     this.plan = plan;
     this.cursor = 0;
     this.scheduledUntil = 0;
@@ -156,7 +157,7 @@ export class ReadAhead {
       const positions: number[] = [];
       const seen = new Set<number>();
       for (let p = from; p < to; p++) {
-        const idx = plan[p] as number;
+        const idx = plan.indexAt(p);
         if (this.pending.has(idx) || seen.has(idx)) continue;
         seen.add(idx);
         list.push(idx);
@@ -166,7 +167,7 @@ export class ReadAhead {
       const upcoming = new Map<number, number>();
       const horizonEnd = Math.min(plan.length, to + 3 * lookahead);
       for (let p = to; p < horizonEnd; p++) {
-        const idx = plan[p] as number;
+        const idx = plan.indexAt(p);
         if (!seen.has(idx) && !upcoming.has(idx)) upcoming.set(idx, p);
       }
       this.scheduledUntil = Math.max(this.scheduledUntil, to);

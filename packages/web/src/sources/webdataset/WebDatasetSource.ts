@@ -3,9 +3,10 @@ import {
   type Dataset,
   type GetOptions,
   type PlanAware,
+  type PlanInput,
   ShardLayout,
 } from '@medfusion/core';
-import { abortReason, checkPlan, raceAbort, throwIfAborted } from '@medfusion/core/internal';
+import { abortReason, raceAbort, throwIfAborted, toEpochPlan } from '@medfusion/core/internal';
 import { assembleSample } from './assembleSample.js';
 import { ReadAhead } from './ReadAhead.js';
 import { ShardIndexLoader } from './ShardIndexLoader.js';
@@ -190,8 +191,8 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
   }
 
   /** Hand over the coming access order; reads then run `lookahead` samples ahead in merged requests. */
-  setPlan(order: ArrayLike<number>): void {
-    this.readAhead.setPlan(checkPlan(order, this.length));
+  setPlan(order: PlanInput): void {
+    this.readAhead.setPlan(toEpochPlan(order, this.length));
   }
 
   /** The merged byte ranges (one per request) that reading `indices` takes. */
