@@ -4,6 +4,7 @@ export type { AsyncAugment, Augment, AugmentContext, AugmentFn } from './augment
 export { AugmentError } from './augment/Augment.js';
 export type { AugmentRandom } from './augment/AugmentRng.js';
 export { AugmentRng } from './augment/AugmentRng.js';
+export type { AugmentFieldsOptions } from './augment/augmentFields.js';
 export { augmentFields } from './augment/augmentFields.js';
 export type { OneOfDraw, OneOfOptions } from './augment/compose.js';
 export { compose, oneOf } from './augment/compose.js';

@@ -7,7 +7,21 @@ const SHAPE_SUFFIX = 'Shape';
 
 type Fields = Record<string, unknown>;
 
-function readField(sample: Fields, name: string): { value: FloatArray; flat: boolean } {
+/** Options of {@link augmentFields}. */
+export interface AugmentFieldsOptions {
+  /**
+   * Shapes of flat fields that carry no `<name>Shape` sibling, e.g.
+   * `{ image: [64, 64, 1] }` for `CsvImageDataset` samples.
+   * @default {} (a flat field without a sibling is a vector `[length]`)
+   */
+  shapes?: Readonly<Record<string, readonly number[]>>;
+}
+
+function readField(
+  sample: Fields,
+  name: string,
+  known: readonly number[] | undefined,
+): { value: FloatArray; flat: boolean } {
   const v = sample[name];
   let data: TypedArray;
   let shape: readonly number[];
@@ -15,7 +29,7 @@ function readField(sample: Fields, name: string): { value: FloatArray; flat: boo
   if (isTypedArray(v)) {
     data = v;
     const s = sample[name + SHAPE_SUFFIX];
-    shape = Array.isArray(s) ? (s as number[]) : [v.length];
+    shape = Array.isArray(s) ? (s as number[]) : (known ?? [v.length]);
     flat = true;
   } else if (v !== null && typeof v === 'object' && isTypedArray((v as FloatArray).data)) {
     data = (v as FloatArray).data;
@@ -30,13 +44,24 @@ function readField(sample: Fields, name: string): { value: FloatArray; flat: boo
   return { value: { data: Float32Array.from(data), shape }, flat };
 }
 
+function checkSize(name: string, value: FloatArray): void {
+  let n = 1;
+  for (const d of value.shape) n *= d;
+  if (n !== value.data.length) {
+    throw new RangeError(
+      `augmentFields: field '${name}' has ${value.data.length} values but shape [${value.shape}]`,
+    );
+  }
+}
+
 /**
  * An in-thread augmentation (the DataLoader's `augment` option) that runs one
  * {@link Transform} per named field, in the order given, from the sample's
  * stream; every other field (labels, ids) is passed on as is. A field is a
  * typed array (its shape from a sibling `<name>Shape`, else `[length]`) or a
  * `{ data, shape }`; it comes out as a new Float32Array of the same form (a
- * changed shape updates `<name>Shape`). The input sample is not changed.
+ * changed shape updates `<name>Shape`; `options.shapes` gives the shape of a
+ * flat field without one). The input sample is not changed.
  * Tuple samples name fields by position (`'0'`, `'1'`).
  *
  * @example
@@ -50,9 +75,21 @@ function readField(sample: Fields, name: string): { value: FloatArray; flat: boo
  */
 export function augmentFields<T extends object>(
   transforms: Readonly<Record<string, Transform>>,
+  options: AugmentFieldsOptions = {},
 ): AugmentFn<T> {
   if (transforms === null || typeof transforms !== 'object') {
     throw new TypeError(`augmentFields needs { field: transform }, got ${showValue(transforms)}`);
+  }
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`augmentFields options must be an object, got ${showValue(options)}`);
+  }
+  const shapes = options.shapes ?? {};
+  for (const [name, shape] of Object.entries(shapes)) {
+    if (!Array.isArray(shape) || shape.some((d) => !Number.isInteger(d) || d < 1)) {
+      throw new RangeError(
+        `augmentFields shapes.${name} must be an array of positive integers, got ${showValue(shape)}`,
+      );
+    }
   }
   const entries = Object.entries(transforms);
   for (const [name, t] of entries) {
@@ -68,7 +105,8 @@ export function augmentFields<T extends object>(
     }
     const out = (Array.isArray(sample) ? sample.slice() : { ...sample }) as Fields;
     for (const [name, t] of entries) {
-      const { value, flat } = readField(sample as Fields, name);
+      const { value, flat } = readField(sample as Fields, name, shapes[name]);
+      checkSize(name, value);
       const d = t.draw(ctx.rng, value.shape);
       const r = d === undefined ? value : t.apply(value, d);
       if (flat) {
