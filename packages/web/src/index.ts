@@ -84,8 +84,15 @@ export type {
   UploadRingOptions,
 } from './webgpu/uploadBatch.js';
 export { UploadRing, uploadBatch } from './webgpu/uploadBatch.js';
+export type {
+  AugmentWorkerPool,
+  AugmentWorkerPoolOptions,
+} from './workers/createAugmentWorkerPool.js';
+export { createAugmentWorkerPool } from './workers/createAugmentWorkerPool.js';
 export type { WorkerExecutor } from './workers/createWorkerExecutor.js';
 export { createWorkerExecutor } from './workers/createWorkerExecutor.js';
+export type { AugmentCall } from './workers/exposeAugment.js';
+export { exposeAugment } from './workers/exposeAugment.js';
 export type { ExposeLoaderOptions, WorkerLoader } from './workers/exposeLoader.js';
 export { exposeLoader } from './workers/exposeLoader.js';
 export { collectTransferables } from './workers/transferables.js';
