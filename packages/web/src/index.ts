@@ -60,6 +60,8 @@ export { OpfsStore } from './storage/opfs/OpfsStore.js';
 export type { StoreErrorCode } from './storage/storeErrors.js';
 export { isQuotaError, StoreError } from './storage/storeErrors.js';
 export { withWebLock } from './storage/webLocks.js';
+export type { AugmentBatchOptions } from './tfjs/augmentBatchTf.js';
+export { augmentBatchTf } from './tfjs/augmentBatchTf.js';
 export type { GpuTensorOptions, TensorDtype } from './tfjs/batchToTensors.js';
 export {
   batchToTensors,
