@@ -1,6 +1,5 @@
 import {
   type AugmentRandom,
-  AugmentRng,
   compose,
   cutout,
   type FloatArray,
@@ -12,6 +11,7 @@ import {
   intensity,
   normalize,
   oneOf,
+  philox4x32,
   randomResizedCrop,
   rotate,
   rotate90,
@@ -127,17 +127,37 @@ describe('built-in transforms against hand-computed results', () => {
     expect(Array.from(run(t, img([3], [0.5, -1, 3]), [0, 0.5]).data)).toEqual([0.25, 0, 9]);
   });
 
-  it('gaussianNoise adds Box–Muller normals from the drawn sub-stream', () => {
+  it('gaussianNoise adds polar-method normals from the SFC32 stream keyed by its draws', () => {
     const x = img([2, 2, 1], [1, 2, 3, 4]);
     const out = run(gaussianNoise({ p: 1, std: 0.5 }), x, [0], [11, 22]);
-    const sub = new AugmentRng().resetSub(11, 22);
+    // the documented stream: SFC32 seeded from Philox block 0 under key (11, 22 | 2^30), 12 discarded
+    const w = philox4x32(0, 0, 0, 0, 11, (22 & 0x3fffffff) | 0x40000000, new Uint32Array(4));
+    let [a, b, c, d] = [w[0]! | 0, w[1]! | 0, w[2]! | 0, w[3]! | 0];
+    const next = () => {
+      const t = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = ((c << 21) | (c >>> 11)) + t;
+      c |= 0;
+      return t >>> 0;
+    };
+    for (let i = 0; i < 12; i++) next();
     const expected: number[] = [];
     for (let i = 0; i < 4; i += 2) {
-      const r = Math.sqrt(-2 * Math.log(1 - sub.uint32() * 2 ** -32));
-      const t = 2 * Math.PI * sub.uint32() * 2 ** -32;
-      expected.push(x.data[i]! + 0.5 * r * Math.cos(t), x.data[i + 1]! + 0.5 * r * Math.sin(t));
+      let u: number;
+      let v: number;
+      let q: number;
+      do {
+        u = next() / 2 ** 31 - 1;
+        v = next() / 2 ** 31 - 1;
+        q = u * u + v * v;
+      } while (q >= 1 || q === 0);
+      const f = Math.sqrt((-2 * Math.log(q)) / q);
+      expected.push(x.data[i]! + 0.5 * u * f, x.data[i + 1]! + 0.5 * v * f);
     }
     expect(Array.from(out.data)).toEqual(Array.from(Float32Array.from(expected)));
+    expect(Array.from(out.data)).not.toEqual([1, 2, 3, 4]);
     expect(Array.from(run(gaussianNoise({ p: 1, std: 0 }), x, [0], [1, 2]).data)).toEqual([
       1, 2, 3, 4,
     ]);

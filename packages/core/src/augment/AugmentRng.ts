@@ -4,8 +4,6 @@ const TWO_32 = 4294967296;
 const TWO_NEG_32 = 2 ** -32;
 /** Key tag of augmentation streams (bit 31 of key word 1; seeds below 2^53 never set it). */
 const AUGMENT_TAG = 0x80000000;
-/** Key tag of sub-streams (bit 30 of key word 1, bit 31 clear). */
-const SUB_TAG = 0x40000000;
 
 /**
  * The random draws an augmentation may make. Every draw is taken from a
@@ -58,14 +56,6 @@ export class AugmentRng implements AugmentRandom {
       epoch >>> 0,
       Math.floor(epoch / TWO_32) >>> 0,
     );
-  }
-
-  /**
-   * Start a sub-stream keyed by two uint32 draws of another stream (e.g. the
-   * per-pixel noise of one transform), apart from every sample stream.
-   */
-  resetSub(key0: number, key1: number): this {
-    return this.resetKey(key0 >>> 0, ((key1 & 0x3fffffff) | SUB_TAG) >>> 0, 0, 0, 0);
   }
 
   private resetKey(k0: number, k1: number, c1: number, c2: number, c3: number): this {

@@ -1,6 +1,5 @@
 import { showValue } from '../util/validate.js';
-import { AugmentRng } from './AugmentRng.js';
-import { addNoise, type NoiseDraw } from './gaussianNoise.js';
+import { addNoise, type NoiseDraw, NoiseStream } from './gaussianNoise.js';
 import { type FloatArray, finite, optionsOf, probability, type Transform } from './Transform.js';
 
 /** Options of {@link gaussianJitter}. */
@@ -36,7 +35,7 @@ export function gaussianJitter(options: GaussianJitterOptions): Transform<NoiseD
   } else {
     throw new TypeError(`gaussianJitter.std must be a number or an array, got ${showValue(raw)}`);
   }
-  const sub = new AugmentRng();
+  const sub = new NoiseStream();
   return {
     kind: 'gaussianJitter',
     options: { p, std },
