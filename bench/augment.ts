@@ -1,12 +1,15 @@
-// `pnpm bench augment [--scale F] [--rounds N] [--workers N] [--backend webgl|cpu] [--sizes 64,224]`
+// `pnpm bench augment [--scale F] [--rounds N] [--workers N] [--backend webgl|cpu] [--sizes 64,224]
+//    [--consumer train|upload]`
 //
 // Augmentation after the cache, in Chromium: the demo's 64×64 grayscale samples and 224×224 RGB
 // samples, batch 32, the standard medical recipe (flipH + rotate90 + intensity + gaussianNoise),
 // all samples in a memory cache (so the rows measure the augment stage, not loading). Paths:
 // `none` (no augmentation), `in-thread` (the DataLoader's augment function), `workers` (the
 // augment worker pool, 2 workers), `gpu` (augmentBatchTf on the uploaded batch). Every path ends
-// the same way: the batch becomes a tf.Tensor4D and a reduction of it is awaited (so GPU work is
-// counted). costShare = 1 − samples/s of the path ÷ samples/s of `none` (the same pipeline
+// the same way: the batch becomes a tf.Tensor4D, then `--consumer train` (default) runs one
+// trainOnBatch of a small CNN (conv 8×3×3/2 → global average pool → dense: what the pipeline
+// feeds), or `--consumer upload` only awaits a reduction of it (the bare data pipeline; with
+// every sample cached this baseline is a memory copy, so any per-pixel work shows as cost). costShare = 1 − samples/s of the path ÷ samples/s of `none` (the same pipeline
 // without augmentation). Paths alternate within each round (A B C D, B C D A, …); a figure is the
 // median of the rounds (at least 5), printed with its spread (min–max). --scale shortens the
 // epochs (same shape); run it at full size only on a quiet machine.
@@ -133,7 +136,7 @@ function report(cfg: AugmentBenchConfig, ms: Measurement[]): void {
   console.log(
     `targets: workers cost < 15 % at 64x64 (${w64 ? `${(w64.costShare * 100).toFixed(1)} %` : 'n/a'}); ` +
       `workers ≥ 1.6x in-thread at 224x224 (${w224 && t224 ? `${(w224.samplesPerSec / t224.samplesPerSec).toFixed(2)}x` : 'n/a'}). ` +
-      `Batch ${cfg.batchSize}, ${cfg.workers} workers, TF.js backend ${cfg.backend}, median of ${cfg.rounds} rounds, ` +
+      `Batch ${cfg.batchSize}, ${cfg.workers} workers, TF.js backend ${cfg.backend}, consumer ${cfg.consumer}, median of ${cfg.rounds} rounds, ` +
       `samples per epoch: ${cfg.sizes.map((s) => `${s.label} ${s.samples}`).join(', ')}.`,
   );
   console.log(
@@ -141,6 +144,7 @@ function report(cfg: AugmentBenchConfig, ms: Measurement[]): void {
       bench: 'augment',
       rows: rows.map(
         ({ size, path, samplesPerSec, costShare, minSamplesPerSec, maxSamplesPerSec }) => ({
+          consumer: cfg.consumer,
           size,
           path,
           samplesPerSec,
@@ -162,10 +166,11 @@ async function main(): Promise<void> {
     batchSize: 32,
     workers: intArg('workers', 2),
     backend: arg('backend') ?? 'webgl',
+    consumer: arg('consumer') === 'upload' ? 'upload' : 'train',
   };
   console.error(
     `augment bench: ${cfg.sizes.map((s) => `${s.label}×${s.channels} (${s.samples} samples)`).join(', ')}, ` +
-      `batch ${cfg.batchSize}, ${cfg.workers} workers, backend ${cfg.backend}, ${cfg.rounds} rounds`,
+      `batch ${cfg.batchSize}, ${cfg.workers} workers, backend ${cfg.backend}, consumer ${cfg.consumer}, ${cfg.rounds} rounds`,
   );
   report(cfg, await run(cfg));
 }

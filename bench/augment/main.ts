@@ -20,6 +20,8 @@ export interface AugmentBenchConfig {
   batchSize: number;
   workers: number;
   backend: string;
+  /** What consumes each batch: `upload` (tensor + an awaited reduction) or `train` (a small CNN's trainOnBatch). */
+  consumer: 'upload' | 'train';
 }
 
 /** One measurement. */
@@ -47,7 +49,27 @@ function samplesOf(side: number, channels: number, n: number): BenchSample[] {
   });
 }
 
+/** A small CNN (conv 8×3×3 stride 2 → global average pool → dense), the `train` consumer. */
+function smallModel(side: number, channels: number): tf.LayersModel {
+  const model = tf.sequential({
+    layers: [
+      tf.layers.conv2d({
+        inputShape: [side, side, channels],
+        filters: 8,
+        kernelSize: 3,
+        strides: 2,
+        activation: 'relu',
+      }),
+      tf.layers.globalAveragePooling2d({}),
+      tf.layers.dense({ units: 1, activation: 'sigmoid' }),
+    ],
+  });
+  model.compile({ optimizer: 'adam', loss: 'binaryCrossentropy' });
+  return model;
+}
+
 async function epoch(
+  model: tf.LayersModel | undefined,
   cached: CachedDataset<BenchSample>,
   opts: DataLoaderOptions<BenchSample, ReturnType<ReturnType<typeof createCollate>>>,
   side: number,
@@ -78,6 +100,12 @@ async function epoch(
     n += b;
     const images = tf.tensor4d(batch.image!.data as Float32Array, [b, side, side, channels]);
     const out = gpu ? augmentBatchTf(images, recipe, { seed: 7, epoch: epochNo, indices }) : images;
+    if (model) {
+      const labels = tf.tensor2d(Float32Array.from(batch.label!.data), [b, 1]);
+      await model.trainOnBatch(out, labels);
+      tf.dispose([images, out, labels]);
+      continue;
+    }
     const sum = tf.sum(out);
     pending.push(sum.data().then(() => tf.dispose([images, out, sum])));
     if (pending.length > 2) await pending.shift();
@@ -99,6 +127,7 @@ async function runAugmentBench(cfg: AugmentBenchConfig): Promise<Measurement[]> 
       const samples = samplesOf(size.side, size.channels, size.samples);
       const cached = new CachedDataset(fromArray(samples), { cacheSize: samples.length });
       for (let i = 0; i < samples.length; i++) await cached.get(i); // fill the cache
+      const model = cfg.consumer === 'train' ? smallModel(size.side, size.channels) : undefined;
       const opts: Record<Path, DataLoaderOptions<BenchSample, never>> = {
         none: {},
         'in-thread': { augment: sampleRecipe() },
@@ -108,6 +137,7 @@ async function runAugmentBench(cfg: AugmentBenchConfig): Promise<Measurement[]> 
       // warm-up: one epoch per path (JIT, worker start, tf kernels)
       for (const path of PATHS) {
         await epoch(
+          model,
           cached,
           opts[path] as never,
           size.side,
@@ -123,6 +153,7 @@ async function runAugmentBench(cfg: AugmentBenchConfig): Promise<Measurement[]> 
           const path = PATHS[(r + k) % PATHS.length]!;
           status(`${size.label} round ${r + 1}/${cfg.rounds}: ${path}`);
           const sps = await epoch(
+            model,
             cached,
             opts[path] as never,
             size.side,
@@ -134,6 +165,7 @@ async function runAugmentBench(cfg: AugmentBenchConfig): Promise<Measurement[]> 
           out.push({ size: size.label, path, round: r, samplesPerSec: sps });
         }
       }
+      model?.dispose();
     }
   } finally {
     await pool.close();
