@@ -1,12 +1,13 @@
 import { CsvImageDataset, checksum } from '@medfusion/web';
 import * as tf from '@tensorflow/tfjs';
 import { adviceFor } from './advice.js';
+import { renderAugmentGrid } from './augmentation.js';
 import { BarChart, LiveChart } from './charts.js';
 import { COMPARE_ROWS, runComparison } from './compare.js';
 import { fetchManifest, IMAGES_PATH, manifestBlobUrl } from './manifest.js';
 import { buildFusionModel, chooseBackend } from './model.js';
 import { registerOffline } from './offline.js';
-import { clearDisk, Pipeline, type PipelineSource } from './pipeline.js';
+import { clearDisk, LOADER_SEED, Pipeline, type PipelineSource } from './pipeline.js';
 import {
   numberSetting,
   readSettings,
@@ -123,7 +124,19 @@ function applyLatency(): void {
   document.cookie = `mf-latency=${settings.latency}; path=/; SameSite=Strict`;
 }
 
+/** With augmentation on, show sample 0's views across epochs (hidden when off). */
+async function showAugmentGrid(): Promise<void> {
+  const figure = $('#augment-figure');
+  figure.hidden = settings.augment !== 'on';
+  if (!figure.hidden)
+    await renderAugmentGrid($('#augment-grid'), (await openSource()).dataset, LOADER_SEED);
+}
+
 form.addEventListener('change', readForm);
+form.addEventListener(
+  'change',
+  () => void showAugmentGrid().catch((e: unknown) => console.warn(e)),
+);
 compareForm.addEventListener('change', readForm);
 
 function setRunning(on: boolean): void {
@@ -413,6 +426,7 @@ async function boot(): Promise<void> {
     $('#backend').textContent = backend;
     $('#backend').dataset.backend = backend;
     await openSource();
+    await showAugmentGrid();
     await registerOffline();
     setStatus(
       navigator.onLine

@@ -18,6 +18,7 @@ import {
 } from '@medfusion/web';
 import { type TfDataset, type TfElement, toTfDataset } from '@medfusion/web/tfjs';
 import * as tf from '@tensorflow/tfjs';
+import { standardAugment } from './augmentation.js';
 import type { Settings } from './settings.js';
 
 /** For loads started without a signal (the engine always passes one). */
@@ -25,6 +26,8 @@ const neverAborted = new AbortController().signal;
 
 /** The disk tier's directory (OPFS; IndexedDB where OPFS is missing). */
 export const DISK_DIR = 'medfusion-demo';
+/** The training loader's seed (shuffle and augmentation). */
+export const LOADER_SEED = 7;
 
 /** What the page shows about the data path, cumulative since the pipeline was built. */
 export interface PipelineStats {
@@ -160,12 +163,15 @@ export class Pipeline {
       ? createCachedDataset(network, { ...common, store, fingerprint: source.fingerprint })
       : undefined;
     this.cached = this.tiered ?? createCachedDataset(network, common);
+    // random views after the cache: the cache keeps the decoded images, each epoch sees new views
+    const augment = settings.augment === 'on' ? { augment: standardAugment() } : {};
     let loader: DataLoader<CsvImageSample>;
     if (shards) {
       const shardSizes = truncatedSizes(shards.shardSizes, this.length);
       loader = new DataLoader(this.cached, {
         batchSize: settings.batchSize,
-        seed: 7,
+        seed: LOADER_SEED,
+        ...augment,
         // Shard-aware shuffle: a few shards at a time, so reads stay close together.
         sampler: (epoch, seed) => shardPlan({ shardSizes, seed, epoch }),
       });
@@ -173,7 +179,8 @@ export class Pipeline {
       loader = new DataLoader(this.cached, {
         batchSize: settings.batchSize,
         shuffle: true,
-        seed: 7,
+        seed: LOADER_SEED,
+        ...augment,
       });
     }
     this.stepsPerEpoch = loader.length;

@@ -14,6 +14,8 @@ export interface Settings {
   batchSize: number;
   /** Latency the data server adds per request, in ms. */
   latency: number;
+  /** Random augmentation after the cache: `on` runs the standard recipe (flip + rotate90 + intensity + noise). */
+  augment: AugmentMode;
   /** Passes over the data per Start. */
   epochs: number;
   /** Use the first N samples of the manifest (0 = all). */
@@ -34,6 +36,10 @@ export type Source = (typeof SOURCES)[number];
 export const STRATEGIES = ['none', 'lru', 'prefetch', 'both', 'both-disk'] as const;
 /** A pipeline strategy. */
 export type Strategy = (typeof STRATEGIES)[number];
+/** Augmentation switch: off, or the standard medical recipe. */
+export const AUGMENT_MODES = ['off', 'on'] as const;
+/** An augmentation switch position. */
+export type AugmentMode = (typeof AUGMENT_MODES)[number];
 /** TF.js backends the page can ask for. */
 export const BACKENDS = ['auto', 'webgpu', 'webgl', 'cpu'] as const;
 /** A TF.js backend choice. */
@@ -52,6 +58,7 @@ export const DEFAULTS: Settings = {
   workers: 2,
   batchSize: 32,
   latency: 10,
+  augment: 'off',
   epochs: 3,
   samples: 0,
   backend: 'auto',
@@ -81,6 +88,7 @@ export function readSettings(search: string): Settings {
   s.source = pick(q.get('source'), SOURCES, DEFAULTS.source);
   s.strategy = pick(q.get('strategy'), STRATEGIES, DEFAULTS.strategy);
   s.backend = pick(q.get('backend'), BACKENDS, DEFAULTS.backend);
+  s.augment = pick(q.get('augment'), AUGMENT_MODES, DEFAULTS.augment);
   s.compareTrace = pick(q.get('compareTrace'), TRACES, DEFAULTS.compareTrace);
   for (const [key, [lo, hi]] of Object.entries(LIMITS)) {
     const raw = q.get(key);

@@ -253,6 +253,26 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'demo-shards.png'), fullPage: true });
   });
 
+  it('augmentation switch: a grid of one sample across epochs, and training with it on', async () => {
+    await page.goto(
+      `${baseUrl}?source=csv&strategy=both&backend=cpu&epochs=1&batchSize=32&samples=128&workers=0&latency=0&augment=on`,
+    );
+    await waitReady(page);
+    expect(await page.locator('select[name="augment"]').inputValue()).toBe('on');
+    const canvases = page.locator('#augment-grid canvas');
+    await canvases.first().waitFor();
+    expect(await canvases.count()).toBe(8);
+    const hashes = await canvases.evaluateAll((cs) =>
+      cs.map((c) => (c as HTMLElement).dataset.hash),
+    );
+    expect(new Set(hashes).size).toBeGreaterThan(1); // the epochs show different views
+    await train(page);
+    expect(await num(page, '#status', 'data-steps')).toBe(4);
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-augment.png'), fullPage: true });
+    await page.selectOption('select[name="augment"]', 'off');
+    await expect.poll(() => page.locator('#augment-figure').isHidden()).toBe(true);
+  });
+
   it('logged no console errors', () => {
     expect(consoleErrors).toEqual([]);
   });

@@ -7,6 +7,8 @@ export const ERROR_CODES = [
   // core
   /** An operation was aborted (AbortError). */
   'ABORTED',
+  /** An augmentation threw; the epoch ends (AugmentError). */
+  'AUGMENT_FAILED',
   /** Bytes given to decodeSample are not a valid encoding (SampleCodecError). */
   'BAD_SAMPLE_BYTES',
   /** An operation on something already closed (ClosedError). */

@@ -1,5 +1,35 @@
 // @medfusion/core — platform-neutral caching, prefetching and loading.
 
+export type { AsyncAugment, Augment, AugmentContext, AugmentFn } from './augment/Augment.js';
+export { AugmentError } from './augment/Augment.js';
+export type { AugmentRandom } from './augment/AugmentRng.js';
+export { AugmentRng } from './augment/AugmentRng.js';
+export type { AugmentFieldsOptions } from './augment/augmentFields.js';
+export { augmentFields } from './augment/augmentFields.js';
+export type { OneOfDraw, OneOfOptions } from './augment/compose.js';
+export { compose, oneOf } from './augment/compose.js';
+export type { CutoutOptions } from './augment/cutout.js';
+export { cutout } from './augment/cutout.js';
+export type { FlipOptions } from './augment/flip.js';
+export { flipH, flipV } from './augment/flip.js';
+export type { GammaOptions } from './augment/gamma.js';
+export { gamma } from './augment/gamma.js';
+export type { GaussianJitterOptions } from './augment/gaussianJitter.js';
+export { gaussianJitter } from './augment/gaussianJitter.js';
+export type { GaussianNoiseOptions, NoiseDraw } from './augment/gaussianNoise.js';
+export { gaussianNoise } from './augment/gaussianNoise.js';
+export type { IntensityDraw, IntensityOptions } from './augment/intensity.js';
+export { intensity } from './augment/intensity.js';
+export type { NormalizeOptions } from './augment/normalize.js';
+export { normalize } from './augment/normalize.js';
+export type { CropBox, RandomResizedCropOptions } from './augment/randomResizedCrop.js';
+export { randomResizedCrop } from './augment/randomResizedCrop.js';
+export type { RotateOptions } from './augment/rotate.js';
+export { rotate } from './augment/rotate.js';
+export type { Rotate90Options } from './augment/rotate90.js';
+export { rotate90 } from './augment/rotate90.js';
+export type { FloatArray, Transform } from './augment/Transform.js';
+export { runTransform } from './augment/Transform.js';
 export type { BeladyOptions, BeladyResult } from './cache/belady.js';
 export { beladyHitRate } from './cache/belady.js';
 export type { CachedDatasetOptions, CacheStats } from './cache/CachedDataset.js';

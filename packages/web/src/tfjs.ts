@@ -1,6 +1,8 @@
 // @medfusion/web/tfjs — TensorFlow.js adapters: batches → tensors, loaders → tf.data datasets.
 // Needs the optional peer dependency @tensorflow/tfjs-core; `@medfusion/web` itself never imports it.
 
+export type { AugmentBatchOptions } from './tfjs/augmentBatchTf.js';
+export { augmentBatchTf } from './tfjs/augmentBatchTf.js';
 export type { TensorDtype } from './tfjs/batchToTensors.js';
 export { batchToTensors, defaultDtype, fieldToTensor } from './tfjs/batchToTensors.js';
 export type { GpuTensorOptions } from './tfjs/gpuBatchToTensors.js';

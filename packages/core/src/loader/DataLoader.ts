@@ -1,3 +1,5 @@
+import type { Augment } from '../augment/Augment.js';
+import { augmentedDataset, augmentFailures, checkAugment } from '../augment/AugmentStage.js';
 import { type Dataset, isPlanAware } from '../dataset/Dataset.js';
 import { SampleWindow } from '../engine/SampleWindow.js';
 import { MedFusionError } from '../errors.js';
@@ -103,6 +105,19 @@ export interface DataLoaderOptions<T, B> {
    * @default 2
    */
   prefetchBatches?: number;
+  /**
+   * Random augmentation after the cache and before `collate`: receives each
+   * (cached) sample read-only and returns a new view of it, drawn from
+   * `(seed, epoch, index)` only, so every epoch differs and a resumed run is
+   * bitwise the same. A function runs in this thread; an object with
+   * `apply(sample, ctx, signal)` (web's `createAugmentWorkerPool`) runs
+   * elsewhere, concurrently with the reads ahead. A failure ends the epoch
+   * with an `AugmentError`. See docs/augmentation.md.
+   * @default undefined (no augmentation)
+   * @example
+   * augment: augmentFields({ image: compose([flipH(), rotate90(), intensity(), gaussianNoise({ std: 0.03 })]) })
+   */
+  augment?: Augment<T>;
   /** Continue from a {@link DataLoader.state} snapshot: the rest of that epoch, then onward. */
   resumeFrom?: LoaderState;
   /** Aborts iteration: pending `get`s are aborted and the loop throws the reason. */
@@ -189,6 +204,7 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
   // (a DataLoader<MySample> is usable where a DataLoader<Sample> is expected)
   private readonly collate: CollateFn<unknown, B>;
   private readonly signal: AbortSignal | undefined;
+  private readonly augment: Augment<T> | undefined;
   private epochNo = 0;
   private cursor = 0;
   private active = false;
@@ -239,6 +255,7 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
       this.collate = createCollate(opts) as CollateFn<unknown, B>;
     }
     this.signal = options.signal;
+    this.augment = checkAugment<T>(options.augment);
     this.tracker = new FailureTracker(options);
     if (resume !== undefined) this.restore(resume);
   }
@@ -386,8 +403,11 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     const dataset = this.dataset;
     if (isPlanAware(dataset)) dataset.setPlan(this.tracker.plan(slicePlan(plan, start, end)));
     const ahead = (this.prefetchBatches + 1) * bs;
-    const source = this.tracker.wrap(dataset);
-    const win = new SampleWindow(source, plan, start, end, ahead, ctrl.signal, this.tracker);
+    const read = this.tracker.wrap(dataset);
+    const aug = this.augment;
+    const source = aug === undefined ? read : augmentedDataset(read, aug, this.seed, epoch);
+    const failures = aug === undefined ? this.tracker : augmentFailures(this.tracker);
+    const win = new SampleWindow(source, plan, start, end, ahead, ctrl.signal, failures);
     const samples = this.samples;
     const context: { indices: Uint32Array } = { indices: new Uint32Array(0) };
     while (this.cursor < batches) {

@@ -24,8 +24,12 @@ import { type PendingCall as Call, isWorkerLike, type WorkerSlot as Slot } from 
 
 /** A pool of Web Workers running a loader; an `Executor` for `PrefetchDataset`. */
 export interface WorkerExecutor<T> extends Executor<T> {
-  /** Load sample `index` in a worker; rejects (never hangs) on abort, timeout, crash or close. */
-  run(index: number, signal?: AbortSignal): Promise<T>;
+  /**
+   * Load sample `index` in a worker; rejects (never hangs) on abort, timeout,
+   * crash or close. `input`, when given, goes with the call (structured-cloned,
+   * again on the retry after a crash) to the worker's function.
+   */
+  run(index: number, signal?: AbortSignal, input?: unknown): Promise<T>;
   /** Current counters. */
   stats(): WorkerExecutorStats;
   /** Terminate every worker and reject every pending call with `ClosedError`. Idempotent. */
@@ -237,7 +241,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     call.slot = slot;
     slot.calls.set(call.id, call);
     if (!useLocks) scheduleHeartbeat(slot);
-    slot.load(call.id, call.index).then(
+    slot.load(call.id, call.index, call.input).then(
       (reply: LoadReply<unknown>) => {
         if (call.slot !== slot) return;
         if (reply.ok) settle(call, true, reply.value);
@@ -303,7 +307,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     }, heartbeatMs);
   }
 
-  function run(index: number, signal?: AbortSignal): Promise<T> {
+  function run(index: number, signal?: AbortSignal, input?: unknown): Promise<T> {
     if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) {
       return Promise.reject(
         new RangeError(`index must be a non-negative integer, got ${String(index)}`),
@@ -318,6 +322,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
       const call: Call = {
         id: ++callSeq,
         index,
+        input,
         resolve: resolve as (value: unknown) => void,
         reject,
         signal,

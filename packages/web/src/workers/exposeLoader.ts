@@ -48,6 +48,18 @@ export function exposeLoader<T>(loader: WorkerLoader<T>, options: ExposeLoaderOp
   if (typeof loader !== 'function') {
     throw new TypeError(`loader must be a function, got ${String(loader)}`);
   }
+  exposeWorkerApi((index, signal) => loader(index, signal), options);
+}
+
+/**
+ * The worker side of the pool protocol, shared by {@link exposeLoader} and
+ * `exposeAugment`: serves `run(index, signal, input)` (input = the call's
+ * payload, if the page sent one). Internal.
+ */
+export function exposeWorkerApi(
+  run: (index: number, signal: AbortSignal, input: unknown) => unknown,
+  options: ExposeLoaderOptions,
+): void {
   const transfer = options.transfer ?? true;
   if (typeof transfer !== 'boolean') {
     throw new TypeError(`transfer must be a boolean, got ${String(transfer)}`);
@@ -60,12 +72,12 @@ export function exposeLoader<T>(loader: WorkerLoader<T>, options: ExposeLoaderOp
       if (lockName !== null) await holdLockForever(lockName);
       return PROTOCOL_VERSION;
     },
-    async load(callId, index) {
+    async load(callId, index, input) {
       const controller = new AbortController();
       controllers.set(callId, controller);
       let reply: LoadReply<unknown>;
       try {
-        const value = await loader(index, controller.signal);
+        const value = await run(index, controller.signal, input);
         reply = { ok: true, value };
       } catch (error) {
         reply = { ok: false, error: serializeError(error) };

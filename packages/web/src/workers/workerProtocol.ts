@@ -20,8 +20,12 @@ export interface WorkerApi {
    * silent `self.close()`) the moment the lock is freed.
    */
   init(lockName: string | null): Promise<number>;
-  /** Run the user's loader for `index`; `callId` names the call for `abort`. */
-  load(callId: number, index: number): Promise<LoadReply<unknown>>;
+  /**
+   * Run the worker's function for `index`; `callId` names the call for
+   * `abort`; `input` is the call's payload, when the page sent one (e.g. the
+   * sample to augment, cloned on the way).
+   */
+  load(callId: number, index: number, input?: unknown): Promise<LoadReply<unknown>>;
   /** Abort the worker-side signal of call `callId` (no-op when it already settled). */
   abort(callId: number): void;
   /** Liveness probe: answers at once when the worker's event loop is free. */

@@ -6,6 +6,8 @@ import type { WorkerApi } from './workerProtocol.js';
 export interface PendingCall {
   readonly id: number;
   readonly index: number;
+  /** The payload handed to the worker with the index (e.g. a sample to augment). */
+  readonly input: unknown;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
   readonly signal: AbortSignal | undefined;

@@ -1,0 +1,123 @@
+import { isTypedArray, type TypedArray } from '../util/typedArrays.js';
+import { showValue } from '../util/validate.js';
+import type { AugmentContext, AugmentFn } from './Augment.js';
+import type { FloatArray, Transform } from './Transform.js';
+
+const SHAPE_SUFFIX = 'Shape';
+
+type Fields = Record<string, unknown>;
+
+/** Options of {@link augmentFields}. */
+export interface AugmentFieldsOptions {
+  /**
+   * Shapes of flat fields that carry no `<name>Shape` sibling, e.g.
+   * `{ image: [64, 64, 1] }` for `CsvImageDataset` samples.
+   * @default {} (a flat field without a sibling is a vector `[length]`)
+   */
+  shapes?: Readonly<Record<string, readonly number[]>>;
+}
+
+function readField(
+  sample: Fields,
+  name: string,
+  known: readonly number[] | undefined,
+): { value: FloatArray; flat: boolean } {
+  const v = sample[name];
+  let data: TypedArray;
+  let shape: readonly number[];
+  let flat: boolean;
+  if (isTypedArray(v)) {
+    data = v;
+    const s = sample[name + SHAPE_SUFFIX];
+    shape = Array.isArray(s) ? (s as number[]) : (known ?? [v.length]);
+    flat = true;
+  } else if (v !== null && typeof v === 'object' && isTypedArray((v as FloatArray).data)) {
+    data = (v as FloatArray).data;
+    shape = (v as FloatArray).shape;
+    flat = false;
+  } else {
+    throw new TypeError(
+      `augmentFields: field '${name}' must be a typed array or { data, shape }, got ${showValue(v)}`,
+    );
+  }
+  // the working copy: the cached sample is never written
+  return { value: { data: Float32Array.from(data), shape }, flat };
+}
+
+function checkSize(name: string, value: FloatArray): void {
+  let n = 1;
+  for (const d of value.shape) n *= d;
+  if (n !== value.data.length) {
+    throw new RangeError(
+      `augmentFields: field '${name}' has ${value.data.length} values but shape [${value.shape}]`,
+    );
+  }
+}
+
+/**
+ * An in-thread augmentation (the DataLoader's `augment` option) that runs one
+ * {@link Transform} per named field, in the order given, from the sample's
+ * stream; every other field (labels, ids) is passed on as is. A field is a
+ * typed array (its shape from a sibling `<name>Shape`, else `[length]`) or a
+ * `{ data, shape }`; it comes out as a new Float32Array of the same form (a
+ * changed shape updates `<name>Shape`; `options.shapes` gives the shape of a
+ * flat field without one). The input sample is not changed.
+ * Tuple samples name fields by position (`'0'`, `'1'`).
+ *
+ * @example
+ * new DataLoader(cached, {
+ *   shuffle: true,
+ *   augment: augmentFields({
+ *     image: compose([flipH(), rotate90(), intensity(), gaussianNoise({ std: 0.03 })]),
+ *     tabular: gaussianJitter({ std: 0.05 }),
+ *   }),
+ * });
+ */
+export function augmentFields<T extends object>(
+  transforms: Readonly<Record<string, Transform>>,
+  options: AugmentFieldsOptions = {},
+): AugmentFn<T> {
+  if (transforms === null || typeof transforms !== 'object') {
+    throw new TypeError(`augmentFields needs { field: transform }, got ${showValue(transforms)}`);
+  }
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`augmentFields options must be an object, got ${showValue(options)}`);
+  }
+  const shapes = options.shapes ?? {};
+  for (const [name, shape] of Object.entries(shapes)) {
+    if (!Array.isArray(shape) || shape.some((d) => !Number.isInteger(d) || d < 1)) {
+      throw new RangeError(
+        `augmentFields shapes.${name} must be an array of positive integers, got ${showValue(shape)}`,
+      );
+    }
+  }
+  const entries = Object.entries(transforms);
+  for (const [name, t] of entries) {
+    if (t === null || typeof t !== 'object' || typeof t.draw !== 'function') {
+      throw new TypeError(`augmentFields: '${name}' must be a transform, got ${showValue(t)}`);
+    }
+  }
+  return (sample: T, ctx: AugmentContext): T => {
+    if (sample === null || typeof sample !== 'object') {
+      throw new TypeError(
+        `augmentFields needs an object or tuple sample, got ${showValue(sample)}`,
+      );
+    }
+    const out = (Array.isArray(sample) ? sample.slice() : { ...sample }) as Fields;
+    for (const [name, t] of entries) {
+      const { value, flat } = readField(sample as Fields, name, shapes[name]);
+      checkSize(name, value);
+      const d = t.draw(ctx.rng, value.shape);
+      const r = d === undefined ? value : t.apply(value, d);
+      if (flat) {
+        out[name] = r.data;
+        if (r.shape !== value.shape && Array.isArray((sample as Fields)[name + SHAPE_SUFFIX])) {
+          out[name + SHAPE_SUFFIX] = [...r.shape];
+        }
+      } else {
+        out[name] = { data: r.data, shape: r.shape };
+      }
+    }
+    return out as T;
+  };
+}

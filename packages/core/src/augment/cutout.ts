@@ -1,0 +1,87 @@
+import { showValue } from '../util/validate.js';
+import {
+  type FloatArray,
+  finite,
+  hwc,
+  optionsOf,
+  probability,
+  type Transform,
+} from './Transform.js';
+
+/** Options of {@link cutout}. */
+export interface CutoutOptions {
+  /**
+   * Probability of cutting patches out.
+   * @default 0.5
+   */
+  p?: number;
+  /**
+   * Patch size `[height, width]`, or one number for a square.
+   * @default 8
+   */
+  size?: number | readonly [number, number];
+  /**
+   * Patches per image.
+   * @default 1
+   */
+  count?: number;
+  /**
+   * Value written into the patches.
+   * @default 0
+   */
+  fill?: number;
+}
+
+function posInt(name: string, v: unknown): number {
+  if (typeof v !== 'number')
+    throw new TypeError(`${name} must be a positive integer, got ${showValue(v)}`);
+  if (!Number.isInteger(v) || v < 1) {
+    throw new RangeError(`${name} must be a positive integer, got ${showValue(v)}`);
+  }
+  return v;
+}
+
+/**
+ * Cutout (DeVries & Taylor, 2017): with probability `p`, set `count` patches
+ * of `size` to `fill`, each at a uniform position fully inside the image.
+ * The draw is the patches' top-left corners `[y0, x0, y1, x1, …]`.
+ * @example cutout({ size: 16, count: 2 })
+ */
+export function cutout(options?: CutoutOptions): Transform<number[]> {
+  const o = optionsOf('cutout', options);
+  const p = probability('cutout.p', o.p ?? 0.5);
+  const size = o.size ?? 8;
+  if (Array.isArray(size) && size.length !== 2) {
+    throw new TypeError(`cutout.size must be a number or [height, width], got ${showValue(size)}`);
+  }
+  const [ph, pw] = Array.isArray(size)
+    ? [posInt('cutout.size[0]', size[0]), posInt('cutout.size[1]', size[1])]
+    : [posInt('cutout.size', size), posInt('cutout.size', size)];
+  const count = posInt('cutout.count', o.count ?? 1);
+  const fill = finite('cutout.fill', o.fill ?? 0);
+  return {
+    kind: 'cutout',
+    options: { p, size: [ph, pw], count, fill },
+    draw: (rng, shape) => {
+      const [h, w] = hwc('cutout', shape);
+      if (ph > h || pw > w) {
+        throw new RangeError(`cutout.size [${ph}, ${pw}] is larger than the image [${h}, ${w}]`);
+      }
+      const go = rng.next() < p;
+      const corners: number[] = [];
+      for (let i = 0; i < count; i++) corners.push(rng.int(h - ph + 1), rng.int(w - pw + 1));
+      return go ? corners : undefined;
+    },
+    shapeAfter: (shape) => shape,
+    apply(input: FloatArray, corners: number[]): FloatArray {
+      const [, w, c] = hwc('cutout', input.shape);
+      const x = input.data;
+      for (let i = 0; i < corners.length; i += 2) {
+        const y0 = corners[i]!;
+        const x0 = corners[i + 1]!;
+        for (let y = y0; y < y0 + ph; y++) x.fill(fill, (y * w + x0) * c, (y * w + x0 + pw) * c);
+      }
+      return input;
+    },
+  };
+}

@@ -1,0 +1,298 @@
+import {
+  type AugmentRandom,
+  AugmentRng,
+  type CropBox,
+  type IntensityDraw,
+  type NoiseDraw,
+  type OneOfDraw,
+  type Transform,
+} from '@medfusion/core';
+import {
+  add,
+  broadcastTo,
+  concat,
+  div,
+  getBackend,
+  greaterEqual,
+  image,
+  less,
+  logicalAnd,
+  logicalOr,
+  mul,
+  pow,
+  randomNormal,
+  range,
+  relu,
+  reshape,
+  reverse,
+  slice,
+  sub,
+  type Tensor,
+  type Tensor4D,
+  tensor1d,
+  tensor2d,
+  tidy,
+  transpose,
+  where,
+} from '@tensorflow/tfjs-core';
+
+/** Which samples a batch holds: the stream of sample `i` is `(seed, epoch, indices[i])`. */
+export interface AugmentBatchOptions {
+  /** The loader's seed. */
+  seed: number;
+  /** The epoch being read (`loader.epoch` during the loop). */
+  epoch: number;
+  /** Dataset index of each sample of the batch, in batch order (the collate context's `indices`). */
+  indices: ArrayLike<number>;
+}
+
+function nonNegativeInt(name: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+    const Err = typeof v === 'number' ? RangeError : TypeError;
+    throw new Err(`${name} must be an integer in [0, 2^53), got ${String(v)}`);
+  }
+  return v;
+}
+
+/**
+ * Augment a whole uploaded batch `[N, H, W, C]` with TF.js ops: the GPU path of
+ * the augment stage. The random draws are taken on the CPU from each sample's
+ * `(seed, epoch, index)` stream (a few numbers per sample, the same draws as
+ * the CPU path), then applied to the batch: flips and quarter turns by
+ * `reverse`/`transpose` and a per-sample select, `rotate` by
+ * `tf.image.transform`, `randomResizedCrop` by `tf.image.cropAndResize`,
+ * intensity, gamma, cutout and `normalize` by broadcast arithmetic. Matches
+ * the CPU path within 1e-4 (absolute, values in [0, 1]); `gaussianNoise`
+ * draws its per-value noise with `tf.randomNormal` (same distribution, other
+ * values). Returns a new tensor; `images` is not disposed.
+ *
+ * @example
+ * const augmented = augmentBatchTf(images, compose([flipH(), rotate90(), intensity()]), {
+ *   seed: 42, epoch: loader.epoch, indices,
+ * });
+ */
+export function augmentBatchTf(
+  images: Tensor4D,
+  transform: Transform,
+  options: AugmentBatchOptions,
+): Tensor4D {
+  if (images === null || typeof images !== 'object' || images.rank !== 4) {
+    throw new TypeError(`images must be a Tensor4D [N, H, W, C], got rank ${String(images?.rank)}`);
+  }
+  if (transform === null || typeof transform !== 'object' || typeof transform.draw !== 'function') {
+    throw new TypeError(
+      `transform must be a transform (e.g. compose([...])), got ${String(transform)}`,
+    );
+  }
+  const seed = nonNegativeInt('seed', options?.seed);
+  const epoch = nonNegativeInt('epoch', options?.epoch);
+  const indices = options.indices;
+  const [n, h, w, c] = images.shape;
+  if (indices === null || typeof indices !== 'object' || indices.length !== n) {
+    throw new RangeError(
+      `indices must hold one dataset index per sample (${n}), got ${String(indices?.length)}`,
+    );
+  }
+  const rng = new AugmentRng();
+  const shape = [h, w, c];
+  const draws: unknown[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    rng.reset(seed, epoch, nonNegativeInt(`indices[${i}]`, indices[i]));
+    draws[i] = transform.draw(rng as AugmentRandom, shape);
+  }
+  return tidy(() => step(images, transform, draws));
+}
+
+/** Per-sample mask `[N, 1, 1, 1]` broadcast to `like`. */
+function mask(draws: readonly unknown[], like: Tensor, pick = (d: unknown) => d !== undefined) {
+  const m = reshape(
+    tensor1d(
+      draws.map((d) => (pick(d) ? 1 : 0)),
+      'bool',
+    ),
+    [draws.length, 1, 1, 1],
+  );
+  return broadcastTo(m, like.shape);
+}
+
+/** A per-sample value `[N, 1, 1, 1]`. */
+function perSample(values: number[]): Tensor {
+  return reshape(tensor1d(values, 'float32'), [values.length, 1, 1, 1]);
+}
+
+function step(x: Tensor4D, t: Transform, draws: readonly unknown[]): Tensor4D {
+  const [n, h, w] = x.shape;
+  const o = t.options;
+  switch (t.kind) {
+    case 'compose': {
+      const steps = o.steps as Transform[];
+      let y = x;
+      for (let j = 0; j < steps.length; j++) {
+        y = step(
+          y,
+          steps[j]!,
+          draws.map((d) => (d as unknown[] | undefined)?.[j]),
+        );
+      }
+      return y;
+    }
+    case 'oneOf': {
+      // each branch runs with the draws of the samples that chose it; the others pass through
+      const steps = o.steps as Transform[];
+      let y = x;
+      for (let b = 0; b < steps.length; b++) {
+        const mine = draws.map((d) =>
+          (d as OneOfDraw | undefined)?.choice === b ? (d as OneOfDraw).draw : undefined,
+        );
+        if (mine.some((d) => d !== undefined)) y = step(y, steps[b]!, mine);
+      }
+      return y;
+    }
+    case 'flipH':
+      return where(mask(draws, x), reverse(x, 2), x) as Tensor4D;
+    case 'flipV':
+      return where(mask(draws, x), reverse(x, 1), x) as Tensor4D;
+    case 'rotate90': {
+      const ks = draws as (number | undefined)[];
+      if (h !== w && ks.some((k) => k === 1 || k === 3)) {
+        throw new RangeError(
+          `rotate90 with odd turns needs square images on the GPU path, got ${h}×${w}`,
+        );
+      }
+      let y: Tensor4D = x;
+      if (ks.includes(1))
+        y = where(
+          mask(ks, x, (k) => k === 1),
+          transpose(reverse(x, 2), [0, 2, 1, 3]),
+          y,
+        ) as Tensor4D;
+      if (ks.includes(2))
+        y = where(
+          mask(ks, x, (k) => k === 2),
+          reverse(x, [1, 2]),
+          y,
+        ) as Tensor4D;
+      if (ks.includes(3))
+        y = where(
+          mask(ks, x, (k) => k === 3),
+          transpose(reverse(x, 1), [0, 2, 1, 3]),
+          y,
+        ) as Tensor4D;
+      return y;
+    }
+    case 'rotate': {
+      const m = new Float32Array(n * 8);
+      const cx = (w - 1) / 2;
+      const cy = (h - 1) / 2;
+      draws.forEach((d, i) => {
+        const a = (d as number | undefined) ?? 0;
+        const cos = Math.cos(a);
+        const sin = Math.sin(a);
+        // output (x, y) reads input (cos·x − sin·y + a2, sin·x + cos·y + b2): rotate's inverse map
+        m.set(
+          [cos, -sin, cx - cos * cx + sin * cy, sin, cos, cy - sin * cx - cos * cy, 0, 0],
+          i * 8,
+        );
+      });
+      const fill = o.fill as number;
+      // tfjs-backend-cpu 4.22's Transform kernel returns after the first image: go one by one there
+      if (getBackend() === 'cpu') {
+        const parts: Tensor4D[] = [];
+        for (let i = 0; i < n; i++) {
+          const one = slice(x, [i, 0, 0, 0], [1, -1, -1, -1]);
+          parts.push(
+            image.transform(
+              one,
+              tensor2d(m.subarray(i * 8, i * 8 + 8), [1, 8]),
+              'bilinear',
+              'constant',
+              fill,
+            ),
+          );
+        }
+        return concat(parts, 0);
+      }
+      return image.transform(x, tensor2d(m, [n, 8]), 'bilinear', 'constant', fill);
+    }
+    case 'randomResizedCrop': {
+      const [oh, ow] = o.size as [number, number];
+      const boxes = new Float32Array(n * 4);
+      const sy = h > 1 ? 1 / (h - 1) : 0;
+      const sx = w > 1 ? 1 / (w - 1) : 0;
+      draws.forEach((d, i) => {
+        const b = d as CropBox;
+        boxes.set([b.y * sy, b.x * sx, (b.y + b.h - 1) * sy, (b.x + b.w - 1) * sx], i * 4);
+      });
+      const boxInd = tensor1d(
+        Array.from({ length: n }, (_, i) => i),
+        'int32',
+      );
+      return image.cropAndResize(x, tensor2d(boxes, [n, 4]), boxInd, [oh, ow], 'bilinear');
+    }
+    case 'intensity': {
+      const ds = draws as (IntensityDraw | undefined)[];
+      const scaled = mul(x, perSample(ds.map((d) => d?.scale ?? 1)));
+      return add(scaled, perSample(ds.map((d) => d?.shift ?? 0))) as Tensor4D;
+    }
+    case 'gamma': {
+      const g = perSample((draws as (number | undefined)[]).map((d) => d ?? 1));
+      return where(mask(draws, x), pow(relu(x), g), x) as Tensor4D;
+    }
+    case 'gaussianNoise': {
+      const first = draws.find((d) => d !== undefined) as NoiseDraw | undefined;
+      if (first === undefined) return x;
+      const noise = randomNormal(x.shape, 0, o.std as number, 'float32', first.key0);
+      return where(mask(draws, x), add(x, noise), x) as Tensor4D;
+    }
+    case 'cutout': {
+      const [ph, pw] = o.size as [number, number];
+      const count = o.count as number;
+      const rows = reshape(range(0, h, 1, 'int32'), [1, h, 1, 1]);
+      const cols = reshape(range(0, w, 1, 'int32'), [1, 1, w, 1]);
+      let hole: Tensor | undefined;
+      for (let q = 0; q < count; q++) {
+        // a skipped sample gets a patch far outside the image
+        const y0 = reshape(
+          tensor1d(
+            draws.map((d) => (d as number[] | undefined)?.[2 * q] ?? -(h + ph)),
+            'int32',
+          ),
+          [n, 1, 1, 1],
+        );
+        const x0 = reshape(
+          tensor1d(
+            draws.map((d) => (d as number[] | undefined)?.[2 * q + 1] ?? -(w + pw)),
+            'int32',
+          ),
+          [n, 1, 1, 1],
+        );
+        const inY = logicalAnd(greaterEqual(rows, y0), less(rows, add(y0, ph)));
+        const inX = logicalAnd(greaterEqual(cols, x0), less(cols, add(x0, pw)));
+        const patch = logicalAnd(inY, inX);
+        hole = hole === undefined ? patch : logicalOr(hole, patch);
+      }
+      const fill = broadcastTo(reshape(tensor1d([o.fill as number]), [1, 1, 1, 1]), x.shape);
+      return where(broadcastTo(hole!, x.shape), fill, x) as Tensor4D;
+    }
+    case 'normalize': {
+      const c = x.shape[3];
+      const mean = o.mean as number[];
+      const std = o.std as number[];
+      for (const [name, v] of [
+        ['mean', mean],
+        ['std', std],
+      ] as const) {
+        if (v.length !== 1 && v.length !== c) {
+          throw new RangeError(
+            `normalize.${name} has ${v.length} values but the input has ${c} channels`,
+          );
+        }
+      }
+      return div(sub(x, tensor1d(mean)), tensor1d(std)) as Tensor4D;
+    }
+    default:
+      throw new TypeError(
+        `augmentBatchTf cannot run '${t.kind}' on the GPU; run it on the CPU path (augmentFields)`,
+      );
+  }
+}

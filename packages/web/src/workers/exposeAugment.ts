@@ -1,0 +1,54 @@
+import { type AugmentContext, type AugmentFn, AugmentRng } from '@medfusion/core';
+import { type ExposeLoaderOptions, exposeWorkerApi } from './exposeLoader.js';
+
+/** What a {@link createAugmentWorkerPool} call sends to its worker with the sample index. */
+export interface AugmentCall<T> {
+  /** A copy of the cached sample (cloned by `postMessage`). */
+  sample: T;
+  /** The loader's seed. */
+  seed: number;
+  /** The epoch being read. */
+  epoch: number;
+}
+
+class WorkerContext implements AugmentContext {
+  seed = 0;
+  epoch = 0;
+  index = 0;
+  readonly rng = new AugmentRng();
+}
+
+/**
+ * Serve an in-thread augmentation (e.g. `augmentFields(...)`) to a
+ * {@link createAugmentWorkerPool} pool. Call it once, at the top level of a
+ * module worker. Each call restarts the sample's stream from the seed, epoch
+ * and index it carries, so the worker gives bitwise the views the same
+ * function gives in the page; the result's buffers are transferred back.
+ *
+ * @example
+ * // augment.worker.ts
+ * import { augmentFields, compose, flipH, gaussianNoise, intensity, rotate90 } from '@medfusion/core';
+ * import { exposeAugment } from '@medfusion/web';
+ * exposeAugment(augmentFields({ image: compose([flipH(), rotate90(), intensity(), gaussianNoise({ std: 0.03 })]) }));
+ */
+export function exposeAugment<T>(augment: AugmentFn<T>, options: ExposeLoaderOptions = {}): void {
+  if (typeof augment !== 'function') {
+    throw new TypeError(
+      `augment must be a function (sample, ctx) => sample, got ${String(augment)}`,
+    );
+  }
+  const ctx = new WorkerContext();
+  exposeWorkerApi((index, _signal, input) => {
+    const call = input as AugmentCall<T> | undefined;
+    if (call === null || typeof call !== 'object' || !('sample' in call)) {
+      throw new TypeError(
+        'exposeAugment serves createAugmentWorkerPool; this call carried no sample',
+      );
+    }
+    ctx.seed = call.seed;
+    ctx.epoch = call.epoch;
+    ctx.index = index;
+    ctx.rng.reset(call.seed, call.epoch, index);
+    return augment(call.sample, ctx);
+  }, options);
+}
