@@ -68,6 +68,8 @@ export const ERROR_CODES = [
   'IMAGE_DECODE',
   /** A URL from a data file is outside the urlPolicy (UrlNotAllowedError). */
   'URL_NOT_ALLOWED',
+  /** A size read from untrusted bytes exceeds the real object or a cap (SizeLimitError). */
+  'SIZE_LIMIT',
 ] as const;
 
 /** The code of a MedFusion error: one of {@link ERROR_CODES}. Branch on it. */

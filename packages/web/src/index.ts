@@ -104,6 +104,7 @@ export {
   SampleCodecError,
   SampleFailedError,
   ShardLayout,
+  SizeLimitError,
   shardPlan,
   shuffledOrder,
   sleep,
