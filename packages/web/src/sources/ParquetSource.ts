@@ -5,7 +5,7 @@ import {
   mergeRanges,
   type PlanAware,
 } from '@medfusion/core';
-import { checkPlan, findInPlan, raceAbort } from '@medfusion/core/internal';
+import { checkPlan, findInPlan, positiveInt, raceAbort } from '@medfusion/core/internal';
 import {
   type AsyncBuffer,
   type FileMetaData,
@@ -16,6 +16,14 @@ import {
 import { RangeReader } from '../remote/RangeReader.js';
 import { SourceFormatError } from '../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
+import {
+  checkParquetMetadata,
+  checkRowGroupPages,
+  chunkColumn,
+  chunkRange,
+  formatError,
+  type ParquetLimits,
+} from './parquetChecks.js';
 import type {
   ParquetColumns,
   ParquetSample,
@@ -30,12 +38,12 @@ interface Span {
   bytes: Promise<Uint8Array>;
 }
 
-function toNumber(value: unknown, column: string, index: number): number {
+function toNumber(value: unknown, column: string, index: number, url: string): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint' || typeof value === 'boolean') return Number(value);
   if (value === null || value === undefined) return Number.NaN;
   throw new SourceFormatError(
-    `row ${index}: column ${column} must be numeric, got ${typeof value}`,
+    `row ${index} of ${url}: column ${column} must be numeric, got ${typeof value}`,
   );
 }
 
@@ -60,6 +68,8 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
   readonly rowGroupSizes: readonly number[];
   private readonly groupStarts: number[];
   private readonly file: AsyncBuffer;
+  private readonly url: string;
+  private readonly limits: ParquetLimits;
   private readonly metadata: FileMetaData;
   private readonly reader: RangeReader;
   private readonly columns: ParquetColumns;
@@ -80,9 +90,13 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     options: ParquetSourceOptions<T>,
     cacheSize: number,
     lookahead: number,
+    url: string,
+    limits: ParquetLimits,
   ) {
     this.reader = reader;
     this.file = file;
+    this.url = url;
+    this.limits = limits;
     this.metadata = metadata;
     this.columns = options.columns;
     this.transform = options.transform;
@@ -130,6 +144,10 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     if (!Number.isInteger(lookahead) || lookahead < 1) {
       throw new RangeError(`lookahead must be a positive integer, got ${String(lookahead)}`);
     }
+    const limits: ParquetLimits = {
+      maxRowGroupRows: positiveInt('maxRowGroupRows', options.maxRowGroupRows ?? 2 ** 20),
+      maxPageBytes: positiveInt('maxPageBytes', options.maxPageBytes ?? 2 ** 27),
+    };
     const url = resolveUrl('url', options.url, locationHref());
     const reader = new RangeReader({
       url,
@@ -159,16 +177,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     try {
       metadata = await raceAbort(parquetMetadataAsync(file), options.signal);
     } catch (error) {
-      if (
-        error instanceof Error &&
-        !(error instanceof SourceFormatError) &&
-        /parquet/i.test(error.message)
-      ) {
-        throw new SourceFormatError(`${url} is not a Parquet file: ${error.message}`, {
-          cause: error,
-        });
-      }
-      throw error;
+      throw formatError(error, `${url} is not a Parquet file`);
     }
     const names = new Set(metadata.schema.slice(1).map((e) => e.name));
     for (const [role, name] of [
@@ -182,7 +191,23 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
         );
       }
     }
-    const source = new ParquetSource<T>(reader, file, metadata, options, cacheSize, lookahead);
+    checkParquetMetadata(
+      metadata,
+      url,
+      size,
+      new Set([columns.image, columns.label, ...(columns.tabular ?? [])].filter((c) => c)),
+      limits,
+    );
+    const source = new ParquetSource<T>(
+      reader,
+      file,
+      metadata,
+      options,
+      cacheSize,
+      lookahead,
+      url,
+      limits,
+    );
     source.closer = closer;
     source.spans = spans;
     return source;
@@ -279,10 +304,10 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     for (const chunk of (this.metadata.row_groups[g] as FileMetaData['row_groups'][number])
       .columns) {
       const m = chunk.meta_data;
-      if (!m || !wanted.has(m.path_in_schema[0] as string)) continue;
-      const from = Number(m.dictionary_page_offset ?? m.data_page_offset);
-      start = Math.min(start, from);
-      end = Math.max(end, from + Number(m.total_compressed_size));
+      if (!m || !wanted.has(chunkColumn(m))) continue;
+      const range = chunkRange(m);
+      start = Math.min(start, range.start);
+      end = Math.max(end, range.end);
     }
     return { start: Number.isFinite(start) ? start : 0, end };
   }
@@ -308,23 +333,14 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
   }
 
   private rowGroup(g: number): Promise<ParquetRow[]> {
-    let rows = this.groups.get(g);
+    const rows = this.groups.get(g);
     if (rows) {
       this.groups.delete(g);
       this.groups.set(g, rows);
       return rows;
     }
-    const start = this.groupStarts[g] as number;
     this.groupReads++;
-    rows = parquetReadObjects({
-      file: this.file,
-      metadata: this.metadata,
-      columns: this.readColumns,
-      rowStart: start,
-      rowEnd: start + (this.rowGroupSizes[g] as number),
-      utf8: false,
-    });
-    const entry = rows;
+    const entry = this.decode(g);
     entry.catch(() => {
       if (this.groups.get(g) === entry) this.groups.delete(g);
     });
@@ -334,6 +350,43 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       this.groups.delete(oldest);
     }
     return entry;
+  }
+
+  /**
+   * Read row group `g`'s column bytes (or take the read-ahead span holding them), check its
+   * page headers, then let hyparquet decode it from those bytes.
+   */
+  private async decode(g: number): Promise<ParquetRow[]> {
+    const { start, end } = this.groupSpan(g);
+    let span = this.spans.find((x) => x.start <= start && end <= x.end);
+    const own = !span && end > start;
+    if (own) {
+      span = { start, end, bytes: this.reader.read(start, end, { signal: this.closer.signal }) };
+      this.spans.push(span);
+    }
+    try {
+      if (span) {
+        const bytes = await span.bytes;
+        const read = new Set(this.readColumns);
+        checkRowGroupPages(this.metadata, g, this.url, bytes, span.start, read, this.limits);
+      }
+      const first = this.groupStarts[g] as number;
+      return await parquetReadObjects({
+        file: this.file,
+        metadata: this.metadata,
+        columns: this.readColumns,
+        rowStart: first,
+        rowEnd: first + (this.rowGroupSizes[g] as number),
+        utf8: false,
+      });
+    } catch (error) {
+      throw formatError(error, `row group ${g} of ${this.url} could not be decoded`);
+    } finally {
+      if (own && span) {
+        const i = this.spans.indexOf(span);
+        if (i >= 0) this.spans.splice(i, 1);
+      }
+    }
   }
 
   private toSample(row: ParquetRow, index: number): ParquetSample {
@@ -346,16 +399,18 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       if (bytes instanceof Uint8Array) image = bytes;
       else if (typeof bytes === 'string') image = new TextEncoder().encode(bytes);
       else if (bytes !== null && bytes !== undefined) {
-        throw new SourceFormatError(`row ${index}: column ${c.image} holds no bytes`);
+        throw new SourceFormatError(
+          `row ${index} of ${this.url}: column ${c.image} holds no bytes`,
+        );
       }
     }
     const names = c.tabular ?? [];
     const tabular = new Float32Array(names.length);
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as string;
-      tabular[i] = toNumber(row[name], name, index);
+      tabular[i] = toNumber(row[name], name, index, this.url);
     }
-    const label = c.label ? toNumber(row[c.label], c.label, index) : Number.NaN;
+    const label = c.label ? toNumber(row[c.label], c.label, index, this.url) : Number.NaN;
     return { image, tabular, label };
   }
 }
