@@ -20,7 +20,7 @@ function crc32(bytes: Uint8Array): number {
   for (const b of bytes) c = (CRC[(c ^ b) & 0xff] as number) ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
-function chunk(type: string, data: Uint8Array): Uint8Array {
+function chunk(type: string, data: Uint8Array): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(12 + data.length);
   const dv = new DataView(out.buffer);
   dv.setUint32(0, data.length);
@@ -41,7 +41,7 @@ async function blackPng(side: number): Promise<Uint8Array> {
   const rowsPerChunk = Math.max(1, Math.floor((1 << 20) / row.length));
   const block = new Uint8Array(row.length * rowsPerChunk);
   let left = side;
-  const raw = new ReadableStream<Uint8Array>({
+  const raw = new ReadableStream<Uint8Array<ArrayBuffer>>({
     pull(controller) {
       if (left <= 0) return controller.close();
       const n = Math.min(left, rowsPerChunk);
@@ -52,7 +52,7 @@ async function blackPng(side: number): Promise<Uint8Array> {
   const idat = new Uint8Array(
     await new Response(raw.pipeThrough(new CompressionStream('deflate'))).arrayBuffer(),
   );
-  const parts = [
+  const parts: Uint8Array<ArrayBuffer>[] = [
     new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
     chunk('IDAT', idat),
