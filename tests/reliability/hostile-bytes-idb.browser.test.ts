@@ -54,9 +54,7 @@ describe('hostile IndexedDB records', () => {
     await damage(name, damaged, [[['huge', 0], new Uint8Array(10)]]);
 
     const b = new IdbStore({ name, maxBytes: 4000 });
-    const { value: usage, ms } = await bounded('open with damaged records', 5_000, () =>
-      b.usage(),
-    );
+    const { value: usage, ms } = await bounded('open with damaged records', 5_000, () => b.usage());
     expect(usage).toMatchObject({ bytes: 3000, entries: 3, corruptDropped: damaged.length });
     expect(Number.isFinite(usage.bytes)).toBe(true);
     expect((await b.keys()).sort()).toEqual(['a', 'b', 'c']);
