@@ -74,6 +74,8 @@ export const ERROR_CODES = [
   'REQUEST_TIMEOUT',
   /** A server answered a Range request with the whole object (RemoteReadError). */
   'RANGE_NOT_SUPPORTED',
+  /** A size read from untrusted bytes exceeds the real object or a cap (SizeLimitError). */
+  'SIZE_LIMIT',
 ] as const;
 
 /** The code of a MedFusion error: one of {@link ERROR_CODES}. Branch on it. */

@@ -61,3 +61,25 @@ export function describe(value: unknown): string {
   if (value instanceof Error) return `${value.name}: ${value.message}`;
   return String(value);
 }
+
+/**
+ * A size read from untrusted bytes (a file header, a table footer, an index) claims more
+ * than the object really holds, or more than a configured cap, so nothing was allocated
+ * for it. Code `SIZE_LIMIT`. The message names the file and both sizes.
+ */
+export class SizeLimitError extends MedFusionError {
+  /** What made the claim, e.g. `row group 0 of https://…/train.parquet`. */
+  readonly what: string;
+  /** The size as claimed (NaN when the claim is not a size at all). */
+  readonly claimed: number;
+  /** The largest size that was allowed (the real size, or the cap, whichever is smaller). */
+  readonly allowed: number;
+  constructor(what: string, claimed: number, allowed: number, message: string) {
+    super('SIZE_LIMIT', message);
+    this.name = 'SizeLimitError';
+    this.what = what;
+    this.claimed = claimed;
+    this.allowed = allowed;
+  }
+}
+registerErrorClass('SizeLimitError', SizeLimitError);

@@ -66,7 +66,13 @@ export type {
 } from './engine/TieredCachedDataset.js';
 export { TieredCachedDataset } from './engine/TieredCachedDataset.js';
 export type { ErrorCode } from './errorCodes.js';
-export { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from './errors.js';
+export {
+  ClosedError,
+  LoadError,
+  LoadTimeoutError,
+  MedFusionError,
+  SizeLimitError,
+} from './errors.js';
 export { CollateError, createCollate } from './loader/collate.js';
 export type {
   Batch,

@@ -22,4 +22,6 @@ export type { ResolvedErrorPolicy } from './reliability/errorPolicy.js';
 export { resolveErrorPolicy } from './reliability/errorPolicy.js';
 export { isRetryable } from './reliability/retry.js';
 export { abortReason, raceAbort, throwIfAborted } from './util/abort.js';
-export { rejectUnknownOptions, showValue } from './util/validate.js';
+export type { UntrustedSizeLimits } from './util/checkUntrustedSize.js';
+export { checkUntrustedSize, untrustedSizeError } from './util/checkUntrustedSize.js';
+export { positiveInt, rejectUnknownOptions, showValue } from './util/validate.js';

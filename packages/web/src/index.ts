@@ -149,6 +149,7 @@ export {
   SequentialPlan,
   ShardLayout,
   ShardOrder,
+  SizeLimitError,
   shardPlan,
   shuffledOrder,
   sleep,
@@ -169,12 +170,13 @@ export {
 } from './remote/RemoteError.js';
 export type { UrlPolicy } from './remote/urlPolicy.js';
 export { UrlNotAllowedError } from './remote/urlPolicy.js';
-export { CsvFormatError, CsvImageDataset } from './sources/CsvImageDataset.js';
+export { CsvImageDataset } from './sources/CsvImageDataset.js';
 export type {
   CsvImageDatasetOptions,
   CsvImageSample,
   CsvInvalidRow,
 } from './sources/csvImageOptions.js';
+export { CsvFormatError } from './sources/csvManifest.js';
 export type { DecodedImage, ImageDecoderOptions } from './sources/decodeImage.js';
 export { ImageDecodeError, ImageDecoder } from './sources/decodeImage.js';
 export { ParquetSource } from './sources/ParquetSource.js';

@@ -265,7 +265,14 @@ class Reader {
     const len = this.dv.getUint32(this.pos, true);
     this.pos += 4;
     this.need(len);
-    const s = textDecoder().decode(this.bytes.subarray(this.pos, this.pos + len));
+    let s: string;
+    try {
+      s = textDecoder().decode(this.bytes.subarray(this.pos, this.pos + len));
+    } catch {
+      throw new SampleCodecError(
+        `sample bytes hold a string that is not valid UTF-8 at byte ${this.pos}`,
+      );
+    }
     this.pos += len;
     return s;
   }

@@ -1,16 +1,15 @@
 import { type Dataset, type GetOptions, LoadError, MedFusionError } from '@medfusion/core';
-import { registerErrorClass, throwIfAborted } from '@medfusion/core/internal';
-import Papa from 'papaparse';
+import { positiveInt, throwIfAborted } from '@medfusion/core/internal';
 import {
   fetchWithTimeout,
   type RequestTimeouts,
   readBody,
-  readText,
   resolveRequestTimeouts,
 } from '../remote/fetchWithTimeout.js';
 import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
 import { type UrlNotAllowedError, UrlScope } from '../remote/urlPolicy.js';
 import type { CsvImageDatasetOptions, CsvImageSample, CsvInvalidRow } from './csvImageOptions.js';
+import { CsvFormatError, parseManifest, readManifestText } from './csvManifest.js';
 import { ImageDecoder } from './decodeImage.js';
 
 const DEFAULT_MISSING = [
@@ -27,15 +26,6 @@ const DEFAULT_MISSING = [
   'None',
   '?',
 ];
-
-/** The manifest is malformed: a missing column, a non-numeric feature, no rows. */
-export class CsvFormatError extends MedFusionError {
-  constructor(message: string, index?: number) {
-    super('CSV_FORMAT', message, index === undefined ? undefined : { index });
-    this.name = 'CsvFormatError';
-  }
-}
-registerErrorClass('CsvFormatError', CsvFormatError);
 
 function urlOption(name: string, value: unknown): string {
   if (typeof value === 'string' && value.length > 0) return value;
@@ -99,34 +89,41 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
 
   private constructor(
     options: CsvImageDatasetOptions<T>,
-    csv: { url: string; header: string[]; rows: Record<string, string>[] },
+    csv: { url: string; header: string[]; rows: string[][] },
   ) {
     const imageColumn = options.imageColumn ?? 'image';
     const labelColumn = options.labelColumn ?? 'label';
     const { header, rows } = csv;
-    for (const [opt, col] of [
-      ['imageColumn', imageColumn],
-      ['labelColumn', labelColumn],
-    ] as const) {
-      if (!header.includes(col)) {
+    // Column name → position, built once: every later lookup is O(1), so open() stays
+    // linear in the manifest's cells however many columns it has.
+    const position = new Map<string, number>(header.map((name, k) => [name, k]));
+    const columnOf = (opt: string, col: string): number => {
+      const k = position.get(col);
+      if (k === undefined) {
+        const some =
+          header.length > 20 ? `${header.slice(0, 20).join(', ')}, …` : header.join(', ');
         throw new CsvFormatError(
-          `${opt} ${JSON.stringify(col)} is not a column of the manifest (columns: ${header.join(', ')})`,
+          `${opt} ${JSON.stringify(col)} is not a column of the manifest (columns: ${some})`,
         );
       }
-    }
+      return k;
+    };
+    const imageAt = columnOf('imageColumn', imageColumn);
+    const labelAt = columnOf('labelColumn', labelColumn);
     if (rows.length === 0) throw new CsvFormatError('the manifest has no rows');
-    const isNumeric = (col: string) =>
-      rows.every((r) => r[col] !== undefined && r[col] !== '' && Number.isFinite(Number(r[col])));
+    const isNumeric = (k: number) =>
+      rows.every((r) => r[k] !== undefined && r[k] !== '' && Number.isFinite(Number(r[k])));
     const tabular =
       options.tabularColumns ??
-      header.filter((c) => c !== imageColumn && c !== labelColumn && c !== 'id' && isNumeric(c));
-    for (const col of tabular) {
-      if (!header.includes(col)) {
+      header.filter((c, k) => c !== imageColumn && c !== labelColumn && c !== 'id' && isNumeric(k));
+    const tabularAt = Int32Array.from(tabular, (col) => {
+      if (!position.has(col)) {
         throw new CsvFormatError(
           `tabularColumns names ${JSON.stringify(col)}, which is not a column of the manifest`,
         );
       }
-    }
+      return position.get(col) as number;
+    });
     const base = resolveUrl(
       'imageBaseUrl',
       urlOption('imageBaseUrl', options.imageBaseUrl),
@@ -147,7 +144,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
     const rawLabels = new Array<string>(n);
     let numericCount = 0;
     for (let i = 0; i < n; i++) {
-      const raw = ((rows[i] as Record<string, string>)[labelColumn] ?? '').trim();
+      const raw = ((rows[i] as string[])[labelAt] ?? '').trim();
       rawLabels[i] = raw;
       if (!missing.has(raw) && Number.isFinite(Number(raw))) numericCount++;
     }
@@ -164,8 +161,8 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
     const classes: string[] = [];
     const classIndex = new Map<string, number>();
     for (let i = 0; i < n; i++) {
-      const row = rows[i] as Record<string, string>;
-      const file = row[imageColumn];
+      const row = rows[i] as string[];
+      const file = row[imageAt];
       if (!file) throw new CsvFormatError(`row ${i} has an empty ${imageColumn} column`);
       try {
         this.imageUrls[i] = this.scope.resolve(
@@ -202,11 +199,11 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
         this.labels[i] = k;
       }
       for (let c = 0; c < width; c++) {
-        const col = tabular[c] as string;
-        const v = Number(row[col]);
-        if (row[col] === '' || !Number.isFinite(v)) {
+        const cell = row[tabularAt[c] as number];
+        const v = Number(cell);
+        if (cell === '' || !Number.isFinite(v)) {
           throw new CsvFormatError(
-            `row ${i}, column ${JSON.stringify(col)}: ${JSON.stringify(row[col])} is not a number`,
+            `row ${i}, column ${JSON.stringify(tabular[c])}: ${JSON.stringify(cell)} is not a number`,
           );
         }
         this.features[i * width + c] = v;
@@ -252,6 +249,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
       channels: options.channels ?? 1,
       ...(options.width === undefined ? {} : { width: options.width }),
       ...(options.height === undefined ? {} : { height: options.height }),
+      ...(options.maxPixels === undefined ? {} : { maxPixels: options.maxPixels }),
     });
     this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.timeouts = resolveRequestTimeouts(options);
@@ -305,6 +303,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
       resolveUrl('imageBaseUrl', urlOption('imageBaseUrl', options.imageBaseUrl), locationHref()),
       options.urlPolicy,
     );
+    const maxLineBytes = positiveInt('maxLineBytes', options.maxLineBytes ?? 2 ** 23);
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     const timeouts = resolveRequestTimeouts(options);
     let text: string;
@@ -315,7 +314,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
         await res.body?.cancel().catch(() => {});
         throw new Error(`HTTP ${res.status} for ${csvUrl}`);
       }
-      text = await readText(res.body);
+      text = await readManifestText(res, csvUrl, maxLineBytes);
     } catch (err) {
       throwIfAborted(opts.signal);
       if (err instanceof MedFusionError) throw err;
@@ -327,20 +326,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
         },
       );
     }
-    const parsed = Papa.parse<Record<string, string>>(text, {
-      header: true,
-      skipEmptyLines: 'greedy',
-      transformHeader: (h) => h.trim(),
-    });
-    const fatal = parsed.errors.find((e) => e.type !== 'Delimiter');
-    if (fatal) {
-      throw new CsvFormatError(`manifest ${csvUrl}, row ${fatal.row ?? '?'}: ${fatal.message}`);
-    }
-    return new CsvImageDataset<T>(options, {
-      url: csvUrl,
-      header: parsed.meta.fields ?? [],
-      rows: parsed.data,
-    });
+    return new CsvImageDataset<T>(options, parseManifest(text, csvUrl));
   }
 
   /** The URL of sample `index`'s image; throws the row's error for a refused URL. */
@@ -383,7 +369,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
         await res.body?.cancel().catch(() => {});
         throw new Error(`HTTP ${res.status} for ${url}`);
       }
-      const { data } = await this.decoder.decode(await readBody(res.body));
+      const { data } = await this.decoder.decode(await readBody(res.body), url);
       const w = this.tabularColumns.length;
       sample = {
         image: data,

@@ -7,7 +7,13 @@ import {
   type PlanAware,
   type PlanInput,
 } from '@medfusion/core';
-import { abortReason, findInPlan, raceAbort, toEpochPlan } from '@medfusion/core/internal';
+import {
+  abortReason,
+  findInPlan,
+  positiveInt,
+  raceAbort,
+  toEpochPlan,
+} from '@medfusion/core/internal';
 import {
   type AsyncBuffer,
   type FileMetaData,
@@ -18,60 +24,21 @@ import {
 import { httpOptionsOf, RangeReader } from '../remote/RangeReader.js';
 import { SourceFormatError } from '../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
+import {
+  checkParquetMetadata,
+  checkRowGroupPages,
+  chunkColumn,
+  chunkRange,
+  formatError,
+  type ParquetLimits,
+} from './parquetChecks.js';
 import type {
   ParquetColumns,
   ParquetSample,
   ParquetSourceOptions,
   ParquetStats,
 } from './parquetOptions.js';
-
-/** A byte span being read ahead for several row groups. */
-interface Span {
-  start: number;
-  end: number;
-  bytes: Promise<Uint8Array>;
-}
-
-/** A row group being read: who waits for it, and how to stop it when nobody does. */
-interface GroupRead {
-  controller: AbortController;
-  waiters: number;
-  /** Read ahead (plan or `prefetch`): never aborted by a caller giving up. */
-  pinned: boolean;
-  settled: boolean;
-}
-
-/** The file as hyparquet reads it: range reads on `signal`, reusing bytes a read-ahead span holds. */
-function rangeFile(
-  reader: RangeReader,
-  size: number,
-  spans: readonly Span[],
-  signal: AbortSignal,
-): AsyncBuffer {
-  return {
-    byteLength: size,
-    slice: async (start: number, end?: number) => {
-      const stop = end ?? size;
-      // Bytes a merged read-ahead of several row groups is fetching anyway.
-      const span = spans.find((x) => x.start <= start && stop <= x.end);
-      const b = span
-        ? (await span.bytes).subarray(start - span.start, stop - span.start)
-        : await reader.read(start, stop, { signal });
-      return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength
-        ? (b.buffer as ArrayBuffer)
-        : (b.slice().buffer as ArrayBuffer);
-    },
-  };
-}
-
-function toNumber(value: unknown, column: string, index: number): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'bigint' || typeof value === 'boolean') return Number(value);
-  if (value === null || value === undefined) return Number.NaN;
-  throw new SourceFormatError(
-    `row ${index}: column ${column} must be numeric, got ${typeof value}`,
-  );
-}
+import { type GroupRead, rangeFile, type Span, toNumber } from './parquetRead.js';
 
 /**
  * A Parquet file over HTTP range requests, as a random-access
@@ -101,6 +68,8 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
   private readonly transform: ParquetSourceOptions<T>['transform'];
   private readonly cacheSize: number;
   private readonly lookahead: number;
+  private readonly url: string;
+  private readonly limits: ParquetLimits;
   private readonly groups = new Map<number, Promise<ParquetRow[]>>();
   private readonly inFlight = new Map<number, GroupRead>();
   private plan: EpochPlan | undefined;
@@ -115,7 +84,11 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     options: ParquetSourceOptions<T>,
     cacheSize: number,
     lookahead: number,
+    url: string,
+    limits: ParquetLimits,
   ) {
+    this.url = url;
+    this.limits = limits;
     this.reader = reader;
     this.file = file;
     this.metadata = metadata;
@@ -165,6 +138,10 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     if (!Number.isInteger(lookahead) || lookahead < 1) {
       throw new RangeError(`lookahead must be a positive integer, got ${String(lookahead)}`);
     }
+    const limits: ParquetLimits = {
+      maxRowGroupRows: positiveInt('maxRowGroupRows', options.maxRowGroupRows ?? 2 ** 20),
+      maxPageBytes: positiveInt('maxPageBytes', options.maxPageBytes ?? 2 ** 27),
+    };
     const url = resolveUrl('url', options.url, locationHref());
     const reader = new RangeReader({ ...httpOptionsOf(options), url });
     const closer = new AbortController();
@@ -175,16 +152,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     try {
       metadata = await raceAbort(parquetMetadataAsync(file), options.signal);
     } catch (error) {
-      if (
-        error instanceof Error &&
-        !(error instanceof SourceFormatError) &&
-        /parquet/i.test(error.message)
-      ) {
-        throw new SourceFormatError(`${url} is not a Parquet file: ${error.message}`, {
-          cause: error,
-        });
-      }
-      throw error;
+      throw formatError(error, `${url} is not a Parquet file`);
     }
     const names = new Set(metadata.schema.slice(1).map((e) => e.name));
     for (const [role, name] of [
@@ -198,7 +166,23 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
         );
       }
     }
-    const source = new ParquetSource<T>(reader, file, metadata, options, cacheSize, lookahead);
+    checkParquetMetadata(
+      metadata,
+      url,
+      size,
+      new Set([columns.image, columns.label, ...(columns.tabular ?? [])].filter((c) => c)),
+      limits,
+    );
+    const source = new ParquetSource<T>(
+      reader,
+      file,
+      metadata,
+      options,
+      cacheSize,
+      lookahead,
+      url,
+      limits,
+    );
     source.closer = closer;
     source.spans = spans;
     return source;
@@ -295,10 +279,10 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     for (const chunk of (this.metadata.row_groups[g] as FileMetaData['row_groups'][number])
       .columns) {
       const m = chunk.meta_data;
-      if (!m || !wanted.has(m.path_in_schema[0] as string)) continue;
-      const from = Number(m.dictionary_page_offset ?? m.data_page_offset);
-      start = Math.min(start, from);
-      end = Math.max(end, from + Number(m.total_compressed_size));
+      if (!m || !wanted.has(chunkColumn(m))) continue;
+      const range = chunkRange(m);
+      start = Math.min(start, range.start);
+      end = Math.max(end, range.end);
     }
     return { start: Number.isFinite(start) ? start : 0, end };
   }
@@ -367,14 +351,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       settled: false,
     };
     const signal = AbortSignal.any([this.closer.signal, read.controller.signal]);
-    rows = parquetReadObjects({
-      file: rangeFile(this.reader, this.file.byteLength, this.spans, signal),
-      metadata: this.metadata,
-      columns: this.readColumns,
-      rowStart: start,
-      rowEnd: start + (this.rowGroupSizes[g] as number),
-      utf8: false,
-    });
+    rows = this.decode(g, start, signal);
     const entry = rows;
     const settle = () => {
       read.settled = true;
@@ -393,6 +370,42 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     return entry;
   }
 
+  /**
+   * Read row group `g`'s column bytes on `signal` (or take the read-ahead span holding them),
+   * check its page headers against the limits, then let hyparquet decode it from those bytes.
+   */
+  private async decode(g: number, first: number, signal: AbortSignal): Promise<ParquetRow[]> {
+    const { start, end } = this.groupSpan(g);
+    let span = this.spans.find((x) => x.start <= start && end <= x.end);
+    const own = !span && end > start;
+    if (own) {
+      span = { start, end, bytes: this.reader.read(start, end, { signal }) };
+      this.spans.push(span);
+    }
+    try {
+      if (span) {
+        const bytes = await span.bytes;
+        const read = new Set(this.readColumns);
+        checkRowGroupPages(this.metadata, g, this.url, bytes, span.start, read, this.limits);
+      }
+      return await parquetReadObjects({
+        file: rangeFile(this.reader, this.file.byteLength, this.spans, signal),
+        metadata: this.metadata,
+        columns: this.readColumns,
+        rowStart: first,
+        rowEnd: first + (this.rowGroupSizes[g] as number),
+        utf8: false,
+      });
+    } catch (error) {
+      throw formatError(error, `row group ${g} of ${this.url} could not be decoded`);
+    } finally {
+      if (own && span) {
+        const i = this.spans.indexOf(span);
+        if (i >= 0) this.spans.splice(i, 1);
+      }
+    }
+  }
+
   private toSample(row: ParquetRow, index: number): ParquetSample {
     const c = this.columns;
     let image: Uint8Array = new Uint8Array(0);
@@ -403,16 +416,18 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       if (bytes instanceof Uint8Array) image = bytes;
       else if (typeof bytes === 'string') image = new TextEncoder().encode(bytes);
       else if (bytes !== null && bytes !== undefined) {
-        throw new SourceFormatError(`row ${index}: column ${c.image} holds no bytes`);
+        throw new SourceFormatError(
+          `row ${index} of ${this.url}: column ${c.image} holds no bytes`,
+        );
       }
     }
     const names = c.tabular ?? [];
     const tabular = new Float32Array(names.length);
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as string;
-      tabular[i] = toNumber(row[name], name, index);
+      tabular[i] = toNumber(row[name], name, index, this.url);
     }
-    const label = c.label ? toNumber(row[c.label], c.label, index) : Number.NaN;
+    const label = c.label ? toNumber(row[c.label], c.label, index, this.url) : Number.NaN;
     return { image, tabular, label };
   }
 }

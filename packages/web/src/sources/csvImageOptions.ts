@@ -1,6 +1,7 @@
 import type { RequestTimeoutOptions } from '../remote/fetchWithTimeout.js';
 import type { UrlNotAllowedError, UrlPolicy } from '../remote/urlPolicy.js';
-import type { CsvFormatError } from './CsvImageDataset.js';
+import type { CsvFormatError } from './csvManifest.js';
+import type { ImageDecoderOptions } from './decodeImage.js';
 
 /** One sample of a {@link CsvImageDataset}: the reference's `(image, tabular, label)`. */
 export interface CsvImageSample {
@@ -80,6 +81,18 @@ export interface CsvImageDatasetOptions<T = CsvImageSample> extends RequestTimeo
   width?: number;
   /** Resize every image to this height (default: keep the file's). */
   height?: number;
+  /**
+   * Longest line of the manifest, in bytes. The manifest is read as a stream and a longer
+   * line stops the read at once with a `SizeLimitError` (code `SIZE_LIMIT`) naming the line.
+   * @default 8388608 (8 MiB)
+   */
+  maxLineBytes?: number;
+  /**
+   * Largest image, in pixels (width × height), read from the file's header before decoding;
+   * a larger one fails its `get` with a `SizeLimitError`. See {@link ImageDecoderOptions.maxPixels}.
+   * @default 67108864 (8192 × 8192)
+   */
+  maxPixels?: number;
   /** `fetch` to use (default: the global one). */
   fetch?: typeof fetch;
   /**

@@ -1,5 +1,9 @@
 import { MedFusionError } from '@medfusion/core';
-import { registerErrorClass } from '@medfusion/core/internal';
+import { checkUntrustedSize, positiveInt, registerErrorClass } from '@medfusion/core/internal';
+import { imageSize } from './imageSize.js';
+
+/** Bytes of a Blob read to find its size: enough for a JPEG's metadata before its frame. */
+const HEAD_BYTES = 256 * 1024;
 
 /** Options of {@link ImageDecoder}. */
 export interface ImageDecoderOptions {
@@ -12,6 +16,14 @@ export interface ImageDecoderOptions {
   width?: number;
   /** Resize to this height in pixels; by default the image's own height. */
   height?: number;
+  /**
+   * Largest image accepted, in pixels (width × height). The size is read from the file's
+   * header (PNG, JPEG, GIF, WebP, BMP) before anything is decoded, and a larger image is
+   * refused with a `SizeLimitError` (code `SIZE_LIMIT`): a 190 KB PNG can claim
+   * 14,000 × 14,000 pixels, 784 MB once decoded. Other formats are checked once decoded.
+   * @default 67108864 (8192 × 8192)
+   */
+  maxPixels?: number;
 }
 
 /** A decoded image: normalised pixels in [0, 1], row-major, channels interleaved. */
@@ -49,11 +61,12 @@ export class ImageDecoder {
   private readonly channels: 1 | 3;
   private readonly width: number | undefined;
   private readonly height: number | undefined;
+  private readonly maxPixels: number;
   private canvas: OffscreenCanvas | undefined;
   private ctx: OffscreenCanvasRenderingContext2D | undefined;
 
   constructor(options: ImageDecoderOptions = {}) {
-    const { channels = 1, width, height } = options;
+    const { channels = 1, width, height, maxPixels = 2 ** 26 } = options;
     if (channels !== 1 && channels !== 3) {
       throw new RangeError(`channels must be 1 or 3, got ${String(channels)}`);
     }
@@ -68,22 +81,43 @@ export class ImageDecoder {
     this.channels = channels;
     this.width = width;
     this.height = height;
+    this.maxPixels = positiveInt('maxPixels', maxPixels);
   }
 
-  /** Decode `bytes` (a Blob or raw bytes) into normalised pixels. */
-  async decode(bytes: Blob | ArrayBuffer | Uint8Array): Promise<DecodedImage> {
+  /**
+   * Decode `bytes` (a Blob or raw bytes) into normalised pixels. The image's size is
+   * checked against `maxPixels` from its header first, and it is decoded at the target
+   * size where the platform can (`createImageBitmap`'s resize options).
+   * @param name - names the image in errors (e.g. its URL)
+   */
+  async decode(bytes: Blob | ArrayBuffer | Uint8Array, name?: string): Promise<DecodedImage> {
     const blob =
       bytes instanceof Blob ? bytes : new Blob([bytes as Uint8Array<ArrayBuffer> | ArrayBuffer]);
+    const label = name ?? `of ${blob.size} bytes`;
+    const head =
+      bytes instanceof Blob
+        ? new Uint8Array(await blob.slice(0, HEAD_BYTES).arrayBuffer())
+        : bytes instanceof Uint8Array
+          ? bytes
+          : new Uint8Array(bytes);
+    const size = imageSize(head);
+    if (size) this.checkPixels(label, size.width, size.height);
+    const targetWidth = this.width ?? size?.width;
+    const targetHeight = this.height ?? size?.height;
     let bitmap: ImageBitmap;
     try {
       bitmap = await createImageBitmap(blob, {
         colorSpaceConversion: 'none',
         premultiplyAlpha: 'none',
+        ...(targetWidth && targetHeight
+          ? { resizeWidth: targetWidth, resizeHeight: targetHeight }
+          : {}),
       });
     } catch (err) {
-      throw new ImageDecodeError(`could not decode an image of ${blob.size} bytes`, err);
+      throw new ImageDecodeError(`could not decode the image ${label}`, err);
     }
     try {
+      if (!size) this.checkPixels(label, bitmap.width, bitmap.height);
       const width = this.width ?? bitmap.width;
       const height = this.height ?? bitmap.height;
       const ctx = this.context(width, height);
@@ -111,6 +145,14 @@ export class ImageDecoder {
     } finally {
       bitmap.close();
     }
+  }
+
+  private checkPixels(label: string, width: number, height: number): void {
+    checkUntrustedSize(`image ${label} (${width} × ${height})`, width * height, {
+      cap: this.maxPixels,
+      capName: 'maxPixels',
+      unit: 'pixels',
+    });
   }
 
   private context(width: number, height: number): OffscreenCanvasRenderingContext2D {

@@ -40,6 +40,20 @@ export interface ParquetSourceOptions<T = ParquetSample> extends HttpOptions {
   lookahead?: number;
   /** Aborts opening (reading the footer). */
   signal?: AbortSignal;
+  /**
+   * Rows one row group may claim (a row group is decoded whole, so this bounds the rows in
+   * memory at once); a file claiming more is refused at `open` with a `SizeLimitError`
+   * (code `SIZE_LIMIT`). Also bounds the values per page of a list column.
+   * @default 1048576 (pyarrow's default row group length)
+   */
+  maxRowGroupRows?: number;
+  /**
+   * Uncompressed bytes one page may claim; a page claiming more (or more than its codec can
+   * expand its stored bytes to) fails its row group with a `SizeLimitError` before anything
+   * is allocated for it.
+   * @default 134217728 (128 MiB)
+   */
+  maxPageBytes?: number;
 }
 
 /** Counters of a {@link ParquetSource}. */

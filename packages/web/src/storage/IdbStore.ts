@@ -7,6 +7,7 @@ import {
   type StoreValue,
 } from '@medfusion/core';
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import { isMeta, type Meta } from './idbMeta.js';
 import { StoreError } from './storeErrors.js';
 import { checkMaxBytes, checkStoreKey, checkStoreValue } from './storeValidate.js';
 
@@ -35,17 +36,15 @@ export interface IdbStoreOptions {
 export interface IdbStoreUsage extends StoreUsage {
   /** Entries evicted to stay under maxBytes or after a quota error. */
   evictions: number;
-  /** Entries dropped because they failed their checksum. */
+  /**
+   * Entries dropped as corrupt, never returned: a value failing its length or checksum, or a
+   * damaged meta record (`null`; a length, checksum, chunk count or sequence number that is not
+   * a non-negative integer; a length over `maxBytes`), which is skipped when the store opens and
+   * removed with its chunks.
+   */
   corruptDropped: number;
   /** QuotaExceededError seen since open. */
   quotaErrors: number;
-}
-
-interface Meta {
-  len: number;
-  sum: number;
-  chunks: number;
-  seq: number;
 }
 
 interface Schema extends DBSchema {
@@ -130,15 +129,43 @@ export class IdbStore implements PersistentStore {
       });
       const tx = db.transaction('meta');
       const [keys, metas] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
-      const order = keys.map((k, i) => ({ k, m: metas[i]! })).sort((a, b) => a.m.seq - b.m.seq);
+      // A damaged record (null, NaN, a string…) is skipped and counted, never trusted: it
+      // would make the byte count NaN, and the next put would evict every intact entry.
+      const order: { k: string; m: Meta }[] = [];
+      const damaged: IDBValidKey[] = [];
+      keys.forEach((k, i) => {
+        const m: unknown = metas[i];
+        if (typeof k === 'string' && isMeta(m, this.maxBytes)) order.push({ k, m });
+        else damaged.push(k);
+      });
+      order.sort((a, b) => a.m.seq - b.m.seq);
       for (const { k, m } of order) {
         this.lru.set(k, m.len);
         this.bytes += m.len;
         this.seq = Math.max(this.seq, m.seq);
       }
+      if (damaged.length > 0) {
+        this.counters.corruptDropped += damaged.length;
+        await this.removeDamaged(db, damaged).catch(() => {});
+      }
       return db;
     })();
     return this.db;
+  }
+
+  /** Delete damaged meta records and their chunks (best effort: they are skipped anyway). */
+  private async removeDamaged(db: IDBPDatabase<Schema>, keys: IDBValidKey[]): Promise<void> {
+    const tx = db.transaction(['meta', 'data'], 'readwrite');
+    const reqs: Promise<unknown>[] = [tx.done];
+    for (const k of keys) {
+      reqs.push(tx.objectStore('meta').delete(k as string));
+      if (typeof k === 'string') {
+        reqs.push(
+          tx.objectStore('data').delete(IDBKeyRange.bound([k, 0], [k, Number.MAX_SAFE_INTEGER])),
+        );
+      }
+    }
+    await Promise.all(reqs);
   }
 
   private forget(key: string): void {
@@ -158,26 +185,31 @@ export class IdbStore implements PersistentStore {
       tx.objectStore('meta').get(key),
       tx.objectStore('data').getAll(IDBKeyRange.bound([key, 0], [key, Number.MAX_SAFE_INTEGER])),
     ]);
-    if (!meta) {
+    if (meta === undefined) {
       this.forget(key);
       return undefined;
     }
-    let out: Uint8Array;
-    if (parts.length === 1 && parts[0]) out = parts[0];
-    else {
-      out = new Uint8Array(meta.len);
-      let at = 0;
-      for (const p of parts) {
-        if (at + p.length > meta.len) {
-          at = -1;
-          break;
-        }
-        out.set(p, at);
-        at += p.length;
-      }
-      if (at !== meta.len || parts.length !== meta.chunks) out = new Uint8Array(0);
+    // The meta record is untrusted until checked, and nothing is allocated for its claimed
+    // length: the chunks' real bytes are counted first and must match it.
+    let stored = 0;
+    let whole = isMeta(meta, this.maxBytes) && parts.length === meta.chunks;
+    for (const p of parts) {
+      if (!(p instanceof Uint8Array)) whole = false;
+      else stored += p.length;
     }
-    if (out.length !== meta.len || checksum(out) !== meta.sum) {
+    let out: Uint8Array = new Uint8Array(0);
+    if (whole && stored === (meta as Meta).len) {
+      if (parts.length === 1) out = parts[0] as Uint8Array;
+      else {
+        out = new Uint8Array(stored);
+        let at = 0;
+        for (const p of parts) {
+          out.set(p, at);
+          at += p.length;
+        }
+      }
+    }
+    if (!whole || out.length !== meta.len || checksum(out) !== meta.sum) {
       this.counters.corruptDropped++;
       await this.write(key, undefined).catch(() => {});
       return undefined;

@@ -92,9 +92,14 @@ export class OpfsSegmentEngine {
     if (best) {
       this.snapGen = best.gen;
       this.next = best.next;
-      await this.index.load(best, async (id) =>
+      const skipped = await this.index.load(best, async (id) =>
         onDisk.has(id) ? this.fs.open(segmentName(id), false) : undefined,
       );
+      // Entries the snapshot placed past their segment: dropped, and the snapshot rewritten.
+      if (skipped > 0) {
+        this.counters.corruptDropped += skipped;
+        this.markDirty();
+      }
     }
     await this.catchUp(names);
     const head = decodeHead((await headFile?.read(0, 16)) ?? new Uint8Array(0));

@@ -1,3 +1,4 @@
+import { untrustedSizeError } from '@medfusion/core/internal';
 import type { FileBackend, OpfsFile } from './opfsFiles.js';
 import {
   type EntryLocation,
@@ -10,6 +11,9 @@ import {
   segmentName,
   verifyRecord,
 } from './opfsFormat.js';
+
+/** A non-negative safe integer: a size, an offset, an id. */
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
 /** One open segment file and what the index knows of it. Internal. */
 export interface Segment {
@@ -167,19 +171,49 @@ export class OpfsSegmentIndex {
     return maxId;
   }
 
-  /** Take the segments (those `open` finds) and entries of a snapshot. */
+  /**
+   * Take the segments (those `open` finds) and entries of a snapshot. A snapshot is
+   * untrusted (its checksum only catches torn writes): an entry whose record would reach
+   * past its segment's end or its file's real size, or whose fields are not sizes, is
+   * skipped, so no read is ever sized by it. Returns the number of entries skipped.
+   */
   async load(
     snap: SnapshotData,
     open: (id: number) => Promise<OpfsFile | undefined>,
-  ): Promise<void> {
-    this.tick = snap.tick;
-    for (const [id, end, lastUsed] of snap.segments) {
+  ): Promise<number> {
+    this.tick = Number.isSafeInteger(snap.tick) ? snap.tick : 0;
+    const ends = new Map<number, number>();
+    for (const seg of snap.segments) {
+      if (!Array.isArray(seg)) continue;
+      const [id, end, lastUsed] = seg;
+      if (!isCount(id) || this.segments.has(id)) continue;
       const file = await open(id);
-      if (file) this.segments.set(id, { id, file, end, lastUsed });
+      if (!file) continue;
+      // A bad `end` reads as 0: catchUp then rescans the whole segment.
+      const known = isCount(end) ? end : 0;
+      this.segments.set(id, { id, file, end: known, lastUsed: isCount(lastUsed) ? lastUsed : 0 });
+      ends.set(id, Math.min(known, await file.size()));
     }
-    for (const [key, segment, offset, keyLen, len, sum] of snap.entries) {
-      if (this.segments.has(segment)) this.set(key, { segment, offset, keyLen, len, sum });
+    let skipped = 0;
+    for (const entry of snap.entries) {
+      const [key, segment, offset, keyLen, len, sum] = Array.isArray(entry) ? entry : [];
+      const end = ends.get(segment as number);
+      const bad =
+        typeof key !== 'string' ||
+        end === undefined ||
+        ![offset, keyLen, len, sum].every(isCount) ||
+        untrustedSizeError(
+          `OPFS index entry ${JSON.stringify(key)}`,
+          (offset as number) + recordSize(keyLen as number, len as number),
+          { actual: end, actualName: `the end of segment ${segment}` },
+        ) !== undefined;
+      if (bad) {
+        if (typeof key === 'string' && end !== undefined) skipped++;
+        continue;
+      }
+      this.set(key, { segment, offset, keyLen, len, sum } as EntryLocation);
     }
+    return skipped;
   }
 
   /** The index as a snapshot of generation `gen`. */

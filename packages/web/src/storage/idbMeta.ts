@@ -1,0 +1,32 @@
+/** The meta record IdbStore keeps per key (web-internal). */
+export interface Meta {
+  /** Length of the value in bytes. */
+  len: number;
+  /** Checksum of the value. */
+  sum: number;
+  /** Number of chunk records. */
+  chunks: number;
+  /** Write sequence number (least recently used first). */
+  seq: number;
+}
+
+/**
+ * Whether a meta record read back is whole: non-negative integers, at least one chunk, and
+ * a length no larger than `maxBytes` (put never writes a larger one). A damaged record is
+ * skipped, never trusted: its length would enter the byte count.
+ */
+export function isMeta(m: unknown, maxBytes: number): m is Meta {
+  if (m === null || typeof m !== 'object') return false;
+  const { len, sum, chunks, seq } = m as Record<string, unknown>;
+  const count = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+  return (
+    count(len) &&
+    len <= maxBytes &&
+    count(sum) &&
+    sum <= 0xffffffff &&
+    count(chunks) &&
+    chunks >= 1 &&
+    chunks <= Math.max(1, len) &&
+    count(seq)
+  );
+}
