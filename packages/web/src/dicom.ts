@@ -21,3 +21,9 @@ export type { DicomTagSpec } from './sources/dicom/tagFields.js';
 export type { DicomWindow } from './sources/dicom/toFloat32.js';
 export type { TransferSyntaxUid } from './sources/dicom/transferSyntax.js';
 export { TransferSyntax } from './sources/dicom/transferSyntax.js';
+export { DicomWebSource } from './sources/dicomweb/DicomWebSource.js';
+export type {
+  DicomWebInstance,
+  DicomWebSourceOptions,
+  DicomWebStats,
+} from './sources/dicomweb/dicomWebOptions.js';

@@ -15,6 +15,7 @@ import { DicomError } from './DicomError.js';
 import { type DicomManifest, loadManifest } from './dicomManifest.js';
 import type { DicomSample, DicomSourceOptions } from './dicomOptions.js';
 import { fetchHead, fetchObject } from './fetchObject.js';
+import { fnv1a } from './fnv1a.js';
 import { dataSetReader, inflate } from './parsePart10.js';
 
 const KNOWN_OPTIONS = [
@@ -41,13 +42,6 @@ const KNOWN_OPTIONS = [
 const HEAD_BYTES = 65536;
 /** Whole files kept for the frames of one file (multiFrame 'frames'). */
 const RECENT_FILES = 4;
-
-/** A short stable hash for fingerprints (FNV-1a, 32 bits, hex). */
-function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
-}
 
 /**
  * DICOM Part 10 files over HTTP as a random-access {@link Dataset}: from a
