@@ -16,6 +16,7 @@ import {
 import { RangeReader } from '../remote/RangeReader.js';
 import { SourceFormatError } from '../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
+import { checkCodecs, parquetCompressors } from './parquetCodecs.js';
 import type {
   ParquetColumns,
   ParquetSample,
@@ -183,6 +184,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       }
     }
     const source = new ParquetSource<T>(reader, file, metadata, options, cacheSize, lookahead);
+    checkCodecs(metadata, source.readColumns, url);
     source.closer = closer;
     source.spans = spans;
     return source;
@@ -323,6 +325,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       rowStart: start,
       rowEnd: start + (this.rowGroupSizes[g] as number),
       utf8: false,
+      compressors: parquetCompressors,
     });
     const entry = rows;
     entry.catch(() => {
