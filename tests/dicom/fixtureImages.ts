@@ -14,6 +14,8 @@ export interface FixtureImage {
   frames: number;
   samplesPerPixel: 1 | 3;
   bitsAllocated: 8 | 16;
+  /** Bits stored, when fewer than allocated. */
+  bitsStored?: number;
   signed: boolean;
   photometric: 'MONOCHROME1' | 'MONOCHROME2' | 'RGB';
   rescaleSlope: number;
@@ -87,6 +89,7 @@ export const MULTI: FixtureImage = {
   frames: 3,
   samplesPerPixel: 1,
   bitsAllocated: 16,
+  bitsStored: 12,
   signed: false,
   photometric: 'MONOCHROME2',
   rescaleSlope: 1,

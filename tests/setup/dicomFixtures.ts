@@ -41,7 +41,7 @@ export function writeExplicit(image: FixtureImage, study: string): Uint8Array {
   const sop = DicomMetaDictionary.uid();
   const sopClass =
     image.samplesPerPixel === 3 ? '1.2.840.10008.5.1.4.1.1.7' : '1.2.840.10008.5.1.4.1.1.2';
-  const bits = image.name === 'multi' ? 12 : image.bitsAllocated;
+  const bits = image.bitsStored ?? image.bitsAllocated;
   const dataset: Record<string, unknown> = {
     SOPClassUID: sopClass,
     SOPInstanceUID: sop,
@@ -119,15 +119,22 @@ function uidOf(file: string, tag: string): string {
   return m[1] as string;
 }
 
-/** Write every fixture file into `dir`; returns their descriptions. */
-export function buildDicomFixtures(dir: string): FixtureFile[] {
+/**
+ * Write every fixture file into `dir` (by default the test images and variants of
+ * tests/dicom/fixtureImages.ts; the dicom bench passes its own); returns their descriptions.
+ */
+export function buildDicomFixtures(
+  dir: string,
+  images: readonly FixtureImage[] = IMAGES,
+  variants: typeof VARIANTS = VARIANTS,
+): FixtureFile[] {
   mkdirSync(dir, { recursive: true });
   const study = DicomMetaDictionary.uid();
   const files: FixtureFile[] = [];
-  for (const image of IMAGES) {
+  for (const image of images) {
     const base = join(dir, `${image.name}-source.dcm`);
     writeFileSync(base, writeExplicit(image, study));
-    for (const [name, variant, syntax, tolerance] of VARIANTS) {
+    for (const [name, variant, syntax, tolerance] of variants) {
       if (name !== image.name) continue;
       const file = `${name}-${variant}.dcm`;
       const out = join(dir, file);
