@@ -1,3 +1,4 @@
+/// <reference path="./codecModules.d.ts" />
 import { DicomError } from './DicomError.js';
 import type { DicomImageInfo } from './imageInfo.js';
 import { decodeRle } from './rle.js';
