@@ -44,6 +44,11 @@ export default defineConfig({
       '@medfusion/web > @tensorflow/tfjs-core',
       '@tensorflow/tfjs-backend-webgpu',
       'idb-keyval',
+      // DICOM: CommonJS/UMD packages (dicom-parser, the Emscripten codecs) need pre-bundling.
+      '@medfusion/web > dicom-parser',
+      '@medfusion/web > @cornerstonejs/codec-libjpeg-turbo-8bit/decodewasmjs',
+      '@medfusion/web > @cornerstonejs/codec-charls/decodewasmjs',
+      '@medfusion/web > @cornerstonejs/codec-openjpeg/decodewasmjs',
     ],
   },
   test: {
@@ -82,6 +87,16 @@ export default defineConfig({
           // Memory-bound tests read performance.memory (precise) after a forced gc().
           browser: browser(['--enable-precise-memory-info', '--js-flags=--expose-gc']),
           globalSetup: ['tests/setup/sampleServerSetup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // DICOM files and DICOMweb (a throwaway Orthanc): fixtures made with DCMTK/GDCM at setup.
+          name: 'dicom',
+          include: ['tests/dicom/**/*.test.ts'],
+          browser: browser(),
+          globalSetup: ['tests/setup/dicomSetup.ts'],
         },
       },
       {

@@ -4,7 +4,9 @@
 // contrast depend on the label, and a CSV manifest whose tabular features (age,
 // two marker levels, BMI) are correlated with the label. The same samples are
 // also packed into WebDataset tar shards (`shards/`, ustar, a sidecar index
-// per shard and a `manifest.json`) for the demo's "remote shards" source.
+// per shard and a `manifest.json`) for the demo's "remote shards" source, and
+// written as DICOM files (`dicom/<id>.dcm`, Explicit VR Little Endian, by dcmjs,
+// so no DCMTK is needed) with `dicom/manifest.csv` for the "DICOM" source.
 //
 //   node demo/scripts/generate-data.mjs [--count 10000] [--out demo/.data/synthetic] [--seed 42]
 //     [--shard-size 1000] [--force]
@@ -15,6 +17,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import dcmjs from 'dcmjs';
 import { encode } from 'fast-png';
 import { packTar } from 'modern-tar';
 
@@ -22,7 +25,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Where `npm run demo` keeps its data (git-ignored). */
 export const DEFAULT_DATA_DIR = resolve(here, '..', '.data', 'synthetic');
 const SIZE = 64;
-const VERSION = 1;
+const VERSION = 2;
 
 /** mulberry32: a tiny seeded PRNG, plenty for synthetic data. */
 function rng(seed) {
@@ -69,6 +72,44 @@ function scan(rand, label, pixels) {
       pixels[y * SIZE + x] = Math.min(Math.max(value, 0), 255);
     }
   }
+}
+
+/**
+ * One scan as a DICOM Part 10 file (a secondary-capture-like CT slice, 8-bit
+ * MONOCHROME2, synthetic patient: age and sex from the record, no real identity).
+ */
+function dicomFile(pixels, age, study) {
+  const { DicomDict, DicomMetaDictionary } = dcmjs.data;
+  const sop = DicomMetaDictionary.uid();
+  const sopClass = '1.2.840.10008.5.1.4.1.1.7';
+  const dataset = {
+    SOPClassUID: sopClass,
+    SOPInstanceUID: sop,
+    StudyInstanceUID: study,
+    SeriesInstanceUID: study,
+    Modality: 'OT',
+    PatientAge: `${String(age).padStart(3, '0')}Y`,
+    SamplesPerPixel: 1,
+    PhotometricInterpretation: 'MONOCHROME2',
+    Rows: SIZE,
+    Columns: SIZE,
+    BitsAllocated: 8,
+    BitsStored: 8,
+    HighBit: 7,
+    PixelRepresentation: 0,
+    PixelData: [Uint8Array.from(pixels).buffer],
+    _vrMap: { PixelData: 'OB' },
+  };
+  const meta = {
+    FileMetaInformationVersion: new Uint8Array([0, 1]).buffer,
+    MediaStorageSOPClassUID: sopClass,
+    MediaStorageSOPInstanceUID: sop,
+    TransferSyntaxUID: '1.2.840.10008.1.2.1',
+    ImplementationClassUID: '1.2.826.0.1.3680043.10.1104.2',
+  };
+  const dict = new DicomDict(DicomMetaDictionary.denaturalizeDataset(meta));
+  dict.dict = DicomMetaDictionary.denaturalizeDataset(dataset);
+  return new Uint8Array(dict.write());
 }
 
 /** Tabular features correlated with the label (rounded like a real record). */
@@ -188,9 +229,12 @@ export async function generate({
   }
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, 'images'), { recursive: true });
+  mkdirSync(join(out, 'dicom'), { recursive: true });
   const rand = rng(seed);
   const pixels = new Uint8Array(SIZE * SIZE);
   const lines = ['id,image,age,marker_a,marker_b,bmi,label'];
+  const dicomLines = ['url,age,marker_a,marker_b,bmi,label'];
+  const study = `2.25.${BigInt(seed) * 1000003n + 7n}`;
   const width = String(count - 1).length;
   for (let i = 0; i < count; i++) {
     const label = rand() < 0.5 ? 1 : 0;
@@ -198,9 +242,14 @@ export async function generate({
     const name = `${String(i).padStart(width, '0')}.png`;
     const png = encode({ width: SIZE, height: SIZE, data: pixels, depth: 8, channels: 1 });
     writeFileSync(join(out, 'images', name), png);
-    lines.push([i, name, ...features(rand, label), label].join(','));
+    const record = features(rand, label);
+    lines.push([i, name, ...record, label].join(','));
+    const dcm = name.replace(/\.png$/, '.dcm');
+    writeFileSync(join(out, 'dicom', dcm), dicomFile(pixels, record[0], study));
+    dicomLines.push([dcm, ...record, label].join(','));
   }
   writeFileSync(join(out, 'manifest.csv'), `${lines.join('\n')}\n`);
+  writeFileSync(join(out, 'dicom', 'manifest.csv'), `${dicomLines.join('\n')}\n`);
   await writeShards(out, shardSize);
   writeFileSync(metaPath, JSON.stringify(wanted));
   return { skipped: false, out, count };

@@ -4,6 +4,7 @@ import { adviceFor } from './advice.js';
 import { renderAugmentGrid } from './augmentation.js';
 import { BarChart, LiveChart } from './charts.js';
 import { COMPARE_ROWS, runComparison } from './compare.js';
+import { openDicomSource } from './dicomSource.js';
 import { fetchManifest, IMAGES_PATH, manifestBlobUrl } from './manifest.js';
 import { buildFusionModel, chooseBackend } from './model.js';
 import { registerOffline } from './offline.js';
@@ -151,7 +152,9 @@ function setRunning(on: boolean): void {
 
 async function openSource(): Promise<PipelineSource> {
   const kind = settings.source;
-  const opened = sources[kind] ?? (await (kind === 'shards' ? openShards() : openCsv()));
+  const opened =
+    sources[kind] ??
+    (await (kind === 'shards' ? openShards() : kind === 'dicom' ? openDicom() : openCsv()));
   sources[kind] = opened;
   return opened;
 }
@@ -188,6 +191,17 @@ async function openShards(): Promise<PipelineSource> {
     dataset,
     features: columns.length,
     fingerprint: { name: 'medfusion-demo-shards', version },
+  };
+}
+
+async function openDicom(): Promise<PipelineSource> {
+  const { dataset, columns, version } = await openDicomSource(location.origin);
+  showDataset(dataset.length, `${columns.length} tabular features, DICOM files`);
+  return {
+    kind: 'dicom',
+    dataset,
+    features: columns.length,
+    fingerprint: { name: 'medfusion-demo-dicom', version },
   };
 }
 

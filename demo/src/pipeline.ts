@@ -16,6 +16,7 @@ import {
   type WebDatasetSource,
   type WebDatasetStats,
 } from '@medfusion/web';
+import type { DicomSource } from '@medfusion/web/dicom';
 import { type TfDataset, type TfElement, toTfDataset } from '@medfusion/web/tfjs';
 import * as tf from '@tensorflow/tfjs';
 import { standardAugment } from './augmentation.js';
@@ -73,6 +74,12 @@ export type PipelineSource = {
       kind: 'shards';
       /** The shards source (transform already yields `{ image, tabular, label }`). */
       dataset: WebDatasetSource<CsvImageSample>;
+    }
+  | {
+      /** DICOM files + a CSV manifest, decoded by DicomSource on the page's thread. */
+      kind: 'dicom';
+      /** The DICOM source (transform yields `{ image, tabular, label }`). */
+      dataset: DicomSource<CsvImageSample>;
     }
 );
 
@@ -134,7 +141,7 @@ export class Pipeline {
         const opts = signal ? { signal } : {};
         const sample = executor
           ? await executor.run(index, signal ?? neverAborted)
-          : await (csv ?? (shards as WebDatasetSource<CsvImageSample>)).get(index, opts);
+          : await (source.dataset as Dataset<CsvImageSample>).get(index, opts);
         this.networkLoads++;
         return sample;
       } catch (err) {

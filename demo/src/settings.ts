@@ -1,6 +1,6 @@
 /** What the page's controls hold; every field also lives in the URL's query string. */
 export interface Settings {
-  /** Where samples come from: the CSV manifest + one PNG per sample, or WebDataset tar shards. */
+  /** Where samples come from: the CSV manifest + one PNG per sample, WebDataset tar shards, or DICOM files. */
   source: Source;
   /** Caching strategy of the pipeline. */
   strategy: Strategy;
@@ -28,8 +28,8 @@ export interface Settings {
   compareTrace: Trace;
 }
 
-/** The data sources offered: `csv` (manifest + images) or `shards` (remote tar shards). */
-export const SOURCES = ['csv', 'shards'] as const;
+/** The data sources offered: `csv` (manifest + images), `shards` (remote tar shards) or `dicom` (DICOM files). */
+export const SOURCES = ['csv', 'shards', 'dicom'] as const;
 /** A data source. */
 export type Source = (typeof SOURCES)[number];
 /** The strategies offered by the page (`both-disk` adds the persistent tier). */

@@ -18,6 +18,7 @@ import {
   sampleFiles,
   sampleKey,
 } from './fixtures.js';
+import { writeParquetCodecFixtures } from './parquetCodecs.js';
 
 const EXTS = ['cls', 'json', 'png'] as const;
 
@@ -109,6 +110,7 @@ export async function buildFixtures(dir: string): Promise<void> {
     rowGroupSize: PARQUET.rowGroupSize,
   });
   writeFileSync(join(dir, PARQUET.name), new Uint8Array(buffer));
+  writeParquetCodecFixtures(dir);
   writeFileSync(
     join(dir, 'not-a-tar.tar'),
     new TextEncoder().encode('this is not a tar file\n'.repeat(100)),

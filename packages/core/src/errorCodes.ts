@@ -76,6 +76,15 @@ export const ERROR_CODES = [
   'RANGE_NOT_SUPPORTED',
   /** A size read from untrusted bytes exceeds the real object or a cap (SizeLimitError). */
   'SIZE_LIMIT',
+  /** A Parquet column chunk uses a compression codec with no decompressor (UnsupportedCodecError). */
+  'UNSUPPORTED_CODEC',
+  // web: DICOM and DICOMweb (DicomError)
+  /** Not a DICOM Part 10 file, a truncated frame, or a codec that failed. */
+  'DICOM_FORMAT',
+  /** A transfer syntax or pixel layout that no codec handles. */
+  'DICOM_UNSUPPORTED',
+  /** A tag the options mark required is absent. */
+  'DICOM_MISSING_TAG',
 ] as const;
 
 /** The code of a MedFusion error: one of {@link ERROR_CODES}. Branch on it. */

@@ -180,6 +180,7 @@ export { CsvFormatError } from './sources/csvManifest.js';
 export type { DecodedImage, ImageDecoderOptions } from './sources/decodeImage.js';
 export { ImageDecodeError, ImageDecoder } from './sources/decodeImage.js';
 export { ParquetSource } from './sources/ParquetSource.js';
+export { UnsupportedCodecError } from './sources/parquetCodecs.js';
 export type {
   ParquetColumns,
   ParquetSample,

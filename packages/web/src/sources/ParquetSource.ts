@@ -32,6 +32,7 @@ import {
   formatError,
   type ParquetLimits,
 } from './parquetChecks.js';
+import { checkCodecs, parquetCompressors } from './parquetCodecs.js';
 import type {
   ParquetColumns,
   ParquetSample,
@@ -183,6 +184,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       url,
       limits,
     );
+    checkCodecs(metadata, source.readColumns, url);
     source.closer = closer;
     source.spans = spans;
     return source;
@@ -395,6 +397,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
         rowStart: first,
         rowEnd: first + (this.rowGroupSizes[g] as number),
         utf8: false,
+        compressors: parquetCompressors,
       });
     } catch (error) {
       throw formatError(error, `row group ${g} of ${this.url} could not be decoded`);

@@ -1,0 +1,197 @@
+// `pnpm bench dicom [--scale 1] [--size 512] [--rounds 5]`
+// In Chromium (Playwright, Debian's chromium): decode throughput per transfer syntax at
+// size x size 16-bit (8-bit for JPEG Baseline), in the page's thread vs a pool of 2 workers;
+// then an epoch from a throwaway Orthanc (DICOMweb) vs the same epoch from the disk tier.
+// Needs DCMTK + GDCM (fixtures) and Orthanc (epoch rows; skipped without it).
+// Prints a table, then one JSON line as the last line.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright';
+import { build, defaultClientConditions, preview } from 'vite';
+import type { FixtureImage } from '../tests/dicom/fixtureImages.js';
+import { startRangeServer } from '../tests/fixtures-shards/rangeServer.js';
+import { startCorsProxy } from '../tests/setup/corsProxy.js';
+import {
+  buildDicomFixtures,
+  ensureDicomTools,
+  writeExplicit,
+} from '../tests/setup/dicomFixtures.js';
+import { ensureOrthanc, startOrthanc } from '../tests/setup/orthanc.js';
+import { chromiumLaunchOptions } from './_chromium.js';
+import type { DicomBenchConfig, DicomRowResult } from './dicom/main.js';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const SCALE = Number(arg('scale') ?? 1) > 0 ? Number(arg('scale') ?? 1) : 1;
+const SIZE = Number(arg('size') ?? 512);
+const ROUNDS = Math.max(1, Number(arg('rounds') ?? 5));
+const FRAMES = Math.max(2, Math.round(40 * SCALE));
+const INSTANCES = Math.max(4, Math.round(64 * SCALE));
+const here = dirname(fileURLToPath(import.meta.url));
+
+const CT: FixtureImage = {
+  name: 'ct',
+  rows: SIZE,
+  columns: SIZE,
+  frames: 1,
+  samplesPerPixel: 1,
+  bitsAllocated: 16,
+  bitsStored: 12,
+  signed: false,
+  photometric: 'MONOCHROME2',
+  rescaleSlope: 1,
+  rescaleIntercept: -1024,
+  // a smooth body-like disc with noise: compresses like CT, not like a test pattern
+  value: (_f, y, x) => {
+    const r = Math.hypot(x - SIZE / 2, y - SIZE / 2) / (SIZE / 2);
+    const noise = ((x * 7919 + y * 104729) % 17) - 8;
+    return Math.max(
+      0,
+      Math.min(
+        4095,
+        Math.round(r < 0.9 ? 1064 + 200 * Math.cos(x / 13) * Math.sin(y / 17) + noise : 24),
+      ),
+    );
+  },
+};
+const GRAY: FixtureImage = {
+  ...CT,
+  name: 'gray',
+  bitsAllocated: 8,
+  bitsStored: 8,
+  rescaleIntercept: 0,
+  value: (f, y, x, c) => CT.value(f, y, x, c) >> 4,
+};
+
+const VARIANTS = [
+  ['ct', 'explicit', '1.2.840.10008.1.2.1', 0],
+  ['ct', 'deflated', '1.2.840.10008.1.2.1.99', 0],
+  ['ct', 'rle', '1.2.840.10008.1.2.5', 0],
+  ['ct', 'jpeg-lossless-sv1', '1.2.840.10008.1.2.4.70', 0],
+  ['ct', 'jpegls', '1.2.840.10008.1.2.4.80', 0],
+  ['ct', 'j2k', '1.2.840.10008.1.2.4.90', 0],
+  ['gray', 'jpeg-baseline', '1.2.840.10008.1.2.4.50', 8],
+] as const;
+
+async function main(): Promise<void> {
+  if (!ensureDicomTools())
+    throw new Error('the dicom bench needs DCMTK and GDCM (apt-get install dcmtk libgdcm-tools)');
+  const tmp = mkdtempSync(join(tmpdir(), 'medfusion-bench-dicom-'));
+  const www = join(tmp, 'www');
+  const files = buildDicomFixtures(www, [CT, GRAY], VARIANTS);
+  const data = await startRangeServer({ root: www });
+  const stops: (() => Promise<void>)[] = [() => data.close()];
+  let dicomWeb: DicomBenchConfig['dicomWeb'] = null;
+  if (ensureOrthanc()) {
+    const orthanc = await startOrthanc();
+    stops.unshift(() => orthanc.stop());
+    const study = files[0]?.study as string;
+    for (let i = 0; i < INSTANCES; i++) await orthanc.upload(writeExplicit(CT, study));
+    const proxy = await startCorsProxy(orthanc.url);
+    stops.unshift(() => proxy.close());
+    dicomWeb = { root: `${proxy.url}/dicom-web`, study };
+  } else {
+    console.error(
+      'Orthanc is not installed: the epoch rows are skipped (apt-get install orthanc orthanc-dicomweb)',
+    );
+  }
+  const outDir = join(tmp, 'page');
+  await build({
+    configFile: false,
+    root: resolve(here, 'dicom'),
+    logLevel: 'warn',
+    resolve: { conditions: ['@medfusion/source', ...defaultClientConditions] },
+    worker: { format: 'es' },
+    build: { outDir, emptyOutDir: true, minify: false },
+  });
+  const server = await preview({
+    configFile: false,
+    root: resolve(here, 'dicom'),
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0 },
+  });
+  const address = server.httpServer.address();
+  if (address === null || typeof address === 'string')
+    throw new Error('the preview server has no TCP address');
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (err) => console.error(`  page error: ${err.message}`));
+    await page.goto(`http://127.0.0.1:${address.port}/`);
+    await page.waitForFunction(() => 'runBench' in window, undefined, { timeout: 120_000 });
+    const cfg: DicomBenchConfig = {
+      files: files.map((f) => ({
+        syntax: f.file.replace(/^(ct|gray)-|\.dcm$/g, ''),
+        url: `${data.url}/plain/${f.file}`,
+      })),
+      frames: FRAMES,
+      rounds: ROUNDS,
+      dicomWeb,
+    };
+    console.error(
+      `dicom bench (Chromium): ${SIZE}x${SIZE}, ${FRAMES} frames per measurement, ${ROUNDS} rounds (median, spread), ` +
+        `epoch of ${INSTANCES} instances`,
+    );
+    const rows = await page.evaluate(
+      (c) =>
+        (
+          window as unknown as { runBench(c: DicomBenchConfig): Promise<DicomRowResult[]> }
+        ).runBench(c),
+      cfg,
+    );
+    report(rows);
+  } finally {
+    await browser.close();
+    await server.close();
+    for (const stop of stops) await stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function report(rows: DicomRowResult[]): void {
+  const out = rows.map((r) =>
+    r.section === 'decode'
+      ? {
+          section: r.section,
+          syntax: r.syntax,
+          path: r.path,
+          framesPerSec: Math.round(r.framesPerSec * 10) / 10,
+          spread: Math.round(r.spread * 10) / 10,
+        }
+      : {
+          section: r.section,
+          source: r.source,
+          samplesPerSec: Math.round(r.samplesPerSec * 10) / 10,
+          spread: Math.round(r.spread * 10) / 10,
+        },
+  );
+  console.log('| section | syntax / source | path | per second | spread | workers / in-thread |');
+  console.log('|---|---|---|---:|---:|---:|');
+  for (const r of out) {
+    if (r.section === 'decode') {
+      const other = out.find(
+        (o) => o.section === 'decode' && o.syntax === r.syntax && o.path === 'in-thread',
+      );
+      const ratio =
+        r.path === 'workers' && other && 'framesPerSec' in other
+          ? (r.framesPerSec / (other.framesPerSec ?? 1)).toFixed(2)
+          : '';
+      console.log(
+        `| decode | ${r.syntax} | ${r.path} | ${r.framesPerSec} frames | ${r.spread} | ${ratio} |`,
+      );
+    } else if ('source' in r) {
+      console.log(`| epoch | ${r.source} | | ${r.samplesPerSec} samples | ${r.spread} | |`);
+    }
+  }
+  console.log(JSON.stringify({ bench: 'dicom', rows: out }));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

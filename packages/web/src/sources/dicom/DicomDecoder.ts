@@ -1,0 +1,168 @@
+import { builtInCodecs, type DicomCodec } from './codecs.js';
+import { DicomError } from './DicomError.js';
+import type { DicomDecodeOptions, DicomImage } from './dicomOptions.js';
+import type { TagReader } from './dicomTags.js';
+import { type DicomImageInfo, frameLength } from './imageInfo.js';
+import { parsePart10 } from './parsePart10.js';
+import { samplesOf } from './samples.js';
+import { TagFields } from './tagFields.js';
+import { writeFrame } from './toFloat32.js';
+import { describeSyntax, isNativeSyntax, TransferSyntax } from './transferSyntax.js';
+
+/** Where a decode comes from, for messages and errors. */
+export interface DecodeContext {
+  /** Names the object in messages (a URL, never a patient attribute). */
+  where?: string;
+  /** Dataset index the error is about. */
+  index?: number;
+}
+
+function checkWindow(window: DicomDecodeOptions['window']): void {
+  if (window === undefined || window === 'file') return;
+  if (
+    window === null ||
+    typeof window !== 'object' ||
+    !Number.isFinite(window.center) ||
+    !Number.isFinite(window.width) ||
+    window.width < 1
+  ) {
+    throw new RangeError(
+      `window must be 'file' or { center, width } with a finite center and width >= 1, got ${JSON.stringify(window)}`,
+    );
+  }
+}
+
+/**
+ * Turns DICOM objects into float pixels and tabular values: parsing with
+ * dicom-parser, pixel data through the codec of its transfer syntax (native,
+ * Deflated, RLE, JPEG Baseline, JPEG Lossless, JPEG-LS, JPEG 2000), then
+ * Rescale Slope/Intercept, the window and MONOCHROME1 inversion. Runs in a
+ * page or a Web Worker; the sources use it per sample.
+ *
+ * @example
+ * const decoder = new DicomDecoder({ window: { center: 40, width: 400 }, tags: ['PatientAge'] });
+ * const { image, tags } = await decoder.decode(new Uint8Array(await (await fetch(url)).arrayBuffer()));
+ */
+export class DicomDecoder {
+  /** Names of the `tags` values, in order. */
+  readonly tagNames: readonly string[];
+  /** `multiFrame` as given (default `'volume'`). */
+  readonly multiFrame: 'volume' | 'frames';
+  private readonly fields: TagFields;
+  private readonly options: DicomDecodeOptions;
+  private readonly codecs: Readonly<Record<string, DicomCodec>>;
+
+  constructor(options: DicomDecodeOptions = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`options must be an object, got ${String(options)}`);
+    }
+    checkWindow(options.window);
+    const multiFrame = options.multiFrame ?? 'volume';
+    if (multiFrame !== 'volume' && multiFrame !== 'frames') {
+      throw new TypeError(
+        `multiFrame must be 'volume' or 'frames', got ${JSON.stringify(multiFrame)}`,
+      );
+    }
+    if (
+      options.codecs !== undefined &&
+      (options.codecs === null || typeof options.codecs !== 'object')
+    ) {
+      throw new TypeError(
+        `codecs must be an object keyed by transfer syntax UID, got ${String(options.codecs)}`,
+      );
+    }
+    for (const [uid, codec] of Object.entries(options.codecs ?? {})) {
+      if (!codec || typeof codec.decode !== 'function') {
+        throw new TypeError(`codecs[${JSON.stringify(uid)}] must have a decode function`);
+      }
+    }
+    this.options = options;
+    this.multiFrame = multiFrame;
+    this.fields = new TagFields(options.tags);
+    this.tagNames = this.fields.labels;
+    this.codecs = { ...builtInCodecs, ...options.codecs };
+  }
+
+  /**
+   * Decode a Part 10 file: all frames (`'volume'`), or frame `frame` (`'frames'`, default 0).
+   * Rejects with a {@link DicomError}: `DICOM_FORMAT`, `DICOM_UNSUPPORTED`, `DICOM_MISSING_TAG`.
+   */
+  async decode(
+    bytes: Uint8Array,
+    context: DecodeContext & { frame?: number } = {},
+  ): Promise<DicomImage> {
+    const where = context.where ?? 'DICOM object';
+    const file = parsePart10(bytes, where, context.index);
+    const count = file.info.numberOfFrames;
+    const frames =
+      this.multiFrame === 'volume'
+        ? Array.from({ length: count }, (_, i) => i)
+        : [this.checkFrame(context.frame ?? 0, count, where)];
+    const encoded = frames.map((i) => file.frame(i));
+    return this.decodeFrames(encoded, file.transferSyntax, file.info, file.tags, {
+      where,
+      ...context,
+    });
+  }
+
+  /**
+   * Decode frames fetched on their own (DICOMweb): `frames` are the frame bytes
+   * in `transferSyntax`, `info` and `tags` come from the object's metadata.
+   * @internal used by DicomWebSource
+   */
+  async decodeFrames(
+    frames: readonly Uint8Array[],
+    transferSyntax: string,
+    info: DicomImageInfo,
+    tags: TagReader,
+    context: DecodeContext = {},
+  ): Promise<DicomImage> {
+    const where = context.where ?? 'DICOM object';
+    const native = isNativeSyntax(transferSyntax);
+    const codec = native ? undefined : this.codecs[transferSyntax];
+    if (!native && !codec) {
+      throw new DicomError(
+        'DICOM_UNSUPPORTED',
+        `${where}: no codec for transfer syntax ${describeSyntax(transferSyntax)}; pass one in the codecs option`,
+        context.index === undefined ? undefined : { index: context.index },
+      );
+    }
+    const tagValues = new Float32Array(this.tagNames.length);
+    this.fields.read(tags, tagValues, 0, where, context.index);
+    const n = frameLength(info);
+    const data = new Float32Array(n * frames.length);
+    const pixel = {
+      window: this.options.window,
+      ybrToRgb: native || transferSyntax === TransferSyntax.RLELossless,
+    };
+    for (let f = 0; f < frames.length; f++) {
+      const bytes = frames[f] as Uint8Array;
+      try {
+        const samples = codec
+          ? await codec.decode(bytes, info)
+          : samplesOf(bytes, info, transferSyntax === TransferSyntax.ExplicitVRBigEndian);
+        writeFrame(samples, info, pixel, data, f * n, where);
+      } catch (error) {
+        if (error instanceof DicomError) {
+          if (context.index === undefined || error.index !== undefined) throw error;
+          throw new DicomError(error.code, error.message, { index: context.index, cause: error });
+        }
+        throw new DicomError('DICOM_FORMAT', `${where}: ${String(error)}`, {
+          cause: error,
+          ...(context.index === undefined ? {} : { index: context.index }),
+        });
+      }
+    }
+    const hwc = [info.rows, info.columns, info.samplesPerPixel];
+    const shape =
+      this.multiFrame === 'volume' && info.numberOfFrames > 1 ? [frames.length, ...hwc] : hwc;
+    return { image: { data, shape }, tags: tagValues, transferSyntax, frames: info.numberOfFrames };
+  }
+
+  private checkFrame(frame: number, count: number, where: string): number {
+    if (!Number.isInteger(frame) || frame < 0 || frame >= count) {
+      throw new RangeError(`frame ${String(frame)} is out of range [0, ${count}) of ${where}`);
+    }
+    return frame;
+  }
+}

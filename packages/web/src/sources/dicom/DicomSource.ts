@@ -1,0 +1,297 @@
+import {
+  ClosedError,
+  type Dataset,
+  type GetOptions,
+  LoadError,
+  MedFusionError,
+} from '@medfusion/core';
+import { rejectUnknownOptions, throwIfAborted } from '@medfusion/core/internal';
+import { parseDicom } from 'dicom-parser';
+import type { HttpOptions } from '../../remote/RangeReader.js';
+import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
+import { UrlScope } from '../../remote/urlPolicy.js';
+import { DicomDecoder } from './DicomDecoder.js';
+import { DicomError } from './DicomError.js';
+import { type DicomManifest, loadManifest } from './dicomManifest.js';
+import type { DicomSample, DicomSourceOptions } from './dicomOptions.js';
+import { fetchHead, fetchObject } from './fetchObject.js';
+import { fnv1a } from './fnv1a.js';
+import { dataSetReader, inflate } from './parsePart10.js';
+
+const KNOWN_OPTIONS = [
+  'urls',
+  'manifestUrl',
+  'urlColumn',
+  'labelColumn',
+  'tabularColumns',
+  'framesColumn',
+  'urlPolicy',
+  'transform',
+  'signal',
+  'window',
+  'tags',
+  'multiFrame',
+  'codecs',
+  'fetch',
+  'headers',
+  'limiter',
+  'retry',
+] as const;
+
+/** Bytes read from a file's start to find its frame count. */
+const HEAD_BYTES = 65536;
+/** Whole files kept for the frames of one file (multiFrame 'frames'). */
+const RECENT_FILES = 4;
+
+/**
+ * DICOM Part 10 files over HTTP as a random-access {@link Dataset}: from a
+ * list of URLs or a CSV/JSON manifest carrying labels and extra columns. Each
+ * `get` fetches one file (retries, per-origin limit and headers as
+ * `RangeReader`) and decodes it with {@link DicomDecoder} into
+ * `{ image: { data: Float32Array, shape: [H, W, C] }, tabular, label }`.
+ * Decoding is CPU work: run the source inside a `createWorkerExecutor` pool
+ * (see docs/dicom.md) to keep it off the page's thread.
+ *
+ * @example
+ * const source = await DicomSource.open({
+ *   manifestUrl: '/data/ct/manifest.csv', // url,label,age
+ *   window: { center: 40, width: 400 },
+ *   tags: ['PatientSex', { name: 'Modality', categories: ['CT', 'MR'] }],
+ * });
+ * const { image, tabular, label } = await source.get(0);
+ */
+export class DicomSource<T = DicomSample> implements Dataset<T> {
+  /** Number of samples (files, or frames with `multiFrame: 'frames'`). */
+  readonly length: number;
+  /** Names of the `tabular` values: the manifest's columns, then the tags. */
+  readonly tabularNames: readonly string[];
+  /** Identifies the data set for the disk tier (derived from the URLs and decode options). */
+  readonly fingerprint: string;
+  private readonly manifest: DicomManifest;
+  private readonly file: Int32Array;
+  private readonly frame: Int32Array;
+  private readonly decoder: DicomDecoder;
+  private readonly scope: UrlScope;
+  private readonly http: HttpOptions;
+  private readonly anonymous: HttpOptions;
+  private readonly transform: DicomSourceOptions<T>['transform'];
+  private readonly recent = new Map<number, Promise<Uint8Array>>();
+  private readonly closer = new AbortController();
+  private closed = false;
+  private fetches = 0;
+
+  private constructor(
+    manifest: DicomManifest,
+    frames: number[],
+    decoder: DicomDecoder,
+    scope: UrlScope,
+    options: DicomSourceOptions<T>,
+  ) {
+    this.manifest = manifest;
+    this.decoder = decoder;
+    this.scope = scope;
+    this.transform = options.transform;
+    this.http = {
+      fetch: options.fetch,
+      headers: options.headers,
+      limiter: options.limiter,
+      retry: options.retry,
+    };
+    this.anonymous = { ...this.http, headers: {} };
+    const total = frames.reduce((a, b) => a + b, 0);
+    this.length = total;
+    this.file = new Int32Array(total);
+    this.frame = new Int32Array(total);
+    let k = 0;
+    for (let f = 0; f < frames.length; f++) {
+      for (let i = 0; i < (frames[f] as number); i++, k++) {
+        this.file[k] = f;
+        this.frame[k] = i;
+      }
+    }
+    this.tabularNames = [...manifest.columns, ...decoder.tagNames];
+    this.fingerprint = `dicom:${fnv1a(
+      JSON.stringify([
+        manifest.urls,
+        decoder.multiFrame,
+        options.window ?? null,
+        decoder.tagNames,
+        manifest.columns,
+      ]),
+    )}#${total}`;
+  }
+
+  /** Resolve the file list (fetch the manifest; with `multiFrame: 'frames'`, learn frame counts). */
+  static async open<T = DicomSample>(options: DicomSourceOptions<T>): Promise<DicomSource<T>> {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(
+        `options must be an object with urls or manifestUrl, got ${String(options)}`,
+      );
+    }
+    rejectUnknownOptions(options, KNOWN_OPTIONS, 'DicomSource.open');
+    if ((options.urls !== undefined) === (options.manifestUrl !== undefined)) {
+      throw new TypeError('give exactly one of urls or manifestUrl');
+    }
+    if (options.transform !== undefined && typeof options.transform !== 'function') {
+      throw new TypeError(`transform must be a function, got ${String(options.transform)}`);
+    }
+    const decoder = new DicomDecoder(options);
+    const here = locationHref();
+    let manifest: DicomManifest;
+    let scope: UrlScope;
+    if (options.urls !== undefined) {
+      if (!Array.isArray(options.urls) || options.urls.length === 0) {
+        throw new TypeError(`urls must be a non-empty array of URLs, got ${String(options.urls)}`);
+      }
+      const urls = options.urls.map((u, i) => resolveUrl(`urls[${i}]`, u, here));
+      // URLs the user wrote are trusted: every origin among them may receive the headers.
+      scope = new UrlScope(
+        urls[0] as string,
+        { allowOrigins: ['*'] },
+        urls.map((u) => new URL(u).origin),
+      );
+      manifest = {
+        urls,
+        labels: new Float64Array(urls.length).fill(Number.NaN),
+        columns: [],
+        values: new Float32Array(0),
+        frames: undefined,
+      };
+    } else {
+      const url = resolveUrl('manifestUrl', options.manifestUrl as string | URL, here);
+      scope = new UrlScope(url, options.urlPolicy);
+      manifest = await loadManifest(
+        url,
+        options.fetch ?? globalThis.fetch.bind(globalThis),
+        options.headers,
+        scope,
+        {
+          urlColumn: options.urlColumn ?? 'url',
+          labelColumn: options.labelColumn ?? 'label',
+          framesColumn: options.framesColumn ?? 'frames',
+          tabularColumns: options.tabularColumns,
+        },
+        options.signal,
+      );
+    }
+    let frames = manifest.urls.map(() => 1);
+    if (decoder.multiFrame === 'frames') {
+      frames =
+        manifest.frames ??
+        (await Promise.all(
+          manifest.urls.map((u) =>
+            frameCount(
+              u,
+              scope.mayCarryCredentials(u) ? options : { ...options, headers: {} },
+              options.signal,
+            ),
+          ),
+        ));
+    }
+    return new DicomSource<T>(manifest, frames, decoder, scope, options);
+  }
+
+  /** File requests sent by `get` so far (retries not counted). */
+  get fileFetches(): number {
+    return this.fetches;
+  }
+
+  /** The URL of the file sample `index` comes from. */
+  urlOf(index: number): string {
+    this.check(index);
+    return this.manifest.urls[this.file[index] as number] as string;
+  }
+
+  /** Fetch and decode sample `index`; rejects with a `LoadError` (cause: the `DicomError` or `RemoteReadError`). */
+  async get(index: number, opts: GetOptions = {}): Promise<T> {
+    this.check(index);
+    if (this.closed) throw new ClosedError('DicomSource');
+    const f = this.file[index] as number;
+    const url = this.manifest.urls[f] as string;
+    let sample: DicomSample;
+    try {
+      const bytes = await this.bytes(f, url, opts.signal);
+      const { image, tags } = await this.decoder.decode(bytes, {
+        where: url,
+        index,
+        frame: this.frame[index] as number,
+      });
+      const width = this.manifest.columns.length;
+      const tabular = new Float32Array(width + tags.length);
+      tabular.set(this.manifest.values.subarray(f * width, f * width + width));
+      tabular.set(tags, width);
+      sample = { image, tabular, label: this.manifest.labels[f] as number };
+    } catch (error) {
+      throwIfAborted(opts.signal);
+      throw error instanceof MedFusionError && error.index === index
+        ? error
+        : new LoadError(index, error);
+    }
+    return this.transform ? this.transform(sample, index) : (sample as unknown as T);
+  }
+
+  /** Abort fetches in flight; later `get`s throw `CLOSED`. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closer.abort(new ClosedError('DicomSource'));
+    this.recent.clear();
+  }
+
+  private bytes(f: number, url: string, signal: AbortSignal | undefined): Promise<Uint8Array> {
+    const http = this.scope.mayCarryCredentials(url) ? this.http : this.anonymous;
+    if (this.decoder.multiFrame !== 'frames') {
+      this.fetches++;
+      return fetchObject(
+        url,
+        http,
+        signal ? AbortSignal.any([signal, this.closer.signal]) : this.closer.signal,
+      );
+    }
+    // Frames of one file come in a row: keep the last few files, shared by concurrent gets.
+    let p = this.recent.get(f);
+    if (!p) {
+      this.fetches++;
+      p = fetchObject(url, http, this.closer.signal);
+      this.recent.set(f, p);
+      p.catch(() => this.recent.delete(f));
+      while (this.recent.size > RECENT_FILES)
+        this.recent.delete(this.recent.keys().next().value as number);
+    }
+    return p;
+  }
+
+  private check(index: number): void {
+    if (
+      typeof index !== 'number' ||
+      !Number.isInteger(index) ||
+      index < 0 ||
+      index >= this.length
+    ) {
+      throw new RangeError(`index ${String(index)} is out of range [0, ${this.length})`);
+    }
+  }
+}
+
+/** NumberOfFrames of the file at `url`, from its first bytes (the whole file if the header is longer). */
+async function frameCount(
+  url: string,
+  http: HttpOptions,
+  signal: AbortSignal | undefined,
+): Promise<number> {
+  const { bytes, size } = await fetchHead(url, HEAD_BYTES, http, signal);
+  const read = (b: Uint8Array) => {
+    const ds = parseDicom(b, { untilTag: 'x7fe00010', inflater: inflate });
+    return Math.max(1, dataSetReader(ds).number('00280008', 'IS') ?? 1);
+  };
+  try {
+    return read(bytes);
+  } catch (error) {
+    if (bytes.length >= size) {
+      throw new DicomError('DICOM_FORMAT', `${url} is not a readable DICOM Part 10 file`, {
+        cause: error,
+      });
+    }
+    return read(await fetchObject(url, http, signal));
+  }
+}

@@ -1,0 +1,99 @@
+import type { ShapedArray } from '@medfusion/core';
+import type { HttpOptions } from '../../remote/RangeReader.js';
+import type { UrlPolicy } from '../../remote/urlPolicy.js';
+import type { DicomCodec } from './codecs.js';
+import type { DicomTagName } from './dicomTags.js';
+import type { DicomTagSpec } from './tagFields.js';
+import type { DicomWindow } from './toFloat32.js';
+
+/** How DICOM pixels and tags become a sample; shared by `DicomSource`, `DicomWebSource` and `DicomDecoder`. */
+export interface DicomDecodeOptions {
+  /**
+   * VOI windowing to [0, 1]: `'file'` uses the object's first Window Center/Width
+   * (an object without them fails with `DICOM_MISSING_TAG`), `{ center, width }`
+   * uses yours. Without it, grey pixels are the rescaled values (Hounsfield units for CT).
+   * @default undefined (no windowing)
+   * @example { center: 40, width: 400 } // CT soft tissue
+   */
+  window?: 'file' | DicomWindow;
+  /**
+   * Attributes read into `tabular` (after the manifest's columns), by keyword
+   * or spec. Identifying attributes cannot be selected.
+   * @default []
+   * @example ['PatientAge', 'PatientSex', { name: 'Modality', categories: ['CT', 'MR'] }, 'PixelSpacing']
+   */
+  tags?: readonly (DicomTagName | DicomTagSpec)[];
+  /**
+   * Multi-frame objects: `'volume'` makes one sample per object with `image.shape`
+   * `[frames, H, W, C]` (`[H, W, C]` for single-frame objects); `'frames'` makes
+   * one sample per frame, `[H, W, C]`.
+   * @default 'volume'
+   */
+  multiFrame?: 'volume' | 'frames';
+  /**
+   * Extra or replacement codecs by transfer syntax UID (see {@link DicomCodec}).
+   * @default {} (the built-ins: RLE, JPEG Baseline, JPEG Lossless, JPEG-LS, JPEG 2000)
+   */
+  codecs?: Readonly<Record<string, DicomCodec>>;
+}
+
+/** One decoded image. */
+export interface DicomImage {
+  /** Pixels as floats, `[H, W, C]` (or `[frames, H, W, C]` for a volume), row-major. */
+  image: ShapedArray<Float32Array>;
+  /** Values of the `tags` option, in order. */
+  tags: Float32Array;
+  /** The Transfer Syntax UID the pixels were stored in. */
+  transferSyntax: string;
+  /** Frames in the object. */
+  frames: number;
+}
+
+/** What `DicomSource` and `DicomWebSource` return for a sample (unless `transform` maps it). */
+export interface DicomSample {
+  /** Pixels as floats, `[H, W, C]` (or `[frames, H, W, C]` for a volume). */
+  image: ShapedArray<Float32Array>;
+  /** The manifest's tabular columns, then the `tags` values (names in `tabularNames`). */
+  tabular: Float32Array;
+  /** The label (NaN when there is none). */
+  label: number;
+}
+
+/** Options of `DicomSource.open`. */
+export interface DicomSourceOptions<T = DicomSample> extends HttpOptions, DicomDecodeOptions {
+  /** URLs of DICOM Part 10 files (give this or `manifestUrl`). */
+  urls?: readonly (string | URL)[];
+  /**
+   * A CSV or JSON manifest (an array of objects) with one row per file: its URL
+   * (relative to the manifest), a label and extra numeric columns.
+   * @example 'https://pacs-export.example.org/study-12/manifest.csv'
+   */
+  manifestUrl?: string | URL;
+  /**
+   * Manifest column holding the file URL.
+   * @default 'url'
+   */
+  urlColumn?: string;
+  /**
+   * Manifest column holding the numeric label (absent: labels are NaN).
+   * @default 'label'
+   */
+  labelColumn?: string;
+  /**
+   * Manifest columns copied into `tabular` before the tags.
+   * @default every other numeric column except `frames`
+   */
+  tabularColumns?: readonly string[];
+  /**
+   * Manifest column giving each file's frame count, used by `multiFrame: 'frames'`
+   * (without it each file's header is read once at open).
+   * @default 'frames'
+   */
+  framesColumn?: string;
+  /** Which manifest URLs may be fetched (default: only under the manifest's folder). */
+  urlPolicy?: UrlPolicy;
+  /** Maps a sample to what `get` returns. */
+  transform?: (sample: DicomSample, index: number) => T | Promise<T>;
+  /** Aborts `open`. */
+  signal?: AbortSignal;
+}

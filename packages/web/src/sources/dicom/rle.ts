@@ -1,0 +1,50 @@
+import { DicomError } from './DicomError.js';
+import type { DicomImageInfo } from './imageInfo.js';
+
+/**
+ * Decode one RLE Lossless frame (PS3.5 Annex G): a 64-byte header of up to 15
+ * segment offsets, each segment a PackBits stream of one byte plane (most
+ * significant byte first, one plane per sample). Returns the frame's bytes
+ * little endian and interleaved, as native pixel data would be.
+ */
+export function decodeRle(frame: Uint8Array, info: DicomImageInfo): Uint8Array {
+  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  if (frame.length < 64) throw new DicomError('DICOM_FORMAT', 'RLE frame shorter than its header');
+  const segments = view.getUint32(0, true);
+  const bytesPer = info.bitsAllocated >>> 3;
+  const spp = info.samplesPerPixel;
+  if (segments !== bytesPer * spp) {
+    throw new DicomError(
+      'DICOM_FORMAT',
+      `RLE frame has ${segments} segments, expected ${bytesPer * spp} (${info.bitsAllocated} bits x ${spp} samples)`,
+    );
+  }
+  const pixels = info.rows * info.columns;
+  const out = new Uint8Array(pixels * spp * bytesPer);
+  const stride = spp * bytesPer;
+  for (let s = 0; s < segments; s++) {
+    const start = view.getUint32(4 + 4 * s, true);
+    const end = s + 1 < segments ? view.getUint32(8 + 4 * s, true) : frame.length;
+    const sample = Math.floor(s / bytesPer);
+    // segment 0 of a sample is its most significant byte: little endian puts it last
+    let o = sample * bytesPer + (bytesPer - 1 - (s % bytesPer));
+    let written = 0;
+    let p = start;
+    while (p < end && written < pixels) {
+      const n = ((frame[p++] as number) << 24) >> 24;
+      if (n >= 0) {
+        for (let k = 0; k <= n && written < pixels; k++, written++, o += stride) {
+          out[o] = frame[p + k] as number;
+        }
+        p += n + 1;
+      } else if (n !== -128) {
+        const v = frame[p++] as number;
+        for (let k = 0; k < 1 - n && written < pixels; k++, written++, o += stride) out[o] = v;
+      }
+    }
+    if (written < pixels) {
+      throw new DicomError('DICOM_FORMAT', `RLE segment ${s} holds ${written} of ${pixels} bytes`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,445 @@
+import {
+  ClosedError,
+  type Dataset,
+  type GetOptions,
+  LoadError,
+  MedFusionError,
+  RetryExhaustedError,
+} from '@medfusion/core';
+import { rejectUnknownOptions, throwIfAborted } from '@medfusion/core/internal';
+import type { HttpOptions } from '../../remote/RangeReader.js';
+import { RangeReader } from '../../remote/RangeReader.js';
+import { RemoteReadError, SourceFormatError } from '../../remote/RemoteError.js';
+import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
+import { DicomDecoder } from '../dicom/DicomDecoder.js';
+import type { DicomSample } from '../dicom/dicomOptions.js';
+import { fnv1a } from '../dicom/fnv1a.js';
+import { type DicomImageInfo, readImageInfo } from '../dicom/imageInfo.js';
+import { TransferSyntax } from '../dicom/transferSyntax.js';
+import { type DicomJson, jsonReader, keepReadableTags, uidOf } from './dicomJson.js';
+import type { DicomWebInstance, DicomWebSourceOptions, DicomWebStats } from './dicomWebOptions.js';
+import { boundaryOf, parseMultipart, transferSyntaxOf } from './multipart.js';
+
+const KNOWN_OPTIONS = [
+  'root',
+  'study',
+  'series',
+  'query',
+  'store',
+  'fingerprint',
+  'label',
+  'transform',
+  'signal',
+  'window',
+  'tags',
+  'multiFrame',
+  'codecs',
+  'fetch',
+  'headers',
+  'limiter',
+  'retry',
+] as const;
+
+/** What WADO-RS is asked for: frames as stored (`*`), or Explicit VR Little Endian as a fallback. */
+const ACCEPT_AS_STORED = 'multipart/related; type="application/octet-stream"; transfer-syntax=*';
+const ACCEPT_EXPLICIT = `multipart/related; type="application/octet-stream"; transfer-syntax=${TransferSyntax.ExplicitVRLittleEndian}`;
+/** The attributes kept per instance: image description + selectable tags (none identifying). */
+const KEPT = [
+  'SamplesPerPixel',
+  'PhotometricInterpretation',
+  'PlanarConfiguration',
+  'NumberOfFrames',
+  'Rows',
+  'Columns',
+  'BitsAllocated',
+  'BitsStored',
+  'PixelRepresentation',
+  'WindowCenter',
+  'WindowWidth',
+  'RescaleIntercept',
+  'RescaleSlope',
+];
+const PAGE = 1000;
+const UID = /^[0-9]+(\.[0-9]+)*$/;
+
+/** One resolved instance, as kept in the store. */
+interface Entry {
+  study: string;
+  series: string;
+  instance: string;
+  frames: number;
+  /** The kept attributes (DICOM JSON). */
+  tags: DicomJson;
+}
+
+function checkUid(name: string, value: unknown): string {
+  if (typeof value !== 'string' || !UID.test(value)) {
+    throw new TypeError(
+      `${name} must be a DICOM UID (digits and dots), got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * A DICOMweb server (Orthanc, dcm4chee, Google Cloud Healthcare, a PACS
+ * gateway) as a random-access {@link Dataset}. `open` resolves a study/series
+ * query with QIDO-RS and the image description with WADO-RS metadata, once:
+ * with `store` the list is kept (without identifying attributes) and the next
+ * `open` sends nothing. Each `get` fetches frames with WADO-RS
+ * (`multipart/related`, `transfer-syntax=*` so the server sends what it
+ * stores) through the per-origin limiter and retries of `RangeReader`, and
+ * decodes them with {@link DicomDecoder}. Put it under `createCachedDataset`
+ * with a `cacheDir` or `store`: later epochs and visits read the disk tier.
+ *
+ * @example
+ * const source = await DicomWebSource.open({
+ *   root: 'https://pacs.hospital.example/dicom-web',
+ *   study: '1.2.840.113619.2.55.3.604688119',
+ *   headers: { Authorization: `Bearer ${token}` },
+ *   window: { center: 40, width: 400 },
+ * });
+ * const ds = createCachedDataset(source, { cacheType: 'both', cacheDir: 'pacs', fingerprint: source.fingerprint });
+ */
+export class DicomWebSource<T = DicomSample> implements Dataset<T> {
+  /** Number of samples (instances, or frames with `multiFrame: 'frames'`). */
+  readonly length: number;
+  /** Names of the `tabular` values (the `tags` option). */
+  readonly tabularNames: readonly string[];
+  /** Identifies the data set (the instance list's key prefix and the disk tier's). */
+  readonly fingerprint: string;
+  private readonly root: string;
+  private readonly entries: readonly Entry[];
+  private readonly infos: readonly DicomImageInfo[];
+  private readonly entryOf: Int32Array;
+  private readonly frameOf: Int32Array;
+  private readonly decoder: DicomDecoder;
+  private readonly http: HttpOptions;
+  private readonly label: DicomWebSourceOptions<T>['label'];
+  private readonly transform: DicomWebSourceOptions<T>['transform'];
+  private readonly closer = new AbortController();
+  /** Instances whose frames the server could not send as stored. */
+  private readonly explicitOnly = new Set<string>();
+  private readonly counters: DicomWebStats;
+  private closed = false;
+
+  private constructor(
+    root: string,
+    entries: Entry[],
+    decoder: DicomDecoder,
+    fingerprint: string,
+    queryRequests: number,
+    options: DicomWebSourceOptions<T>,
+  ) {
+    this.root = root;
+    this.entries = entries;
+    this.decoder = decoder;
+    this.fingerprint = fingerprint;
+    this.tabularNames = decoder.tagNames;
+    this.label = options.label;
+    this.transform = options.transform;
+    this.http = {
+      fetch: options.fetch,
+      headers: options.headers,
+      limiter: options.limiter,
+      retry: options.retry,
+    };
+    this.counters = { queryRequests, frameRequests: 0, transcodeFallbacks: 0 };
+    this.infos = entries.map((e) => readImageInfo(jsonReader(e.tags), `instance ${e.instance}`));
+    const perEntry = entries.map((e) => (decoder.multiFrame === 'frames' ? e.frames : 1));
+    const total = perEntry.reduce((a, b) => a + b, 0);
+    this.length = total;
+    this.entryOf = new Int32Array(total);
+    this.frameOf = new Int32Array(total);
+    let k = 0;
+    for (let e = 0; e < entries.length; e++) {
+      for (let f = 0; f < (perEntry[e] as number); f++, k++) {
+        this.entryOf[k] = e;
+        this.frameOf[k] = decoder.multiFrame === 'frames' ? f + 1 : 0;
+      }
+    }
+  }
+
+  /** Resolve the query to the instance list (from `store` when it holds it). */
+  static async open<T = DicomSample>(
+    options: DicomWebSourceOptions<T>,
+  ): Promise<DicomWebSource<T>> {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`options must be an object with a root, got ${String(options)}`);
+    }
+    rejectUnknownOptions(options, KNOWN_OPTIONS, 'DicomWebSource.open');
+    const root = resolveUrl('root', options.root, locationHref()).replace(/\/+$/, '');
+    if (options.study !== undefined) checkUid('study', options.study);
+    if (options.series !== undefined) {
+      checkUid('series', options.series);
+      if (options.study === undefined) throw new TypeError('series needs study');
+    }
+    const query = options.query ?? {};
+    if (query === null || typeof query !== 'object') {
+      throw new TypeError(`query must be an object of QIDO-RS matching keys, got ${String(query)}`);
+    }
+    for (const f of ['label', 'transform'] as const) {
+      if (options[f] !== undefined && typeof options[f] !== 'function') {
+        throw new TypeError(`${f} must be a function, got ${String(options[f])}`);
+      }
+    }
+    const decoder = new DicomDecoder(options);
+    const fingerprint =
+      options.fingerprint ??
+      `dicomweb:${fnv1a(
+        JSON.stringify([
+          root,
+          options.study,
+          options.series,
+          query,
+          decoder.multiFrame,
+          options.window ?? null,
+          decoder.tagNames,
+        ]),
+      )}`;
+    if (typeof fingerprint !== 'string' || fingerprint === '') {
+      throw new TypeError(
+        `fingerprint must be a non-empty string, got ${JSON.stringify(fingerprint)}`,
+      );
+    }
+    const key = `${fingerprint}/dicomweb-instances`;
+    const stored = options.store ? await options.store.get(key) : undefined;
+    if (stored) {
+      try {
+        const entries = JSON.parse(new TextDecoder().decode(stored)).entries as Entry[];
+        return new DicomWebSource<T>(root, entries, decoder, fingerprint, 0, options);
+      } catch {
+        // an unreadable list is resolved again below
+      }
+    }
+    const resolver = new Resolver(root, options);
+    const entries = await resolver.resolve(options.study, options.series, query);
+    if (entries.length === 0)
+      throw new SourceFormatError(`the query matched no instances on ${root}`);
+    await options.store?.put(key, new TextEncoder().encode(JSON.stringify({ entries })));
+    return new DicomWebSource<T>(root, entries, decoder, fingerprint, resolver.requests, options);
+  }
+
+  /** Counters for monitoring and tests. */
+  stats(): DicomWebStats {
+    return { ...this.counters };
+  }
+
+  /** Which instance (and frame) sample `index` is. */
+  instanceOf(index: number): DicomWebInstance {
+    this.check(index);
+    const e = this.entries[this.entryOf[index] as number] as Entry;
+    return {
+      study: e.study,
+      series: e.series,
+      instance: e.instance,
+      frame: this.frameOf[index] as number,
+    };
+  }
+
+  /** Fetch and decode sample `index`; rejects with a `LoadError` or a `DicomError` naming the index. */
+  async get(index: number, opts: GetOptions = {}): Promise<T> {
+    this.check(index);
+    if (this.closed) throw new ClosedError('DicomWebSource');
+    const e = this.entryOf[index] as number;
+    const entry = this.entries[e] as Entry;
+    const info = this.infos[e] as DicomImageInfo;
+    const frame = this.frameOf[index] as number;
+    const where = `instance ${entry.instance}`;
+    let sample: DicomSample;
+    try {
+      const signal = opts.signal
+        ? AbortSignal.any([opts.signal, this.closer.signal])
+        : this.closer.signal;
+      const numbers = frame > 0 ? [frame] : Array.from({ length: entry.frames }, (_, i) => i + 1);
+      const { frames, syntax } = await this.fetchFrames(entry, numbers, signal);
+      const { image, tags } = await this.decoder.decodeFrames(
+        frames,
+        syntax,
+        info,
+        jsonReader(entry.tags),
+        {
+          where,
+          index,
+        },
+      );
+      const place = this.instanceOf(index);
+      sample = { image, tabular: tags, label: this.label ? this.label(place) : Number.NaN };
+    } catch (error) {
+      throwIfAborted(opts.signal);
+      throw error instanceof MedFusionError && error.index === index
+        ? error
+        : new LoadError(index, error);
+    }
+    return this.transform ? this.transform(sample, index) : (sample as unknown as T);
+  }
+
+  /** Abort requests in flight; later `get`s throw `CLOSED`. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closer.abort(new ClosedError('DicomWebSource'));
+  }
+
+  private async fetchFrames(
+    entry: Entry,
+    numbers: number[],
+    signal: AbortSignal,
+  ): Promise<{ frames: Uint8Array[]; syntax: string }> {
+    const url = `${this.root}/studies/${entry.study}/series/${entry.series}/instances/${entry.instance}/frames/${numbers.join(',')}`;
+    if (!this.explicitOnly.has(entry.instance)) {
+      try {
+        // As stored, no retries: a server that cannot send some syntax as is answers 5xx at once.
+        return await this.fetchMultipart(url, ACCEPT_AS_STORED, { retries: 0 }, signal);
+      } catch (error) {
+        throwIfAborted(signal);
+        const cause = error instanceof RetryExhaustedError ? error.cause : error;
+        if (!(cause instanceof RemoteReadError) || cause.status === undefined || cause.status < 400)
+          throw error;
+        this.explicitOnly.add(entry.instance);
+        this.counters.transcodeFallbacks++;
+      }
+    }
+    return this.fetchMultipart(url, ACCEPT_EXPLICIT, this.http.retry, signal);
+  }
+
+  private async fetchMultipart(
+    url: string,
+    accept: string,
+    retry: HttpOptions['retry'],
+    signal: AbortSignal,
+  ): Promise<{ frames: Uint8Array[]; syntax: string }> {
+    this.counters.frameRequests++;
+    // RangeReader's stream hands back the body only: keep the answer's Content-Type on the way.
+    const base = this.http.fetch ?? globalThis.fetch.bind(globalThis);
+    let contentType = '';
+    const fetchFn: typeof fetch = async (input, init) => {
+      const res = await base(input, init);
+      contentType = res.headers.get('Content-Type') ?? '';
+      return res;
+    };
+    const reader = new RangeReader({
+      url,
+      ...this.http,
+      fetch: fetchFn,
+      retry,
+      headers: { ...this.http.headers, Accept: accept },
+    });
+    const body = new Uint8Array(await new Response(await reader.stream({ signal })).arrayBuffer());
+    const boundary = boundaryOf(contentType);
+    if (!/^multipart\/related/i.test(contentType) || !boundary) {
+      throw new SourceFormatError(
+        `${url}: the answer is ${JSON.stringify(contentType)}, not multipart/related with a boundary`,
+      );
+    }
+    const parts = parseMultipart(body, boundary);
+    const syntax =
+      transferSyntaxOf(parts[0]?.contentType ?? '') ??
+      transferSyntaxOf(contentType) ??
+      TransferSyntax.ExplicitVRLittleEndian;
+    return { frames: parts.map((p) => p.body), syntax };
+  }
+
+  private check(index: number): void {
+    if (
+      typeof index !== 'number' ||
+      !Number.isInteger(index) ||
+      index < 0 ||
+      index >= this.length
+    ) {
+      throw new RangeError(`index ${String(index)} is out of range [0, ${this.length})`);
+    }
+  }
+}
+
+/** Resolves a query to entries with QIDO-RS (instances) and WADO-RS (series metadata). */
+class Resolver {
+  requests = 0;
+  private readonly root: string;
+  private readonly options: DicomWebSourceOptions<unknown>;
+
+  constructor(root: string, options: DicomWebSourceOptions<unknown>) {
+    this.root = root;
+    this.options = options as DicomWebSourceOptions<unknown>;
+  }
+
+  async resolve(
+    study: string | undefined,
+    series: string | undefined,
+    query: Readonly<Record<string, string>>,
+  ): Promise<Entry[]> {
+    const path =
+      study === undefined
+        ? ''
+        : `/studies/${study}${series === undefined ? '' : `/series/${series}`}`;
+    const found: { study: string; series: string; instance: string }[] = [];
+    for (let offset = 0; ; offset += PAGE) {
+      const params = new URLSearchParams({ ...query, limit: String(PAGE), offset: String(offset) });
+      const page = await this.json(`${this.root}${path}/instances?${params}`);
+      for (const item of page) {
+        found.push({
+          study: checkUid('StudyInstanceUID in a QIDO answer', uidOf(item, '0020000D') ?? study),
+          series: checkUid('SeriesInstanceUID in a QIDO answer', uidOf(item, '0020000E') ?? series),
+          instance: checkUid('SOPInstanceUID in a QIDO answer', uidOf(item, '00080018')),
+        });
+      }
+      if (page.length < PAGE) break;
+    }
+    const wanted = new Set(found.map((f) => f.instance));
+    const seriesList = [...new Map(found.map((f) => [f.series, f])).values()];
+    const names = [
+      ...KEPT,
+      ...new DicomDecoder(this.options).tagNames.map((n) => n.replace(/\[\d+\]$/, '')),
+    ];
+    const entries: (Entry & { number: number })[] = [];
+    for (const s of seriesList) {
+      const metadata = await this.json(
+        `${this.root}/studies/${s.study}/series/${s.series}/metadata`,
+      );
+      for (const m of metadata) {
+        const instance = uidOf(m, '00080018');
+        if (instance === undefined || !wanted.has(instance)) continue;
+        const reader = jsonReader(m);
+        entries.push({
+          study: s.study,
+          series: s.series,
+          instance,
+          frames: Math.max(1, reader.number('00280008', 'IS') ?? 1),
+          tags: keepReadableTags(m, names),
+          number: reader.number('00200013', 'IS') ?? 0,
+        });
+      }
+    }
+    entries.sort((a, b) =>
+      a.series === b.series
+        ? a.number - b.number || (a.instance < b.instance ? -1 : 1)
+        : a.series < b.series
+          ? -1
+          : 1,
+    );
+    return entries.map(({ number: _n, ...e }) => e);
+  }
+
+  private async json(url: string): Promise<DicomJson[]> {
+    this.requests++;
+    const { fetch, limiter, retry, headers } = this.options;
+    const reader = new RangeReader({
+      url,
+      fetch,
+      limiter,
+      retry,
+      headers: { ...headers, Accept: 'application/dicom+json' },
+    });
+    const text = await new Response(await reader.stream({ signal: this.options.signal })).text();
+    if (text.trim() === '') return [];
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new SourceFormatError(`${url} did not answer DICOM JSON`, { cause: error });
+    }
+    if (!Array.isArray(value))
+      throw new SourceFormatError(`${url} did not answer a DICOM JSON array`);
+    return value as DicomJson[];
+  }
+}
