@@ -167,7 +167,9 @@ describe('hostile Parquet files', () => {
           )
             continue;
           expect(error, `damage at ${at}`).toBeInstanceOf(MedFusionError);
-          expect((error as MedFusionError).code).toMatch(/^(BAD_FORMAT|SIZE_LIMIT|UNSUPPORTED_CODEC)$/);
+          expect((error as MedFusionError).code).toMatch(
+            /^(BAD_FORMAT|SIZE_LIMIT|UNSUPPORTED_CODEC)$/,
+          );
         }
       }
     });
