@@ -136,6 +136,12 @@ if (command === 'demo') {
       check(`publint packages/${p}`, pnpm, ['exec', 'publint', '--strict', `packages/${p}`], tally);
     }
     check(
+      'API reference: every public symbol has a doc comment (API Extractor)',
+      process.execPath,
+      ['scripts/api-docs.mjs', '--check'],
+      tally,
+    );
+    check(
       'attw: published types resolve for every entry point and subpath',
       process.execPath,
       ['scripts/check-packages.mjs'],
