@@ -6,11 +6,35 @@
 // The packages are ESM only, on purpose: a CommonJS caller uses `await import()`,
 // so the one rule ignored is `cjs-resolves-to-esm` (attw's "ESM (dynamic import
 // only)" note). Run after `pnpm build`: `node scripts/check-packages.mjs`.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { packPackages, ROOT } from './pack.mjs';
+
+/** Unpack `tarball` into `dir`; count (and print) source-map sources it does not ship. */
+function missingMapSources(tarball, dir) {
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+  const pkg = join(dir, 'package');
+  let missing = 0;
+  let maps = 0;
+  for (const entry of readdirSync(pkg, { recursive: true })) {
+    if (!String(entry).endsWith('.map')) continue;
+    maps++;
+    const map = join(pkg, String(entry));
+    const { sources = [], sourceRoot = '' } = JSON.parse(readFileSync(map, 'utf8'));
+    for (const source of sources) {
+      const file = resolve(dirname(map), sourceRoot, source);
+      if (!file.startsWith(pkg) || !existsSync(file)) {
+        console.error(`${relative(pkg, map)}: source ${source} is not in the tarball`);
+        missing++;
+      }
+    }
+  }
+  console.log(`source maps: ${maps} checked, ${missing} pointing outside the tarball`);
+  return missing ? 1 : 0;
+}
 
 const dest = mkdtempSync(join(tmpdir(), 'medfusion-attw-'));
 let failed = 0;
@@ -31,6 +55,7 @@ try {
       { cwd: ROOT, stdio: 'inherit' },
     );
     if (r.status !== 0) failed++;
+    failed += missingMapSources(tarball, join(dest, name.replace('/', '+')));
   }
 } finally {
   rmSync(dest, { recursive: true, force: true });
