@@ -61,7 +61,6 @@ export async function train() {
     );
     /** @type {string[]} */
     const opfsEntries = [];
-    // @ts-expect-error: FileSystemDirectoryHandle is async-iterable in Chromium; not every lib says so
     for await (const name of (await navigator.storage.getDirectory()).keys())
       opfsEntries.push(name);
     return {
