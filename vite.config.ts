@@ -111,6 +111,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The packages as a consumer gets them: tarballs npm-installed into fresh apps.
+          name: 'consumer',
+          environment: 'node',
+          include: ['tests/consumer/**/*.test.ts'],
+          globalSetup: ['tests/consumer/setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],

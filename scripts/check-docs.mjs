@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Docs that compile: typechecks every ```ts / ```typescript block of README.md and
-// docs/*.md against the packages' public entry points, in one `tsc --noEmit`
+// docs/*.md and packages/*/README.md against the packages' public entry points, in one `tsc --noEmit`
 // program. Run: `node scripts/check-docs.mjs [file.md ...]` (default: all).
 //
 // Each block becomes its own module in .docs-check/ (gitignored, rewritten on
@@ -28,7 +28,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, '.docs-check');
 const TS_LANGS = new Set(['ts', 'typescript']);
 
-/** Markdown files to check: the arguments, else README.md and docs/*.md. */
+/** Markdown files to check: the arguments, else README.md, docs/*.md and each package's README.md. */
 function markdownFiles() {
   const args = process.argv.slice(2);
   if (args.length) return args.map((a) => relative(root, join(process.cwd(), a)));
@@ -36,7 +36,11 @@ function markdownFiles() {
     .filter((f) => f.endsWith('.md'))
     .sort()
     .map((f) => `docs/${f}`);
-  return ['README.md', ...docs];
+  const packages = readdirSync(join(root, 'packages'))
+    .sort()
+    .map((p) => `packages/${p}/README.md`)
+    .filter((f) => existsSync(join(root, f)));
+  return ['README.md', ...docs, ...packages];
 }
 
 /**

@@ -135,6 +135,18 @@ if (command === 'demo') {
     for (const p of ['core', 'web']) {
       check(`publint packages/${p}`, pnpm, ['exec', 'publint', '--strict', `packages/${p}`], tally);
     }
+    check(
+      'API reference: every public symbol has a doc comment (API Extractor)',
+      process.execPath,
+      ['scripts/api-docs.mjs', '--check'],
+      tally,
+    );
+    check(
+      'attw: published types resolve for every entry point and subpath',
+      process.execPath,
+      ['scripts/check-packages.mjs'],
+      tally,
+    );
     vitest(pnpm, extra, tally, env);
   } else {
     // Node and Chromium scenarios; the reporter prints the summary table at the end.

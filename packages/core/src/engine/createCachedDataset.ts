@@ -79,6 +79,10 @@ export function createCachedDataset<T>(
   dataset: Dataset<T>,
   options: CreateCachedDatasetOptions<T> & { store: PersistentStore },
 ): TieredCachedDataset<T>;
+/**
+ * Without a `store`: memory only, a {@link CachingDataset} for the strategy in
+ * `cacheType` (see the overload above for the options and an example).
+ */
 export function createCachedDataset<T>(
   dataset: Dataset<T>,
   options?: CreateCachedDatasetOptions<T>,

@@ -43,6 +43,7 @@ export class MemoryStore implements PersistentStore {
     checkStoreKey(key);
   }
 
+  /** The value stored under `key` (a copy), or `undefined`; marks it recently used. */
   async get(key: string): Promise<StoreValue | undefined> {
     this.check(key);
     const v = this.map.get(key);
@@ -52,6 +53,7 @@ export class MemoryStore implements PersistentStore {
     return v.slice();
   }
 
+  /** Store a copy of `value` under `key`, evicting the least recently used entries over `maxBytes`. */
   async put(key: string, value: StoreValue): Promise<void> {
     this.check(key);
     checkStoreValue(value);
@@ -77,33 +79,39 @@ export class MemoryStore implements PersistentStore {
     return true;
   }
 
+  /** Remove `key`; true when it was there. */
   async delete(key: string): Promise<boolean> {
     this.check(key);
     return this.remove(key);
   }
 
+  /** True when `key` is stored. */
   async has(key: string): Promise<boolean> {
     this.check(key);
     return this.map.has(key);
   }
 
+  /** Every stored key, least recently used first. */
   async keys(): Promise<string[]> {
     if (this.closed) throw new ClosedError('MemoryStore');
     return [...this.map.keys()];
   }
 
+  /** Remove every entry. */
   async clear(): Promise<void> {
     if (this.closed) throw new ClosedError('MemoryStore');
     this.map.clear();
     this.bytes = 0;
   }
 
+  /** Bytes and entries held, and the `maxBytes` budget when there is one. */
   async usage(): Promise<StoreUsage> {
     const u: StoreUsage = { bytes: this.bytes, entries: this.map.size };
     if (Number.isFinite(this.maxBytes)) u.maxBytes = this.maxBytes;
     return u;
   }
 
+  /** Drop every entry; later calls throw {@link ClosedError}. */
   async close(): Promise<void> {
     this.closed = true;
     this.map.clear();

@@ -12,8 +12,11 @@ export type TypedArray =
 
 /** The constructor of a {@link TypedArray} kind. */
 export interface TypedArrayConstructor<A extends TypedArray = TypedArray> {
+  /** A zero-filled array of `length` elements. */
   new (length: number): A;
+  /** Bytes per element (1, 2, 4 or 8). */
   readonly BYTES_PER_ELEMENT: number;
+  /** The constructor's name, e.g. `'Float32Array'`. */
   readonly name: string;
 }
 

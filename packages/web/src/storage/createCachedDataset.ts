@@ -56,6 +56,10 @@ export function createCachedDataset<T>(
   dataset: Dataset<T>,
   options: CreateCachedDatasetOptions<T> & ({ cacheDir: string } | { store: PersistentStore }),
 ): TieredCachedDataset<T>;
+/**
+ * Without `cacheDir` or `store`: memory only, exactly `@medfusion/core`'s
+ * `createCachedDataset` (see the overload above for the options and an example).
+ */
 export function createCachedDataset<T>(
   dataset: Dataset<T>,
   options?: CreateCachedDatasetOptions<T>,

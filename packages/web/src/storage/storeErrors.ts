@@ -21,6 +21,7 @@ export type StoreErrorCode = Extract<
  * worker arrives on the page as a `StoreError` too.
  */
 export class StoreError extends MedFusionError {
+  /** What went wrong, one of {@link StoreErrorCode}. */
   declare readonly code: StoreErrorCode;
   constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
