@@ -27,6 +27,8 @@ const neverAborted = new AbortController().signal;
 
 /** The disk tier's directory (OPFS; IndexedDB where OPFS is missing). */
 export const DISK_DIR = 'medfusion-demo';
+/** Loads each decode worker runs at once (the pool's `concurrency`). */
+const WORKER_CONCURRENCY = 16;
 /** The training loader's seed (shuffle and augmentation). */
 export const LOADER_SEED = 7;
 
@@ -133,6 +135,7 @@ export class Pipeline {
             worker: () =>
               new Worker(new URL('./loader.worker.ts', import.meta.url), { type: 'module' }),
             poolSize: settings.workers,
+            concurrency: WORKER_CONCURRENCY,
           })
         : undefined;
     const executor = this.executor;
@@ -161,8 +164,12 @@ export class Pipeline {
       cacheType: settings.strategy === 'both-disk' ? ('both' as const) : settings.strategy,
       cacheSize: settings.cacheSize,
       prefetchSize: settings.prefetchSize,
-      // loads in flight: one per Web Worker (at least one on the page's thread)
-      numWorkers: Math.max(1, settings.workers),
+      // numWorkers is loads in flight, not Web Workers: each worker overlaps
+      // the fetches of WORKER_CONCURRENCY loads (its decodes run one at a time),
+      // so demand reads are never held below what the pool runs at once (with
+      // one load per worker, 10 ms of latency capped the prefetch strategies
+      // below 'none', issue 18)
+      numWorkers: Math.max(1, settings.workers) * WORKER_CONCURRENCY,
     };
     // Three tiers with the disk: memory → disk (OPFS) → network; the fingerprint
     // keys the samples on disk to this version of the data set.

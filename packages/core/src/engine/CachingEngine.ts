@@ -128,6 +128,8 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       if (flight.prefetch && !flight.claimed) {
         flight.claimed = true;
         this.counters.used++;
+        // a prefetch retry waiting for a slot is now a reader's load: demand priority
+        if (flight.state === 'queued') this.runner.enqueue(flight);
       }
       if (flight.state === 'ready') {
         const value = flight.value as T;
@@ -274,7 +276,10 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   }
 
   private canPrefetch(): boolean {
-    if (!this.runner.hasSlot() || this.window >= this.prefetchSize) return false;
+    // speculation only in a slot no queued load (a reader's, a retry) wants
+    if (!this.runner.hasSlot() || this.runner.hasQueued() || this.window >= this.prefetchSize) {
+      return false;
+    }
     if (this.maxBytes === Number.POSITIVE_INFINITY) return true;
     return this.bufferBytes + (this.runner.prefetchLoading + 1) * this.avgBytes <= this.maxBytes;
   }
@@ -330,7 +335,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       this.forget(f);
       this.waits.settle(f, error, undefined);
     } else if (f.prefetch && f.attempts < 2 && !(error instanceof LoadTimeoutError)) {
-      // one retry, ahead of new work
+      // one retry: after the loads readers wait for, ahead of new prefetches
       this.runner.retry(f);
     } else if (f.prefetch) {
       f.state = 'failed'; // kept for the caller of this index

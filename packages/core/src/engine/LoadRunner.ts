@@ -14,17 +14,22 @@ export interface LoadOutcome<T> {
 
 /**
  * Runs the caching engine's loads on its {@link Executor}: at most
- * `numWorkers` at once, callers' loads queued in order (a prefetch retry goes
- * first), each attempt bounded by `loadTimeoutMs` and aborted through its own
- * AbortController. Internal to the engine, which decides what to load.
+ * `numWorkers` at once, each attempt bounded by `loadTimeoutMs` and aborted
+ * through its own AbortController. Two queues: loads a caller waits for
+ * (demand), in order, and prefetch retries; a free slot always takes demand
+ * first, and the engine starts new prefetches only when both are empty, so
+ * a waiting reader never queues behind speculation. Internal to the engine,
+ * which decides what to load.
  */
 export class LoadRunner<T> {
   /** Loads running now. */
   active = 0;
   /** Prefetch loads running now. */
   prefetchLoading = 0;
-  private queue: LoadFlight<T>[] = [];
-  private head = 0;
+  /** Loads a caller waits for, in the order asked. */
+  private readonly demand = new FlightQueue<T>();
+  /** Prefetch retries: after every demand load, before new prefetches. */
+  private readonly speculative = new FlightQueue<T>();
 
   constructor(
     private readonly executor: Executor<T>,
@@ -42,26 +47,36 @@ export class LoadRunner<T> {
     return this.active < this.numWorkers;
   }
 
-  /** Queue a caller's load; it starts when a slot is free, in order. */
+  /**
+   * Queue a load a caller waits for (a new miss, or a queued prefetch retry a
+   * caller just joined); it starts when a slot is free, before any speculation.
+   */
   enqueue(f: LoadFlight<T>): void {
-    this.queue.push(f);
+    this.demand.push(f);
   }
 
-  /** Queue another attempt of `f`, ahead of new work. */
+  /** Queue another attempt of prefetch `f`: after the demand loads, before new prefetches. */
   retry(f: LoadFlight<T>): void {
     f.state = 'queued';
-    this.queue.splice(this.head, 0, f);
+    this.speculative.push(f);
   }
 
-  /** Start queued loads while slots are free (flights forgotten meanwhile are skipped). */
+  /** Whether loads wait for a slot (the engine starts no new prefetch then). */
+  hasQueued(): boolean {
+    return this.demand.size() > 0 || this.speculative.size() > 0;
+  }
+
+  /** Start queued loads while slots are free, demand first (flights forgotten or started meanwhile are skipped). */
   runQueued(): void {
-    while (this.active < this.numWorkers && this.head < this.queue.length) {
-      const f = this.queue[this.head++]!;
+    this.drain(this.demand);
+    this.drain(this.speculative);
+  }
+
+  private drain(queue: FlightQueue<T>): void {
+    while (this.active < this.numWorkers) {
+      const f = queue.shift();
+      if (f === undefined) return;
       if (f.state === 'queued' && !f.gone) this.start(f);
-    }
-    if (this.head > 64 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
     }
   }
 
@@ -113,10 +128,40 @@ export class LoadRunner<T> {
 
   /** Forget the queue and every slot (the engine aborted the loads); close the executor if owned. */
   async close(): Promise<void> {
-    this.queue = [];
-    this.head = 0;
+    this.demand.clear();
+    this.speculative.clear();
     this.active = 0;
     this.prefetchLoading = 0;
     if (this.ownsExecutor) await this.executor.close?.();
+  }
+}
+
+/** A FIFO of flights with O(1) amortised shift (no per-operation allocation once grown). */
+class FlightQueue<T> {
+  private items: LoadFlight<T>[] = [];
+  private head = 0;
+
+  push(f: LoadFlight<T>): void {
+    this.items.push(f);
+  }
+
+  shift(): LoadFlight<T> | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const f = this.items[this.head++];
+    if (this.head > 64 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return f;
+  }
+
+  /** Entries not yet shifted (some may be stale: started or forgotten). */
+  size(): number {
+    return this.items.length - this.head;
+  }
+
+  clear(): void {
+    this.items = [];
+    this.head = 0;
   }
 }

@@ -146,6 +146,8 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
   private readonly inflight = new Map<number, Promise<T>>();
   private readonly onDiskError: (error: unknown, key: string) => void;
   private counters = { diskHits: 0, misses: 0, diskErrors: 0 };
+  /** Store reads in progress; queued writes wait until there are none. */
+  private reading = 0;
   private disabledReason: string | undefined;
   private droppedWhileDisabled = 0;
 
@@ -175,6 +177,7 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
       (k, v) => this.store.put(k, v),
       options.writeQueue,
       (err, key) => this.writeFailed(err, key),
+      () => this.reading === 0, // write-behind yields to reads of the store
     );
   }
 
@@ -198,11 +201,14 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
   private async load(index: number, signal: AbortSignal | undefined): Promise<T> {
     const key = this.keyOf(index);
     let bytes: Uint8Array | undefined;
+    this.reading++;
     try {
       bytes = await this.store.get(key);
     } catch (err) {
       this.counters.diskErrors++;
       this.onDiskError(err, key);
+    } finally {
+      if (--this.reading === 0) this.queue.resume();
     }
     if (bytes !== undefined) {
       try {

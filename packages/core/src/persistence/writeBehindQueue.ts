@@ -63,6 +63,11 @@ export class WriteBehindQueue {
     private readonly write: WriteFn,
     options: WriteBehindQueueOptions = {},
     private readonly onError: (err: unknown, key: string) => void = () => {},
+    /**
+     * Whether a write may start now; false while reads are waiting on the
+     * store (writes yield to reads). Call {@link WriteBehindQueue.resume} when it turns true.
+     */
+    private readonly mayStart: () => boolean = () => true,
   ) {
     this.maxPending = positiveInt('writeQueue.maxPending', options.maxPending ?? 64);
     this.maxBytes = positiveInt('writeQueue.maxBytes', options.maxBytes ?? 64 * 2 ** 20);
@@ -90,8 +95,14 @@ export class WriteBehindQueue {
     return true;
   }
 
+  /** Start waiting writes (reads on the store finished). */
+  resume(): void {
+    this.pump();
+  }
+
   private pump(): void {
     while (this.running < this.concurrency && this.waiting.length > 0) {
+      if (!this.closed && !this.mayStart()) return;
       const job = this.waiting.shift()!;
       this.running++;
       this.write(job.key, job.value).then(
@@ -142,6 +153,7 @@ export class WriteBehindQueue {
   /** Refuse further writes, then wait for the accepted ones. */
   async close(): Promise<void> {
     this.closed = true;
+    this.pump(); // writes held for reads go now
     await this.flush();
   }
 

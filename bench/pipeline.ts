@@ -1,0 +1,273 @@
+// `pnpm bench pipeline [--scale F | --samples N] [--runs N] [--rows none,lru,prefetch,both,both-disk]
+//    [--latency MS] [--backend cpu|webgl|auto] [--timeline-step S]`
+//
+// The demo's conditions in one run: the demo's data (10,000 64×64 PNGs + CSV manifest, from
+// demo/scripts/generate-data.mjs) served by the demo's own middleware with 10 ms added latency,
+// the demo's pipeline (demo/src/pipeline.ts: decode in 2 Web Workers, memory cache, prefetch,
+// OPFS disk tier) and the demo's fusion model trained with fitDataset on the page's thread
+// (TF.js CPU backend unless --backend says otherwise), in headless Chromium. Per row, two epochs:
+// cold (fresh pipeline, empty disk) and warm (the same pipeline's second epoch). Figures per
+// epoch: samples/s, data-stall share (time in the data iterator's next() ÷ epoch time), median
+// step time without the wait, mean engine loads in flight, CPU share of the Web Workers and of
+// the page thread (from /proc, ÷ wall time × cores). Rows alternate between runs (A B C, B C A,
+// …); each figure is the median over --runs runs (default 3), vsNone per run is listed too.
+// --scale F trains on the first 10,000 × F samples (same shape, shorter run). The timeline of
+// one cold step (--timeline-step, default the middle one; 0 = none) is printed from the first
+// run: when training asked, when each of its requests reached the server, what went first.
+import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright';
+import { createServer, defaultClientConditions, type Plugin } from 'vite';
+import { demoData } from '../demo/vite.config.js';
+import { chromiumLaunchOptions } from './_chromium.js';
+import { CpuMeter } from './pipeline/cpu.js';
+import { describeStep, type RequestEvent } from './pipeline/timeline.js';
+import { ROWS, type Row, type RowConfig, type RowResult } from './pipeline/types.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '..');
+const FULL = 10_000;
+const LOADER_SEED = 7; // demo/src/pipeline.ts
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+function intArg(name: string, fallback: number): number {
+  const raw = arg(name);
+  const n = Number(raw);
+  if (raw !== undefined && !(Number.isInteger(n) && n >= 0)) {
+    throw new RangeError(`--${name} must be a non-negative integer, got ${raw}`);
+  }
+  return raw === undefined ? fallback : n;
+}
+
+const scale = Number(arg('scale') ?? 1);
+if (!(scale > 0 && scale <= 1)) throw new RangeError(`--scale must be in (0, 1], got ${scale}`);
+const SAMPLES = Math.min(FULL, Math.max(128, intArg('samples', Math.round(FULL * scale))));
+const RUNS = Math.max(1, intArg('runs', 3));
+const LATENCY = intArg('latency', 10);
+const BACKEND = arg('backend') ?? 'cpu';
+const STEPS = Math.ceil(SAMPLES / 32);
+const TIMELINE_STEP = Math.min(STEPS, intArg('timeline-step', Math.ceil(STEPS / 2)));
+const rows = (arg('rows') ?? ROWS.join(',')).split(',') as Row[];
+for (const r of rows) {
+  if (!ROWS.includes(r)) throw new RangeError(`--rows: unknown row ${r} (${ROWS.join(', ')})`);
+}
+const CORES = availableParallelism();
+
+/** Logs the arrival of every image request (before the demo's middleware adds latency). */
+function requestLog(events: RequestEvent[]): Plugin {
+  return {
+    name: 'bench-request-log',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const m = /^\/data\/images\/(\d+)\.png/.exec(req.url ?? '');
+        if (m)
+          events.push({
+            index: Number(m[1]),
+            arrivedAt: performance.timeOrigin + performance.now(),
+          });
+        next();
+      });
+    },
+  };
+}
+
+interface Figures {
+  samplesPerSec: number;
+  stallShare: number;
+  computeMs: number;
+  inFlight: number;
+  peakInFlight: number;
+  workersCpuShare: number;
+  pageCpuShare: number;
+  otherCpuShare: number;
+}
+
+function figures(e: RowResult['cold']): Figures {
+  const wallCores = e.ms * CORES;
+  return {
+    samplesPerSec: (e.samples * 1000) / e.ms,
+    stallShare: e.waitMs / e.ms,
+    computeMs: e.computeMs,
+    inFlight: e.inFlight,
+    peakInFlight: e.peakInFlight,
+    workersCpuShare: e.cpu.workersMs / wallCores,
+    pageCpuShare: e.cpu.pageMs / wallCores,
+    otherCpuShare: e.cpu.otherMs / wallCores,
+  };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
+
+async function main(): Promise<void> {
+  const gen = spawnSync('node', [resolve(repoRoot, 'demo/scripts/generate-data.mjs')], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (gen.status !== 0) throw new Error('generating the demo data failed');
+  const events: RequestEvent[] = [];
+  const server = await createServer({
+    configFile: false,
+    root: resolve(here, 'pipeline'),
+    logLevel: 'warn',
+    plugins: [requestLog(events), demoData()],
+    resolve: { conditions: ['@medfusion/source', ...defaultClientConditions] },
+    worker: { format: 'es' },
+    optimizeDeps: {
+      entries: ['index.html', '../../demo/src/loader.worker.ts'],
+      include: ['@tensorflow/tfjs', 'comlink', 'idb', 'papaparse'],
+    },
+    cacheDir: resolve(repoRoot, 'node_modules/.vite-bench-pipeline'),
+    server: { host: '127.0.0.1', port: 0, fs: { allow: [repoRoot] }, hmr: false, watch: null },
+  });
+  await server.listen();
+  const address = server.httpServer?.address();
+  if (address === null || address === undefined || typeof address === 'string') {
+    throw new Error('the Vite server has no TCP address');
+  }
+  const url = `http://127.0.0.1:${address.port}/`;
+  const browserServer = await chromium.launchServer(chromiumLaunchOptions());
+  const pid = browserServer.process().pid;
+  if (pid === undefined) throw new Error('no browser process id');
+  const browser = await chromium.connect(browserServer.wsEndpoint());
+  const results: RowResult[][] = [];
+  const timelines: string[] = [];
+  try {
+    const context = await browser.newContext();
+    await context.addCookies([{ name: 'mf-latency', value: String(LATENCY), url }]);
+    const page = await context.newPage();
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' || msg.text().startsWith('[bench]'))
+        console.error(`  page: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => console.error(`  page error: ${err.message}`));
+    const cpu = new CpuMeter(pid);
+    await page.exposeFunction('benchCpu', () => cpu.mark());
+    await page.goto(`${url}?backend=${BACKEND}`);
+    const backend = await (
+      await page.waitForFunction(() => window.benchReady, undefined, { timeout: 180_000 })
+    ).jsonValue();
+    console.error(
+      `pipeline bench: ${SAMPLES} samples of the demo's data, ${LATENCY} ms latency, batch 32, ` +
+        `2 decode workers, TF.js ${backend} on the page's thread, ${CORES} cores, ${RUNS} run(s), ` +
+        `rows ${rows.join(' ')}`,
+    );
+    for (let run = 0; run < RUNS; run++) {
+      const order = rows.map((_, i) => rows[(i + run) % rows.length] as Row);
+      const got: RowResult[] = [];
+      for (const strategy of order) {
+        events.length = 0;
+        const cfg: RowConfig = {
+          strategy,
+          samples: SAMPLES,
+          backend: BACKEND,
+          timelineStep: run === 0 ? TIMELINE_STEP : 0,
+        };
+        const r = await page.evaluate((c) => window.runRow(c), cfg);
+        const f = figures(r.cold);
+        console.error(
+          `  run ${run + 1} ${strategy.padEnd(9)} cold ${f.samplesPerSec.toFixed(0)}/s stall ${(f.stallShare * 100).toFixed(0)} %, ` +
+            `warm ${figures(r.warm).samplesPerSec.toFixed(0)}/s stall ${(figures(r.warm).stallShare * 100).toFixed(0)} %`,
+        );
+        if (r.timeline) {
+          timelines.push(...describeStep(strategy, r.timeline, [...events], SAMPLES, LOADER_SEED));
+        }
+        got.push(r);
+      }
+      results.push(got);
+    }
+  } finally {
+    await browser.close();
+    await browserServer.close();
+    await server.close();
+  }
+  report(results, timelines);
+}
+
+function report(runs: RowResult[][], timelines: string[]): void {
+  const out: Record<string, unknown>[] = [];
+  const lines: string[][] = [];
+  for (const epoch of ['cold', 'warm'] as const) {
+    const perRun = (strategy: Row) =>
+      runs.map((run) => figures((run.find((r) => r.strategy === strategy) as RowResult)[epoch]));
+    const none = rows.includes('none') ? perRun('none') : undefined;
+    for (const strategy of rows) {
+      const fs = perRun(strategy);
+      const m = (k: keyof Figures) => median(fs.map((f) => f[k]));
+      const sps = m('samplesPerSec');
+      const vsRuns = none
+        ? fs.map((f, i) => f.samplesPerSec / (none[i] as Figures).samplesPerSec)
+        : [];
+      const vsNone = none ? sps / median(none.map((f) => f.samplesPerSec)) : Number.NaN;
+      const row = {
+        epoch,
+        strategy,
+        samplesPerSec: round(sps, 1),
+        stallShare: round(m('stallShare'), 4),
+        vsNone: round(vsNone, 2),
+        vsNoneRuns: vsRuns.map((v) => round(v, 2)),
+        computeMs: round(m('computeMs'), 1),
+        inFlight: round(m('inFlight'), 1),
+        peakInFlight: Math.max(...fs.map((f) => f.peakInFlight)),
+        workersCpuShare: round(m('workersCpuShare'), 3),
+        pageCpuShare: round(m('pageCpuShare'), 3),
+        otherCpuShare: round(m('otherCpuShare'), 3),
+      };
+      out.push(row);
+      const spread = fs.map((f) => f.samplesPerSec);
+      lines.push([
+        epoch,
+        strategy,
+        `${sps.toFixed(0)} (${Math.min(...spread).toFixed(0)}–${Math.max(...spread).toFixed(0)})`,
+        `${(row.stallShare * 100).toFixed(1)} %`,
+        Number.isFinite(vsNone) ? `${vsNone.toFixed(2)}x` : '-',
+        row.vsNoneRuns.map((v) => v.toFixed(2)).join(' '),
+        row.computeMs.toFixed(1),
+        `${row.inFlight.toFixed(1)} (${row.peakInFlight})`,
+        `${(row.workersCpuShare * 100).toFixed(0)} %`,
+        `${(row.pageCpuShare * 100).toFixed(0)} %`,
+        `${(row.otherCpuShare * 100).toFixed(0)} %`,
+      ]);
+    }
+  }
+  const header = [
+    'epoch',
+    'strategy',
+    'samples/s (spread)',
+    'data stall',
+    'vs none',
+    'vs none per run',
+    'step ms (no wait)',
+    'loads in flight (peak)',
+    'workers CPU',
+    'page CPU',
+    'rest of Chromium CPU',
+  ];
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...lines.map((l) => (l[i] as string).length)),
+  );
+  const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ');
+  console.log(fmt(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const l of lines) console.log(fmt(l));
+  console.log(
+    `targets: every prefetch row ≥ 1.0x none (cold and warm, each run); both-disk cold ≥ 1.2x; ` +
+      `both-disk warm stall < 5 %. ${SAMPLES} samples, ${LATENCY} ms latency, TF.js ${BACKEND}, ` +
+      `median of ${runs.length} run(s); CPU shares are of ${CORES} cores × wall time.`,
+  );
+  for (const t of timelines) console.log(t);
+  console.log(JSON.stringify({ bench: 'pipeline', rows: out }));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

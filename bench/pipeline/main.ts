@@ -1,0 +1,170 @@
+// The page side of `pnpm bench pipeline`: the demo's own pipeline (demo/src/pipeline.ts: CSV
+// manifest + PNGs over HTTP, decoded in the demo's Web Workers, memory cache, prefetch, disk
+// tier), the demo's fusion model and training loop (demo/src/model.ts, demo/src/train.ts), two
+// epochs per row: the first cold (fresh pipeline, empty disk tier), the second warm. The driver
+// (bench/pipeline.ts) serves the data with the demo's latency middleware and reads CPU time.
+import { CsvImageDataset, checksum } from '@medfusion/web';
+import * as tf from '@tensorflow/tfjs';
+import { fetchManifest, IMAGES_PATH, manifestBlobUrl } from '../../demo/src/manifest.js';
+import { buildFusionModel, chooseBackend } from '../../demo/src/model.js';
+import { clearDisk, Pipeline, type PipelineSource } from '../../demo/src/pipeline.js';
+import { DEFAULTS, type Settings } from '../../demo/src/settings.js';
+import { trainModel } from '../../demo/src/train.js';
+import type { CpuDelta, EpochResult, RowConfig, RowResult, StepTimeline } from './types.js';
+
+declare global {
+  interface Window {
+    /** Exposed by the driver: CPU used by Chromium since the previous call. */
+    benchCpu(): Promise<CpuDelta>;
+    /** Run one row (two epochs). */
+    runRow(cfg: RowConfig): Promise<RowResult>;
+    /** Set once the backend is up and the source is open. */
+    benchReady: string;
+  }
+}
+
+const status = document.getElementById('status') as HTMLElement;
+let source: PipelineSource | undefined;
+
+/** The CSV source, opened as the demo opens it (manifest once, then kept). */
+async function openCsv(): Promise<PipelineSource> {
+  if (source) return source;
+  const manifest = await fetchManifest(location.origin);
+  const dataset = await CsvImageDataset.open({
+    csvUrl: manifestBlobUrl(manifest.text),
+    imageBaseUrl: new URL(IMAGES_PATH, location.origin).href,
+    standardizeTabular: true,
+  });
+  const version = checksum(new TextEncoder().encode(manifest.text)).toString(16);
+  source = {
+    kind: 'csv',
+    dataset,
+    features: dataset.tabularColumns.length,
+    fingerprint: { name: 'medfusion-demo-synthetic', version },
+  };
+  return source;
+}
+
+function median(xs: number[]): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+/** Per-epoch accumulators, filled at every step's end. */
+class EpochMeter {
+  start = performance.now();
+  waitAtStart: number;
+  deliveredAtStart: number;
+  computes: number[] = [];
+  inFlightSum = 0;
+  peakInFlight = 0;
+  steps = 0;
+
+  constructor(p: Pipeline) {
+    this.waitAtStart = p.waitMs;
+    this.deliveredAtStart = p.delivered;
+  }
+
+  finish(p: Pipeline, cpu: CpuDelta): EpochResult {
+    return {
+      ms: performance.now() - this.start,
+      samples: p.delivered - this.deliveredAtStart,
+      waitMs: p.waitMs - this.waitAtStart,
+      computeMs: median(this.computes),
+      steps: this.steps,
+      inFlight: this.steps > 0 ? this.inFlightSum / this.steps : 0,
+      peakInFlight: this.peakInFlight,
+      cpu,
+    };
+  }
+}
+
+async function runRow(cfg: RowConfig): Promise<RowResult> {
+  const src = await openCsv();
+  if (cfg.strategy === 'both-disk') await clearDisk();
+  const settings: Settings = {
+    ...DEFAULTS,
+    strategy: cfg.strategy,
+    samples: cfg.samples,
+    epochs: 2,
+    backend: cfg.backend as Settings['backend'],
+  };
+  const p = await Pipeline.create(src, settings);
+  const model = buildFusionModel({ side: 64, features: src.features });
+  const epochs: EpochResult[] = [];
+  let timeline: StepTimeline | undefined;
+  try {
+    await window.benchCpu(); // reset the CPU marks
+    let meter = new EpochMeter(p);
+    let lastEnd = meter.start;
+    let lastWait = p.waitMs;
+    status.textContent = `running ${cfg.strategy}`;
+    await trainModel({
+      model,
+      dataset: p.tfDataset,
+      epochs: 2,
+      signal: new AbortController().signal,
+      onStep: (info) => {
+        const wait = p.waitMs - lastWait;
+        lastWait = p.waitMs;
+        meter.computes.push(Math.max(0, info.stepMs - wait));
+        const engine = p.stats().engine;
+        meter.inFlightSum += engine.inFlight;
+        meter.peakInFlight = Math.max(meter.peakInFlight, engine.inFlight);
+        meter.steps++;
+        if (info.epoch === 1 && info.stepInEpoch === cfg.timelineStep) {
+          const askedAt = performance.timeOrigin + lastEnd;
+          timeline = {
+            step: info.stepInEpoch,
+            askedAt,
+            gotAt: askedAt + wait,
+            firstPosition: (info.stepInEpoch - 1) * settings.batchSize,
+            size: settings.batchSize,
+            engine,
+            epochEndedAt: Number.POSITIVE_INFINITY,
+          };
+        }
+        lastEnd = performance.now();
+      },
+      onEpoch: async (epoch) => {
+        if (epoch === 1 && timeline)
+          timeline.epochEndedAt = performance.timeOrigin + performance.now();
+        epochs.push(meter.finish(p, await window.benchCpu()));
+        meter = new EpochMeter(p);
+        lastEnd = meter.start;
+      },
+    });
+  } finally {
+    model.dispose();
+    await p.close();
+    if (cfg.strategy === 'both-disk') await clearDisk();
+  }
+  const [cold, warm] = epochs;
+  if (!cold || !warm) throw new Error(`${cfg.strategy}: ran ${epochs.length} epochs, not 2`);
+  return { strategy: cfg.strategy, cold, warm, timeline };
+}
+
+async function boot(): Promise<void> {
+  const backend = await chooseBackend(
+    (new URLSearchParams(location.search).get('backend') ?? 'cpu') as Settings['backend'],
+  );
+  // First calls of every kernel outside the measurement.
+  const src = await openCsv();
+  const model = buildFusionModel({ side: 64, features: src.features });
+  const image = tf.zeros([32, 64 * 64]);
+  const tabular = tf.zeros([32, src.features]);
+  const label = tf.zeros([32, 1]);
+  await model.fit([image, tabular], label, { epochs: 2, batchSize: 32, verbose: 0 });
+  tf.dispose([image, tabular, label]);
+  model.dispose();
+  window.runRow = runRow;
+  window.benchReady = backend;
+  status.textContent = `ready (${backend})`;
+}
+
+boot().catch((error: unknown) => {
+  status.textContent = `failed: ${String(error)}`;
+  console.error('[bench] boot failed', error);
+});

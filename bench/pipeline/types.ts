@@ -1,0 +1,74 @@
+// What the driver (bench/pipeline.ts) and the page (bench/pipeline/main.ts) exchange.
+
+/** The rows of `pnpm bench pipeline`: the demo's strategies (`both-disk` = both + the disk tier). */
+export const ROWS = ['none', 'lru', 'prefetch', 'both', 'both-disk'] as const;
+/** One row. */
+export type Row = (typeof ROWS)[number];
+
+/** What the driver asks the page to run. */
+export interface RowConfig {
+  /** The demo's strategy. */
+  strategy: Row;
+  /** Samples per epoch (the first N of the demo's manifest; 0 = all). */
+  samples: number;
+  /** TF.js backend, as the demo's `backend` setting. */
+  backend: string;
+  /** Step of the cold epoch (from 1) whose timeline is recorded; 0 = none. */
+  timelineStep: number;
+}
+
+/** CPU time (ms) of Chromium's threads since the last mark. */
+export interface CpuDelta {
+  /** The page's main thread (renderers' main threads): training, the engine, collate. */
+  pageMs: number;
+  /** Dedicated Web Workers (the demo's decode workers). */
+  workersMs: number;
+  /** Every other Chromium thread and process (GPU, network, renderer pools). */
+  otherMs: number;
+}
+
+/** One epoch of one row, as measured in the page. */
+export interface EpochResult {
+  /** Wall time of the epoch, ms (from the first `next()` to the last step's end). */
+  ms: number;
+  /** Samples delivered to training. */
+  samples: number;
+  /** Time training waited in the data iterator's `next()`, ms. */
+  waitMs: number;
+  /** Median training-step time without the wait for data, ms. */
+  computeMs: number;
+  /** Steps run. */
+  steps: number;
+  /** Mean of the engine's loads in flight, sampled at every step's end. */
+  inFlight: number;
+  /** Most loads in flight seen at a step's end. */
+  peakInFlight: number;
+  /** CPU used by the browser during the epoch. */
+  cpu: CpuDelta;
+}
+
+/** The step recorded for the timeline: when training asked for it and when it got it. */
+export interface StepTimeline {
+  /** Step of the cold epoch (from 1). */
+  step: number;
+  /** Absolute time (ms since the Unix epoch) training asked for the batch. */
+  askedAt: number;
+  /** Absolute time the batch was handed over. */
+  gotAt: number;
+  /** Epoch plan position of the batch's first sample. */
+  firstPosition: number;
+  /** Samples in the batch. */
+  size: number;
+  /** The engine's stats at the step's end (prefetch counters, loads in flight). */
+  engine: unknown;
+  /** Absolute time the cold epoch ended (requests after it belong to the warm epoch). */
+  epochEndedAt: number;
+}
+
+/** A row's result. */
+export interface RowResult {
+  strategy: Row;
+  cold: EpochResult;
+  warm: EpochResult;
+  timeline: StepTimeline | undefined;
+}
