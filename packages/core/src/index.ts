@@ -47,6 +47,8 @@ export type { Dataset, GetOptions, Loader, PlanAware } from './dataset/Dataset.j
 export { fromArray, fromLoader, isPlanAware } from './dataset/Dataset.js';
 export type { Executor } from './dataset/Executor.js';
 export { InThreadExecutor } from './dataset/InThreadExecutor.js';
+export type { TuningStats } from './engine/autotune/AutoTuner.js';
+export type { LoadLatencyStats } from './engine/autotune/LatencyWindow.js';
 export type { CachingDataset } from './engine/CachingDataset.js';
 export type {
   ActiveEvictionPolicy,

@@ -156,6 +156,8 @@ export {
   systemClock,
   TieredCachedDataset,
 } from '@medfusion/core';
+// issue 15 (autotune, tuneCache, diagnose)
+export type { LoadLatencyStats, TuningStats } from '@medfusion/core';
 export { isCrossOriginIsolated } from './env.js';
 export type { RequestTimeoutOptions } from './remote/fetchWithTimeout.js';
 export { defaultOriginLimiter, OriginLimiter } from './remote/OriginLimiter.js';
