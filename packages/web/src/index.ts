@@ -48,6 +48,7 @@ export type {
   IntensityOptions,
   Loader,
   LoaderState,
+  LoadLatencyStats,
   LRUCacheOptions,
   LRUCacheStats,
   MemoryStoreOptions,
@@ -83,6 +84,7 @@ export type {
   TimerHandle,
   ToFloat32Options,
   Transform,
+  TuningStats,
   TypedArray,
   TypedArrayConstructor,
   WriteBehindQueueOptions,
@@ -156,8 +158,6 @@ export {
   systemClock,
   TieredCachedDataset,
 } from '@medfusion/core';
-// issue 15 (autotune, tuneCache, diagnose)
-export type { LoadLatencyStats, TuningStats } from '@medfusion/core';
 export { isCrossOriginIsolated } from './env.js';
 export type { RequestTimeoutOptions } from './remote/fetchWithTimeout.js';
 export { defaultOriginLimiter, OriginLimiter } from './remote/OriginLimiter.js';
