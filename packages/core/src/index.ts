@@ -43,6 +43,8 @@ export {
 export { LRUCache } from './cache/LRUCache.js';
 export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './cache/lruCacheOptions.js';
 export { defaultSizeOf } from './cache/sizeOf.js';
+export type { TuneCacheOptions, TuneCacheResult, TuneCacheRow } from './cache/tuneCache.js';
+export { REFERENCE_CACHE_SIZES, tuneCache } from './cache/tuneCache.js';
 export type { Dataset, GetOptions, Loader, PlanAware } from './dataset/Dataset.js';
 export { fromArray, fromLoader, isPlanAware } from './dataset/Dataset.js';
 export type { Executor } from './dataset/Executor.js';

@@ -84,6 +84,9 @@ export type {
   TimerHandle,
   ToFloat32Options,
   Transform,
+  TuneCacheOptions,
+  TuneCacheResult,
+  TuneCacheRow,
   TuningStats,
   TypedArray,
   TypedArrayConstructor,
@@ -138,6 +141,7 @@ export {
   philox4x32,
   Quarantine,
   QuarantinedError,
+  REFERENCE_CACHE_SIZES,
   RetryExhaustedError,
   randomResizedCrop,
   recommendCacheSize,
@@ -157,6 +161,7 @@ export {
   sleep,
   systemClock,
   TieredCachedDataset,
+  tuneCache,
 } from '@medfusion/core';
 export { isCrossOriginIsolated } from './env.js';
 export type { RequestTimeoutOptions } from './remote/fetchWithTimeout.js';
