@@ -40,6 +40,13 @@ export {
   LOW_HIT_RATE,
   recommendCacheSize,
 } from './cache/cacheReport.js';
+export type {
+  Bottleneck,
+  DiagnoseOptions,
+  Diagnosis,
+  TierShare,
+} from './cache/diagnose.js';
+export { CONSUMER_BOUND_STALL_SHARE, diagnose } from './cache/diagnose.js';
 export { LRUCache } from './cache/LRUCache.js';
 export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './cache/lruCacheOptions.js';
 export { defaultSizeOf } from './cache/sizeOf.js';
