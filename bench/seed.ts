@@ -190,7 +190,9 @@ async function runRow(
     cacheSize,
     prefetchSize:
       s.options.cacheType === 'both' || s.options.cacheType === 'prefetch'
-        ? (s.options.prefetchSize ?? 10)
+        ? typeof s.options.prefetchSize === 'number'
+          ? s.options.prefetchSize
+          : (stats.tuning?.prefetchSize ?? 0)
         : 0,
     numWorkers: s.concurrency,
     reads: trace.length,

@@ -40,13 +40,24 @@ export {
   LOW_HIT_RATE,
   recommendCacheSize,
 } from './cache/cacheReport.js';
+export type {
+  Bottleneck,
+  DiagnoseOptions,
+  Diagnosis,
+  TierShare,
+} from './cache/diagnose.js';
+export { CONSUMER_BOUND_STALL_SHARE, diagnose } from './cache/diagnose.js';
 export { LRUCache } from './cache/LRUCache.js';
 export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './cache/lruCacheOptions.js';
 export { defaultSizeOf } from './cache/sizeOf.js';
+export type { TuneCacheOptions, TuneCacheResult, TuneCacheRow } from './cache/tuneCache.js';
+export { REFERENCE_CACHE_SIZES, tuneCache } from './cache/tuneCache.js';
 export type { Dataset, GetOptions, Loader, PlanAware } from './dataset/Dataset.js';
 export { fromArray, fromLoader, isPlanAware } from './dataset/Dataset.js';
 export type { Executor } from './dataset/Executor.js';
 export { InThreadExecutor } from './dataset/InThreadExecutor.js';
+export type { TuningStats } from './engine/autotune/AutoTuner.js';
+export type { LoadLatencyStats } from './engine/autotune/LatencyWindow.js';
 export type { CachingDataset } from './engine/CachingDataset.js';
 export type {
   ActiveEvictionPolicy,

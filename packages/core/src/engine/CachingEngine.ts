@@ -4,8 +4,11 @@ import { InThreadExecutor } from '../dataset/InThreadExecutor.js';
 import { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from '../errors.js';
 import type { PlanInput } from '../plan/EpochPlan.js';
 import { AbortError, abortReason } from '../util/abort.js';
+import type { Clock } from '../util/Clock.js';
 import { index as checkIndex } from '../util/validate.js';
 import { AccessPlan, NEVER } from './AccessPlan.js';
+import { AUTO_MAX_PREFETCH_SIZE, AutoTuner } from './autotune/AutoTuner.js';
+import { LatencyWindow } from './autotune/LatencyWindow.js';
 import { EngineCounters } from './EngineCounters.js';
 import type { CachingEngineOptions, EngineStats } from './engineOptions.js';
 import { resolveEngineOptions } from './engineOptions.js';
@@ -45,7 +48,13 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   /** Names the dataset in ClosedError messages. */
   protected readonly label: string = 'CachingEngine';
   private readonly cacheSize: number;
-  private readonly prefetchSize: number;
+  /** Prefetch depth in force (the option, or what the autotuner set). */
+  private prefetchSize: number;
+  private numWorkers: number;
+  private readonly clock: Clock;
+  private readonly latencies = new LatencyWindow();
+  /** The controller of `'auto'` knobs, when any knob is `'auto'`. */
+  private readonly tuner: AutoTuner | undefined;
   private readonly planWindow: number;
   private readonly maxBytes: number;
   private readonly sizeOf: (value: T) => number;
@@ -74,6 +83,8 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     this.length = o.length;
     this.cacheSize = o.cacheSize;
     this.prefetchSize = o.prefetchSize;
+    this.numWorkers = o.numWorkers;
+    this.clock = o.clock;
     this.planWindow = Math.max(o.planWindow, LOCATE_LOOKAHEAD);
     this.maxBytes = o.maxBytes;
     this.sizeOf = o.sizeOf;
@@ -100,7 +111,34 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       usePlan: this.planEviction,
       onEvict: (key) => this.schedule.rewind(key), // prefetch it again if needed soon
     });
-    this.schedule = new PrefetchSchedule(this.length, this.prefetchSize);
+    this.schedule = new PrefetchSchedule(
+      this.length,
+      o.autoPrefetchSize ? AUTO_MAX_PREFETCH_SIZE : this.prefetchSize,
+    );
+    this.tuner =
+      o.autoNumWorkers || o.autoPrefetchSize
+        ? new AutoTuner(
+            o.clock,
+            this.latencies,
+            {
+              setNumWorkers: (n) => {
+                this.numWorkers = n;
+                this.runner.setNumWorkers(n);
+              },
+              setPrefetchSize: (n) => {
+                this.prefetchSize = n;
+              },
+            },
+            {
+              tuneNumWorkers: o.autoNumWorkers,
+              tunePrefetchSize: o.autoPrefetchSize,
+              numWorkers: o.numWorkers,
+              prefetchSize: o.prefetchSize,
+              maxBytes: o.maxBytes,
+              cacheSize: o.cacheSize,
+            },
+          )
+        : undefined;
   }
 
   /**
@@ -116,7 +154,9 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     const signal = opts?.signal;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     this.noteRead(index);
-    if (this.cache.has(index)) {
+    const hit = this.cache.has(index);
+    this.noteTiming(hit);
+    if (hit) {
       this.counters.hits++;
       const value = this.cache.touch(index) as T;
       this.pump();
@@ -200,6 +240,15 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       prefetchInFlight: this.runner.prefetchLoading,
       buffered: this.buffered,
       evictionPolicy: this.planEviction && this.plan !== undefined ? 'belady' : 'lru',
+      tuning: this.tuner?.stats() ?? {
+        numWorkers: this.numWorkers,
+        prefetchSize: this.prefetchSize,
+        autoNumWorkers: false,
+        autoPrefetchSize: false,
+        latencyEstimateMs: undefined,
+        demandPerSec: undefined,
+      },
+      loadLatency: this.latencies.stats(),
     });
   }
 
@@ -234,6 +283,14 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   }
 
   // ---- reads and the plan --------------------------------------------------
+
+  /** Clock the read (read span for the stall share) and let the autotuner decide. */
+  private noteTiming(hit: boolean): void {
+    const now = this.clock.now();
+    if (Number.isNaN(this.counters.firstReadAt)) this.counters.firstReadAt = now;
+    this.counters.lastReadAt = now;
+    this.tuner?.read(hit, this.counters.stallMs, this.avgBytes);
+  }
 
   private noteRead(index: number): void {
     const plan = this.plan;
@@ -302,6 +359,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
 
   private loaded(f: LoadFlight<T>, attempt: number, value: T): void {
     if (this.closed || f.state !== 'loading' || f.attempts !== attempt) return;
+    this.latencies.record(this.clock.now() - f.startedAt);
     this.runner.end(f);
     const bytes = this.measure(value);
     if (f.waiters.length > 0) {

@@ -1,5 +1,7 @@
 import { beladyHitRate } from '../cache/belady.js';
 import type { AccessPlan } from './AccessPlan.js';
+import type { TuningStats } from './autotune/AutoTuner.js';
+import type { LoadLatencyStats } from './autotune/LatencyWindow.js';
 import type { ActiveEvictionPolicy, EngineStats } from './engineOptions.js';
 
 /** What the caching engine holds right now, read when a stats snapshot is taken. */
@@ -26,6 +28,10 @@ export interface EngineState {
   buffered: number;
   /** The eviction order in force. */
   evictionPolicy: ActiveEvictionPolicy;
+  /** The knobs in force and the tuner's estimates. */
+  tuning: TuningStats;
+  /** Recent load latencies. */
+  loadLatency: LoadLatencyStats | undefined;
 }
 
 /**
@@ -43,6 +49,9 @@ export class EngineCounters {
   wasted = 0;
   stallMs = 0;
   peakBytes = 0;
+  /** Clock time of the first read (NaN before it) and of the latest. */
+  firstReadAt = Number.NaN;
+  lastReadAt = 0;
   private hitsAtPlan = 0;
   private readsAtPlan = 0;
   private planInitial: number[] = [];
@@ -97,6 +106,9 @@ export class EngineCounters {
       optimalHitRate: s.plan === undefined ? undefined : this.optimal,
       peakBytes: this.peakBytes,
       evictionPolicy: s.evictionPolicy,
+      tuning: s.tuning,
+      loadLatency: s.loadLatency,
+      readSpanMs: Number.isNaN(this.firstReadAt) ? 0 : this.lastReadAt - this.firstReadAt,
     };
   }
 }

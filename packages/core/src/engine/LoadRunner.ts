@@ -35,12 +35,17 @@ export class LoadRunner<T> {
     private readonly executor: Executor<T>,
     /** Close the executor on `close()` (the engine made it). */
     private readonly ownsExecutor: boolean,
-    private readonly numWorkers: number,
+    private numWorkers: number,
     private readonly loadTimeoutMs: number,
     private readonly clock: Clock,
     private readonly counters: EngineCounters,
     private readonly outcome: LoadOutcome<T>,
   ) {}
+
+  /** Allow `n` loads at once from now on (the autotuner's knob); running loads go on. */
+  setNumWorkers(n: number): void {
+    this.numWorkers = n;
+  }
 
   /** Whether a load could start now. */
   hasSlot(): boolean {
@@ -84,6 +89,7 @@ export class LoadRunner<T> {
   start(f: LoadFlight<T>): void {
     f.state = 'loading';
     f.attempts++;
+    f.startedAt = this.clock.now();
     this.active++;
     this.counters.loads++;
     if (f.prefetch) {

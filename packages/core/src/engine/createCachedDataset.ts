@@ -23,13 +23,22 @@ export interface CreateCachedDatasetOptions<T>
   cacheType?: CacheType;
   /** Samples kept in memory ('lru', 'both'; the others keep none). @default 1000 */
   cacheSize?: number;
-  /** Upcoming samples loading or loaded ahead ('prefetch', 'both'). @default 10 */
-  prefetchSize?: number;
   /**
-   * Most loads at once ('prefetch', 'both'). 'lru' and 'none' load on demand
-   * with no limit of their own, like `CachedDataset`. @default 2
+   * Upcoming samples loading or loaded ahead ('prefetch', 'both'). `'auto'`
+   * tunes the depth while running (docs/autotune.md); a number means exactly
+   * that depth (the reference's `prefetch_size=10`).
+   * @default 'auto'
    */
-  numWorkers?: number;
+  prefetchSize?: number | 'auto';
+  /**
+   * Most loads at once ('prefetch', 'both'). `'auto'` tunes it while running
+   * from the measured load latency, the consumer's rate and the data stall
+   * (docs/autotune.md); a number means exactly that many (the reference's
+   * `num_workers=2`). 'lru' and 'none' load on demand with no limit of their
+   * own, like `CachedDataset`.
+   * @default 'auto'
+   */
+  numWorkers?: number | 'auto';
   /**
    * A persistent store for the disk tier: reads go memory → store → source,
    * and the result is a {@link TieredCachedDataset} (its `getCacheStats()`
@@ -45,9 +54,9 @@ export interface CreateCachedDatasetOptions<T>
 function strategy(
   cacheType: CacheType,
   cacheSize: number,
-  prefetchSize: number,
-  numWorkers: number,
-): { cacheSize: number; prefetchSize: number; numWorkers: number } {
+  prefetchSize: number | 'auto',
+  numWorkers: number | 'auto',
+): { cacheSize: number; prefetchSize: number | 'auto'; numWorkers: number | 'auto' } {
   const onDemand = Number.POSITIVE_INFINITY;
   switch (cacheType) {
     case 'none':
@@ -97,16 +106,16 @@ export function createCachedDataset<T>(
   const {
     cacheType = 'lru',
     cacheSize = DEFAULT_CACHE_SIZE,
-    prefetchSize = 10,
-    numWorkers = 2,
+    prefetchSize = 'auto',
+    numWorkers = 'auto',
     store,
     ...rest
   } = options;
   const loads = strategy(
     oneOf('cacheType', cacheType, ['lru', 'prefetch', 'both', 'none']),
     nonNegativeInt('cacheSize', cacheSize),
-    nonNegativeInt('prefetchSize', prefetchSize),
-    positiveInt('numWorkers', numWorkers),
+    prefetchSize === 'auto' ? prefetchSize : nonNegativeInt('prefetchSize', prefetchSize),
+    numWorkers === 'auto' ? numWorkers : positiveInt('numWorkers', numWorkers),
   );
   const cacheDir = (options as { cacheDir?: unknown }).cacheDir;
   if (cacheDir !== undefined) {

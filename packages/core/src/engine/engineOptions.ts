@@ -12,6 +12,13 @@ import {
   positiveInt,
   rejectUnknownOptions,
 } from '../util/validate.js';
+import {
+  AUTO_INITIAL_NUM_WORKERS,
+  AUTO_INITIAL_PREFETCH_SIZE,
+  AUTO_MAX_PREFETCH_SIZE,
+  type TuningStats,
+} from './autotune/AutoTuner.js';
+import type { LoadLatencyStats } from './autotune/LatencyWindow.js';
 
 /** How the memory cache picks what to evict. */
 export type EvictionPolicy = 'auto' | 'lru' | 'belady';
@@ -23,13 +30,19 @@ export interface CachingEngineOptions<T> {
    * 0 keeps none (pure prefetch). @default 1000
    */
   cacheSize?: number;
-  /** Upcoming samples kept loading or loaded ahead of need; 0 disables prefetch. @default 10 */
-  prefetchSize?: number;
+  /**
+   * Upcoming samples kept loading or loaded ahead of need; 0 disables
+   * prefetch. `'auto'` tunes it while running (twice the loads in flight,
+   * within `maxBytes`; see docs/autotune.md). @default 10
+   */
+  prefetchSize?: number | 'auto';
   /**
    * Most loads running at once (prefetch and on-demand together). `Infinity`
-   * means no limit. @default 2
+   * means no limit. `'auto'` tunes it while running from the measured load
+   * latency, the consumer's rate and the data stall (see docs/autotune.md).
+   * @default 2
    */
-  numWorkers?: number;
+  numWorkers?: number | 'auto';
   /**
    * Eviction order: `'lru'`, `'belady'` (farthest next use in the plan), or
    * `'auto'` (Belady when a plan is known, LRU otherwise). `'belady'` also
@@ -119,6 +132,18 @@ export interface EngineStats extends CacheStats {
    * the `evictionPolicy` option allows it (`'auto'`, `'belady'`), else `'lru'`.
    */
   evictionPolicy: ActiveEvictionPolicy;
+  /**
+   * Loads in flight and prefetch depth in force (tuned when `'auto'`), and the
+   * tuner's estimates. Always set by the engine (optional for stats built by hand).
+   */
+  tuning?: TuningStats;
+  /** Latency percentiles of the recent successful loads (injected clock); undefined before one. */
+  loadLatency?: LoadLatencyStats | undefined;
+  /**
+   * Clock time from the first read to the latest, in ms: `stallMs / readSpanMs`
+   * is the data-stall share. Always set by the engine.
+   */
+  readSpanMs?: number;
 }
 
 /** {@link CachingEngineOptions} checked, with defaults filled in. */
@@ -127,6 +152,10 @@ export interface ResolvedEngineOptions<T> {
   cacheSize: number;
   prefetchSize: number;
   numWorkers: number;
+  /** `prefetchSize` was `'auto'` (then `prefetchSize` is where the tuner starts). */
+  autoPrefetchSize: boolean;
+  /** `numWorkers` was `'auto'` (then `numWorkers` is where the tuner starts). */
+  autoNumWorkers: boolean;
   evictionPolicy: EvictionPolicy;
   maxBytes: number;
   sizeOf: (value: T) => number;
@@ -162,19 +191,26 @@ export function resolveEngineOptions<T>(
     throw new TypeError(`options must be an object, got ${String(options)}`);
   }
   rejectUnknownOptions(options, ENGINE_OPTIONS, 'CachingEngine');
-  const workers = options.numWorkers ?? 2;
+  const autoNumWorkers = options.numWorkers === 'auto';
+  const autoPrefetchSize = options.prefetchSize === 'auto';
+  const workers = autoNumWorkers ? AUTO_INITIAL_NUM_WORKERS : (options.numWorkers ?? 2);
   if (options.sizeOf !== undefined) func('sizeOf', options.sizeOf);
   const executor = options.executor;
   if (executor !== undefined && (executor === null || typeof executor.run !== 'function')) {
     throw new TypeError('executor must have a run(index, signal) method');
   }
   const cacheSize = nonNegativeInt('cacheSize', options.cacheSize ?? DEFAULT_CACHE_SIZE);
-  const prefetchSize = nonNegativeInt('prefetchSize', options.prefetchSize ?? 10);
+  const prefetchSize = autoPrefetchSize
+    ? AUTO_INITIAL_PREFETCH_SIZE
+    : nonNegativeInt('prefetchSize', options.prefetchSize ?? 10);
+  const deepest = autoPrefetchSize ? AUTO_MAX_PREFETCH_SIZE : prefetchSize;
   return {
     length: nonNegativeInt('dataset.length', dataset.length),
     cacheSize,
     prefetchSize,
     numWorkers: workers === Number.POSITIVE_INFINITY ? workers : positiveInt('numWorkers', workers),
+    autoPrefetchSize,
+    autoNumWorkers,
     evictionPolicy: oneOf('evictionPolicy', options.evictionPolicy ?? 'auto', [
       'auto',
       'lru',
@@ -190,7 +226,7 @@ export function resolveEngineOptions<T>(
     clock: options.clock ?? systemClock,
     planWindow: positiveInt(
       'planWindow',
-      options.planWindow ?? Math.max(1024, 4 * cacheSize, 2 * prefetchSize),
+      options.planWindow ?? Math.max(1024, 4 * cacheSize, 2 * deepest),
     ),
   };
 }

@@ -39,6 +39,8 @@ export class LoadFlight<T> {
   error: unknown = undefined;
   controller: AbortController | undefined = undefined;
   timer: TimerHandle | undefined = undefined;
+  /** Clock time the current attempt started (load latency for the stats and the tuner). */
+  startedAt = 0;
   waiters: Waiter<T>[] = [];
 
   constructor(

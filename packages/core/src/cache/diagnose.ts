@@ -1,0 +1,194 @@
+import { AUTO_MAX_NUM_WORKERS } from '../engine/autotune/AutoTuner.js';
+import type { LoadLatencyStats } from '../engine/autotune/LatencyWindow.js';
+import type { EngineStats } from '../engine/engineOptions.js';
+import type { TieredCacheStats } from '../engine/TieredCachedDataset.js';
+import { nonNegativeFinite } from '../util/validate.js';
+import { EFFECTIVE_HIT_RATE, LOW_HIT_RATE } from './cacheReport.js';
+
+/** Data-stall share of the step below which the consumer (training step) is the bottleneck. */
+export const CONSUMER_BOUND_STALL_SHARE = 0.1;
+
+/** The stage that limits throughput, as {@link diagnose} names it. */
+export type Bottleneck =
+  | 'none'
+  | 'consumer'
+  | 'source-latency'
+  | 'disk'
+  | 'memory-budget'
+  | 'cache-size';
+
+/** Reads served by one tier. */
+export interface TierShare {
+  /** Reads (memory) or loads (disk, source) it served. */
+  count: number;
+  /** Its share of all reads. */
+  share: number;
+}
+
+/** Result of {@link diagnose}: what happened per tier, what limits, and the one change to try. */
+export interface Diagnosis {
+  /** Reads seen (hits + misses). */
+  reads: number;
+  /** Where reads were served: memory, disk (undefined without a disk tier), source. */
+  tiers: { memory: TierShare; disk: TierShare | undefined; source: TierShare };
+  /** Hit rate of the memory tier. */
+  hitRate: number;
+  /** The reference's verdict: above 70 % effective, below 30 % low. */
+  hitRateVerdict: 'no-reads' | 'effective' | 'fair' | 'low';
+  /** The reference's thresholds. */
+  thresholds: { low: number; effective: number };
+  /** Belady's hit rate for the current plan at this cache size, when a plan is set. */
+  optimalHitRate: number | undefined;
+  /** True when no cache of this size can reach 30 % on this plan (the data set dwarfs the cache). */
+  optimumBelowLow: boolean;
+  /** Share of the read span spent waiting for data (undefined when no time was measured). */
+  stallShare: number | undefined;
+  /** Load latency percentiles, when the stats have them. */
+  loadLatency: LoadLatencyStats | undefined;
+  /** The limiting stage. */
+  bottleneck: Bottleneck;
+  /** The number that shows it, in words (e.g. "data stall 46 % of the step, loads p50 98 ms"). */
+  evidence: string;
+  /** The one change most likely to help, never one already configured; undefined when none. */
+  recommendation: string | undefined;
+}
+
+/** Options of {@link diagnose}. */
+export interface DiagnoseOptions {
+  /** Wall time of the run in ms, when the stats' `readSpanMs` is not the right denominator. */
+  wallMs?: number;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+function isTiered(stats: EngineStats): stats is TieredCacheStats {
+  return typeof (stats as Partial<TieredCacheStats>).diskHits === 'number';
+}
+
+/**
+ * Name the bottleneck from a dataset's `getCacheStats()`: the per-tier split
+ * (memory / disk / source), the hit rate against the reference's thresholds
+ * (< 30 % low, > 70 % effective) and against the plan's optimum, the data
+ * stall share of the step, load latency percentiles, the limiting stage with
+ * the number that shows it, and one recommended change that is not already
+ * configured. Decode CPU is not separated from source latency (both are load
+ * latency here).
+ *
+ * @example
+ * for await (const batch of loader) await train(batch);
+ * const d = diagnose(cached.getCacheStats());
+ * console.log(d.bottleneck, d.evidence, d.recommendation);
+ */
+export function diagnose(stats: EngineStats, options: DiagnoseOptions = {}): Diagnosis {
+  if (stats === null || typeof stats !== 'object' || typeof stats.hitRate !== 'number') {
+    throw new TypeError(`stats must come from getCacheStats(), got ${String(stats)}`);
+  }
+  const reads = stats.hits + stats.misses;
+  const share = (n: number) => (reads === 0 ? 0 : n / reads);
+  const tiered = isTiered(stats) ? stats : undefined;
+  const diskHits = tiered?.diskHits ?? 0;
+  const sourceLoads = tiered === undefined ? stats.loads : tiered.diskMisses;
+  const wallMs =
+    options.wallMs === undefined ? stats.readSpanMs : nonNegativeFinite('wallMs', options.wallMs);
+  const stallShare =
+    wallMs !== undefined && wallMs > 0 ? Math.min(1, stats.stallMs / wallMs) : undefined;
+  const optimal = stats.optimalHitRate;
+  const base = {
+    reads,
+    tiers: {
+      memory: { count: stats.hits, share: share(stats.hits) },
+      disk: tiered === undefined ? undefined : { count: diskHits, share: share(diskHits) },
+      source: { count: sourceLoads, share: share(sourceLoads) },
+    },
+    hitRate: stats.hitRate,
+    hitRateVerdict: (reads === 0
+      ? 'no-reads'
+      : stats.hitRate > EFFECTIVE_HIT_RATE
+        ? 'effective'
+        : stats.hitRate < LOW_HIT_RATE
+          ? 'low'
+          : 'fair') as Diagnosis['hitRateVerdict'],
+    thresholds: { low: LOW_HIT_RATE, effective: EFFECTIVE_HIT_RATE },
+    optimalHitRate: optimal,
+    optimumBelowLow: optimal !== undefined && optimal < LOW_HIT_RATE,
+    stallShare,
+    loadLatency: stats.loadLatency,
+  };
+  const [bottleneck, evidence, recommendation] = limitingStage(stats, tiered, stallShare);
+  return { ...base, bottleneck, evidence, recommendation };
+}
+
+type Finding = [Bottleneck, string, string | undefined];
+
+function limitingStage(
+  stats: EngineStats,
+  tiered: TieredCacheStats | undefined,
+  stallShare: number | undefined,
+): Finding {
+  const reads = stats.hits + stats.misses;
+  if (reads === 0) return ['none', 'no reads yet', undefined];
+  const lat = stats.loadLatency;
+  const latency = lat === undefined ? '' : `, loads p50 ${lat.p50Ms.toFixed(1)} ms`;
+  if (stallShare !== undefined && stallShare < CONSUMER_BOUND_STALL_SHARE) {
+    return [
+      'consumer',
+      `data stall ${pct(stallShare)} of the step: the training step sets the pace`,
+      undefined,
+    ];
+  }
+  const stall = stallShare === undefined ? 'data stall unknown' : `data stall ${pct(stallShare)}`;
+  const tuning = stats.tuning;
+  const prefetching = stats.prefetch.issued > 0 || (tuning?.prefetchSize ?? 0) > 0;
+  // the byte budget stops caching or prefetch
+  if (
+    stats.maxBytes !== undefined &&
+    stats.peakBytes >= 0.95 * stats.maxBytes &&
+    (stats.rejected > 0 || stats.size < stats.capacity)
+  ) {
+    return [
+      'memory-budget',
+      `${stall}; peak ${stats.peakBytes} B of maxBytes ${stats.maxBytes} B, ` +
+        `cache ${stats.size}/${stats.capacity}`,
+      tiered === undefined
+        ? 'add the disk tier (store / cacheDir) so what memory cannot hold is read locally'
+        : 'raise maxBytes (the budget, not cacheSize, stops the cache)',
+    ];
+  }
+  if (tiered !== undefined && tiered.diskHits > tiered.diskMisses) {
+    const rec = !prefetching
+      ? "cacheType 'both' so disk reads are prefetched"
+      : tuning !== undefined && !tuning.autoNumWorkers
+        ? "numWorkers: 'auto' to overlap more disk reads"
+        : 'grow cacheSize so more of the plan is served from memory';
+    return [
+      'disk',
+      `${stall}; ${tiered.diskHits} of ${tiered.diskHits + tiered.diskMisses} loads from disk${latency}`,
+      rec,
+    ];
+  }
+  const optimal = stats.optimalHitRate;
+  if (
+    optimal !== undefined &&
+    stats.planReads >= stats.planLength &&
+    stats.evictionPolicy === 'lru' &&
+    optimal - (stats.planHitRate ?? stats.hitRate) > 0.05
+  ) {
+    return [
+      'cache-size',
+      `${stall}; hit rate ${pct(stats.planHitRate ?? stats.hitRate)} vs ${pct(optimal)} possible`,
+      "evictionPolicy 'auto' with a DataLoader (eviction that reads the plan)",
+    ];
+  }
+  const inFlight = `${tuning?.numWorkers ?? '?'} loads in flight`;
+  let rec: string | undefined;
+  if (!prefetching) rec = "cacheType 'both' (prefetch hides source latency)";
+  else if (tuning !== undefined && !tuning.autoNumWorkers) {
+    rec = "numWorkers: 'auto' (and prefetchSize: 'auto') to keep enough loads in flight";
+  } else if (tiered === undefined && stats.hitRate < LOW_HIT_RATE) {
+    rec = 'add the disk tier (store / cacheDir): later epochs read locally';
+  } else if (tuning !== undefined && tuning.numWorkers >= AUTO_MAX_NUM_WORKERS) {
+    rec =
+      'the source is at the most loads in flight autotune allows: use a faster source (shards, a local copy)';
+  } else rec = 'grow cacheSize toward the working set';
+  return ['source-latency', `${stall}; ${inFlight}${latency}`, rec];
+}

@@ -1,0 +1,204 @@
+import type { Clock } from '../../util/Clock.js';
+import type { LatencyWindow } from './LatencyWindow.js';
+
+/** Most loads in flight `'auto'` goes to (`numWorkers: 'auto'`). */
+export const AUTO_MAX_NUM_WORKERS = 64;
+/** Deepest prefetch `'auto'` goes to (`prefetchSize: 'auto'`). */
+export const AUTO_MAX_PREFETCH_SIZE = 256;
+/** Where `'auto'` starts before it has measured anything. */
+export const AUTO_INITIAL_NUM_WORKERS = 4;
+/** Where `'auto'` starts before it has measured anything. */
+export const AUTO_INITIAL_PREFETCH_SIZE = 16;
+
+/** Reads between two decisions of the tuner (half a typical batch). */
+const INTERVAL_READS = 16;
+/** Data-stall share above which the hill climb adds concurrency. */
+const STALL_HIGH = 0.05;
+/** Data-stall share below which the consumer is the bottleneck: the climb backs off. */
+const STALL_LOW = 0.01;
+/** Headroom over Little's law (latency jitter, loads that end out of order). */
+const HEADROOM = 1.25;
+const MAX_BOOST = 16;
+
+/** The knobs in force and how `'auto'` sees the run (part of `EngineStats`). */
+export interface TuningStats {
+  /** Loads in flight allowed now (`numWorkers`, tuned when `'auto'`). */
+  numWorkers: number;
+  /** Prefetch depth now (`prefetchSize`, tuned when `'auto'`). */
+  prefetchSize: number;
+  /** Whether `numWorkers` is `'auto'`. */
+  autoNumWorkers: boolean;
+  /** Whether `prefetchSize` is `'auto'`. */
+  autoPrefetchSize: boolean;
+  /** The tuner's load latency estimate in ms (undefined when nothing is `'auto'` or before a load). */
+  latencyEstimateMs: number | undefined;
+  /** The tuner's estimate of the consumer's demand, in reads per second (undefined before a decision). */
+  demandPerSec: number | undefined;
+}
+
+/** What the tuner sets: the engine's knobs (the engine applies them; no method is replaced). */
+export interface TunedKnobs {
+  /** Allow `n` loads in flight. */
+  setNumWorkers(n: number): void;
+  /** Keep up to `n` samples loading or loaded ahead. */
+  setPrefetchSize(n: number): void;
+}
+
+/** Settings of an {@link AutoTuner}. */
+export interface AutoTunerSettings {
+  /** Tune loads in flight (else `numWorkers` stays). */
+  tuneNumWorkers: boolean;
+  /** Tune the prefetch depth (else `prefetchSize` stays). */
+  tunePrefetchSize: boolean;
+  /** Starting (or fixed) loads in flight. */
+  numWorkers: number;
+  /** Starting (or fixed) prefetch depth. */
+  prefetchSize: number;
+  /** The engine's byte budget (Infinity when unset). */
+  maxBytes: number;
+  /** The memory cache's capacity (0: the whole budget may hold prefetched samples). */
+  cacheSize: number;
+}
+
+/**
+ * The online controller behind `numWorkers: 'auto'` and `prefetchSize: 'auto'`
+ * (what tf.data's AUTOTUNE does for parallelism and buffer sizes). Every
+ * {@link INTERVAL_READS} reads it measures, on the injected clock, the
+ * consumer's demand (reads per ms of the consumer's own time: wall time minus
+ * data stall), the share of reads that needed a load, and the load latency
+ * (the engine's {@link LatencyWindow}). Little's law gives the loads in
+ * flight that hide the latency: demand × miss share × latency, with headroom;
+ * a hill climb on the measured stall share then scales that up while stalls
+ * persist and the last step helped, and back towards Little's figure when the
+ * consumer is the bottleneck (stall below 1 %). The prefetch depth is twice
+ * the loads in flight (loading + ready), within the byte budget. Steps are
+ * bounded (at most ×2 up, ÷2 down per decision), so a latency step moves it
+ * within a few batches. Internal to the caching engine; allocates nothing per read.
+ */
+export class AutoTuner {
+  /** Loads in flight in force. */
+  numWorkers: number;
+  /** Prefetch depth in force. */
+  prefetchSize: number;
+  private started = false;
+  private intervalStart = 0;
+  private stallAtStart = 0;
+  private loadsAtStart = 0;
+  private reads = 0;
+  private misses = 0;
+  private latencyMs = Number.NaN;
+  private demand = Number.NaN;
+  private boost = 1;
+  private lastStallShare = Number.NaN;
+  private climbed = false;
+  private cooldown = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly latencies: LatencyWindow,
+    private readonly knobs: TunedKnobs,
+    private readonly settings: AutoTunerSettings,
+  ) {
+    this.numWorkers = settings.numWorkers;
+    this.prefetchSize = settings.prefetchSize;
+  }
+
+  /**
+   * A read happened (`hit`: served from memory). `stallMs` is the engine's
+   * stall counter, `avgBytes` the mean bytes of a sample so far.
+   */
+  read(hit: boolean, stallMs: number, avgBytes: number): void {
+    const now = this.clock.now();
+    if (!this.started) {
+      this.started = true;
+      this.begin(now, stallMs);
+    }
+    this.reads++;
+    if (!hit) this.misses++;
+    if (this.reads < INTERVAL_READS) return;
+    const elapsed = now - this.intervalStart;
+    if (elapsed > 0) this.decide(elapsed, stallMs - this.stallAtStart, avgBytes);
+    this.begin(now, stallMs);
+  }
+
+  /** The knobs and the estimates, for the stats. */
+  stats(): TuningStats {
+    return {
+      numWorkers: this.numWorkers,
+      prefetchSize: this.prefetchSize,
+      autoNumWorkers: this.settings.tuneNumWorkers,
+      autoPrefetchSize: this.settings.tunePrefetchSize,
+      latencyEstimateMs: Number.isNaN(this.latencyMs) ? undefined : this.latencyMs,
+      demandPerSec: Number.isNaN(this.demand) ? undefined : this.demand * 1000,
+    };
+  }
+
+  private begin(now: number, stallMs: number): void {
+    this.intervalStart = now;
+    this.stallAtStart = stallMs;
+    this.loadsAtStart = this.latencies.count;
+    this.reads = 0;
+    this.misses = 0;
+  }
+
+  private decide(elapsed: number, stall: number, avgBytes: number): void {
+    const newLoads = this.latencies.count - this.loadsAtStart;
+    if (newLoads > 0) {
+      const recent = this.latencies.recentMean(newLoads);
+      this.latencyMs = Number.isNaN(this.latencyMs) ? recent : 0.3 * this.latencyMs + 0.7 * recent;
+    }
+    if (Number.isNaN(this.latencyMs)) return;
+    // the consumer's own time: what it spent not waiting for data (at least 1 % of the interval)
+    const busy = Math.max(elapsed - stall, elapsed * 0.01);
+    this.demand = this.reads / busy;
+    const stallShare = Math.min(1, stall / elapsed);
+    this.climb(stallShare);
+    const little = this.demand * (this.misses / this.reads) * this.latencyMs;
+    const workers = this.step(this.numWorkers, Math.ceil(little * HEADROOM * this.boost) + 1);
+    if (this.settings.tuneNumWorkers) {
+      this.numWorkers = Math.min(AUTO_MAX_NUM_WORKERS, workers);
+      this.knobs.setNumWorkers(this.numWorkers);
+    }
+    if (this.settings.tunePrefetchSize) {
+      this.prefetchSize = Math.min(
+        this.step(this.prefetchSize, 2 * workers),
+        this.depthCap(avgBytes),
+      );
+      this.knobs.setPrefetchSize(this.prefetchSize);
+    }
+  }
+
+  /** The hill climb on the stall share: up while stalls persist and the last step helped. */
+  private climb(stallShare: number): void {
+    if (this.cooldown > 0) this.cooldown--;
+    if (stallShare > STALL_HIGH) {
+      if (this.climbed && stallShare > this.lastStallShare * 0.9) {
+        // the last step up did not help: the source (not concurrency) limits; step back
+        this.boost = Math.max(1, this.boost / 1.5);
+        this.climbed = false;
+        this.cooldown = 4;
+      } else if (this.cooldown === 0) {
+        this.boost = Math.min(MAX_BOOST, this.boost * 1.5);
+        this.climbed = true;
+      } else this.climbed = false;
+    } else {
+      if (stallShare < STALL_LOW) this.boost = Math.max(1, this.boost * 0.8);
+      this.climbed = false;
+    }
+    this.lastStallShare = stallShare;
+  }
+
+  /** Move from `current` towards `target`, at most ×2 up and ÷2 down. */
+  private step(current: number, target: number): number {
+    const up = Math.max(2 * current, current + 4);
+    return Math.max(1, Math.min(up, Math.max(Math.ceil(current / 2), target)));
+  }
+
+  /** The deepest prefetch the byte budget allows (half of it when a cache shares it). */
+  private depthCap(avgBytes: number): number {
+    const { maxBytes, cacheSize } = this.settings;
+    if (!Number.isFinite(maxBytes) || !(avgBytes > 0)) return AUTO_MAX_PREFETCH_SIZE;
+    const fit = Math.floor(maxBytes / avgBytes);
+    return Math.max(1, Math.min(AUTO_MAX_PREFETCH_SIZE, cacheSize > 0 ? Math.floor(fit / 2) : fit));
+  }
+}

@@ -1,0 +1,118 @@
+import { diagnose, type EngineStats, type TieredCacheStats } from '@medfusion/core';
+import { describe, expect, it } from 'vitest';
+
+function stats(extra: Partial<EngineStats> = {}): EngineStats {
+  const hits = extra.hits ?? 200;
+  const misses = extra.misses ?? 800;
+  return {
+    hits,
+    misses,
+    hitRate: hits / (hits + misses),
+    size: 1000,
+    capacity: 1000,
+    evictions: 0,
+    bytes: 0,
+    maxBytes: undefined,
+    loads: misses,
+    inFlight: 0,
+    rejected: 0,
+    prefetch: { issued: misses, used: misses, wasted: 0, inFlight: 0, buffered: 0 },
+    stallMs: 5000,
+    planHitRate: undefined,
+    planReads: 0,
+    planLength: 0,
+    optimalHitRate: undefined,
+    peakBytes: 0,
+    evictionPolicy: 'belady',
+    tuning: {
+      numWorkers: 2,
+      prefetchSize: 10,
+      autoNumWorkers: false,
+      autoPrefetchSize: false,
+      latencyEstimateMs: undefined,
+      demandPerSec: undefined,
+    },
+    loadLatency: { count: 800, meanMs: 100, p50Ms: 98, p90Ms: 120, p99Ms: 150 },
+    readSpanMs: 10_000,
+    ...extra,
+  };
+}
+
+function tiered(extra: Partial<TieredCacheStats>): TieredCacheStats {
+  const disk = {
+    diskHits: 700,
+    misses: 100,
+    diskErrors: 0,
+    diskWrites: 100,
+    writesDropped: 0,
+    writeErrors: 0,
+    pendingWrites: 0,
+    diskDisabled: false,
+    fingerprint: 'x',
+  };
+  return { ...stats(), memoryHits: 200, diskHits: 700, diskMisses: 100, disk, ...extra };
+}
+
+describe('diagnose: a report that names the bottleneck', () => {
+  it('splits reads by tier and counts disk hits as disk, not as misses', () => {
+    const d = diagnose(tiered({}));
+    expect(d.tiers.memory).toEqual({ count: 200, share: 0.2 });
+    expect(d.tiers.disk).toEqual({ count: 700, share: 0.7 });
+    expect(d.tiers.source).toEqual({ count: 100, share: 0.1 });
+    expect(d.bottleneck).toBe('disk');
+    expect(d.evidence).toMatch(/700 of 800 loads from disk/);
+    expect(d.recommendation).not.toMatch(/disk tier/); // the disk tier is already configured
+  });
+
+  it('names the consumer when the data stall is small, and recommends nothing', () => {
+    const d = diagnose(stats({ stallMs: 300 }));
+    expect(d.stallShare).toBeCloseTo(0.03);
+    expect(d.bottleneck).toBe('consumer');
+    expect(d.evidence).toMatch(/3\.0 %/);
+    expect(d.recommendation).toBeUndefined();
+  });
+
+  it("names source latency with its percentiles; recommends 'auto' only when it is not set", () => {
+    const fixed = diagnose(stats());
+    expect(fixed.bottleneck).toBe('source-latency');
+    expect(fixed.stallShare).toBeCloseTo(0.5);
+    expect(fixed.evidence).toMatch(/data stall 50\.0 %; 2 loads in flight, loads p50 98\.0 ms/);
+    expect(fixed.recommendation).toMatch(/numWorkers: 'auto'/);
+    const auto = diagnose(
+      stats({
+        tuning: {
+          numWorkers: 40,
+          prefetchSize: 80,
+          autoNumWorkers: true,
+          autoPrefetchSize: true,
+          latencyEstimateMs: 100,
+          demandPerSec: 500,
+        },
+      }),
+    );
+    expect(auto.recommendation).not.toMatch(/'auto'/);
+    expect(auto.recommendation).toMatch(/disk tier/);
+  });
+
+  it('applies the reference thresholds and says when the optimum itself is below 30 %', () => {
+    const low = diagnose(stats({ optimalHitRate: 0.12 }));
+    expect(low.hitRateVerdict).toBe('low');
+    expect(low.thresholds).toEqual({ low: 0.3, effective: 0.7 });
+    expect(low.optimumBelowLow).toBe(true);
+    const good = diagnose(stats({ hits: 800, misses: 200, optimalHitRate: 0.85 }));
+    expect(good.hitRateVerdict).toBe('effective');
+    expect(good.optimumBelowLow).toBe(false);
+  });
+
+  it('names the memory budget when maxBytes stops the cache', () => {
+    const d = diagnose(
+      stats({ maxBytes: 1000, peakBytes: 1000, size: 10, capacity: 1000, rejected: 3 }),
+    );
+    expect(d.bottleneck).toBe('memory-budget');
+    expect(d.evidence).toMatch(/maxBytes 1000/);
+  });
+
+  it('rejects stats that are not stats', () => {
+    expect(() => diagnose(null as never)).toThrow(TypeError);
+  });
+});
