@@ -70,6 +70,7 @@ export class AugmentRng implements AugmentRandom {
     return this;
   }
 
+  /** The next 32-bit unsigned integer of the stream. */
   uint32(): number {
     if (this.pos === 4) {
       philox4x32(this.block++, this.c1, this.c2, this.c3, this.k0, this.k1, this.words);
@@ -78,18 +79,22 @@ export class AugmentRng implements AugmentRandom {
     return this.words[this.pos++]!;
   }
 
+  /** A uniform number in [0, 1). */
   next(): number {
     return this.uint32() * TWO_NEG_32;
   }
 
+  /** A uniform number in [lo, hi). */
   uniform(lo: number, hi: number): number {
     return lo + (hi - lo) * this.next();
   }
 
+  /** A uniform integer in [0, n). */
   int(n: number): number {
     return Math.floor(this.next() * n);
   }
 
+  /** A standard normal number (mean 0, standard deviation 1). */
   normal(): number {
     const s = this.spare;
     if (!Number.isNaN(s)) {

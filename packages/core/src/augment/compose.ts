@@ -66,7 +66,9 @@ export interface OneOfOptions {
 
 /** The draw of {@link oneOf}: which transform, and its own draw. */
 export interface OneOfDraw {
+  /** Index of the chosen transform. */
   choice: number;
+  /** The chosen transform's own draw. */
   draw: unknown;
 }
 

@@ -17,7 +17,9 @@ export interface GaussianNoiseOptions {
 
 /** The draws of a noise step: the key of its per-value sub-stream. */
 export interface NoiseDraw {
+  /** First word of the sub-stream's key. */
   key0: number;
+  /** Second word of the sub-stream's key. */
   key1: number;
 }
 

@@ -21,7 +21,9 @@ export interface IntensityOptions {
 
 /** The draws of {@link intensity}: factor and offset. */
 export interface IntensityDraw {
+  /** The factor every value is multiplied by. */
   scale: number;
+  /** The offset added after scaling. */
   shift: number;
 }
 

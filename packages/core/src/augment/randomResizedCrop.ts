@@ -33,9 +33,13 @@ export interface RandomResizedCropOptions {
 
 /** A crop box in pixels: top row, left column, height and width. */
 export interface CropBox {
+  /** Top row. */
   y: number;
+  /** Left column. */
   x: number;
+  /** Height in pixels. */
   h: number;
+  /** Width in pixels. */
   w: number;
 }
 

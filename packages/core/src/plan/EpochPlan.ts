@@ -87,11 +87,14 @@ class PlanSlice implements EpochPlan {
 
 /** Reads `0, 1, …, length − 1` in index order. */
 export class SequentialPlan implements EpochPlan {
+  /** Number of indices in the plan. */
+  readonly length: number;
   /**
    * @param length number of indices
    * @example new SequentialPlan(3).indexAt(2); // 2
    */
-  constructor(readonly length: number) {
+  constructor(length: number) {
+    this.length = length;
     nonNegativeInt('length', length);
   }
   /** `position` itself. */
