@@ -42,7 +42,8 @@ if (process.env.MEDFUSION_DEMO_DATA) {
 } else {
   const t0 = Date.now();
   const r = await generate();
-  if (!r.skipped) console.log(`[demo] wrote ${r.count} samples to ${r.out} in ${Date.now() - t0} ms`);
+  if (!r.skipped)
+    console.log(`[demo] wrote ${r.count} samples to ${r.out} in ${Date.now() - t0} ms`);
 }
 
 const server = { host: opts.host, port: opts.port, strictPort: true, open: false };
