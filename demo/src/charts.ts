@@ -91,6 +91,14 @@ export class LiveChart {
     };
     this.plot = new uPlot(opts, [this.xs, ...this.ys], el);
     el.dataset.state = 'empty';
+    // uPlot draws axis titles on the canvas: name them for assistive tech and tools too.
+    const titles = [xTitle, ...axes.map((a) => a.title)];
+    el.dataset.axes = titles.join(' | ');
+    el.setAttribute('role', 'img');
+    el.setAttribute(
+      'aria-label',
+      `Chart of ${lines.map((l) => l.label).join(', ')} by ${titles.join(', ')}`,
+    );
     el.addEventListener('pointerenter', () => {
       this.hovering = true;
     });

@@ -54,7 +54,7 @@ export class SettingsForm {
       });
       form.addEventListener('submit', (e) => e.preventDefault());
     }
-    this.fill();
+    this.fill(false);
   }
 
   /** The settings in use (valid values only). */
@@ -67,19 +67,19 @@ export class SettingsForm {
     return controlsOf(form).every((el) => el.getAttribute('aria-invalid') !== 'true');
   }
 
-  /** Show the settings in use in every control, and clear the messages. */
-  fill(): void {
+  /** Show the settings in use in every control, and clear the messages (`notify`: report validity). */
+  fill(notify = true): void {
     for (const form of this.o.forms) {
       for (const el of controlsOf(form)) {
         const key = el.name as keyof Settings;
         if (key in this.current) el.value = String(this.current[key]);
       }
-      this.check(form);
+      this.check(form, notify);
     }
   }
 
   /** Check every number field of `form`; update messages; report validity. */
-  private check(form: HTMLFormElement): boolean {
+  private check(form: HTMLFormElement, notify = true): boolean {
     let valid = true;
     for (const el of controlsOf(form)) {
       const msg = el instanceof HTMLInputElement ? this.messages.get(el) : undefined;
@@ -92,7 +92,7 @@ export class SettingsForm {
         valid = false;
       }
     }
-    this.o.onValidity(form, valid);
+    if (notify) this.o.onValidity(form, valid);
     return valid;
   }
 

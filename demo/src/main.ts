@@ -112,20 +112,23 @@ function stat(name: string, text: string, value: number, title = text): HTMLElem
 
 // ---------------------------------------------------------------- settings
 
+// Set right after the settings form (which it reads); the form's callbacks only run later.
+let compare: ComparePanel | undefined;
+
 const settingsForm = new SettingsForm({
   forms: [form, compareForm],
   initial: readSettings(location.search),
   onChange: (s) => {
     applyLatency(s);
     showSettingsInUse();
-    compare.showReference(s.compareTrace === REFERENCE_TRACE);
+    compare?.showReference(s.compareTrace === REFERENCE_TRACE);
     void showAugmentGrid().catch((e: unknown) => console.warn(e));
   },
   onValidity: () => lockControls(),
 });
 const settings = (): Settings => settingsForm.settings;
 
-const compare = new ComparePanel({
+compare = new ComparePanel({
   root: $('section[aria-labelledby="compare-title"]'),
   settings,
   onBusy: (busy) => {
@@ -138,7 +141,7 @@ const compare = new ComparePanel({
 function lockControls(): void {
   const busy = training !== undefined || comparing || !ready;
   startBtn.disabled = busy || !settingsForm.valid(form);
-  compare.startButton.disabled = busy || !settingsForm.valid(compareForm);
+  if (compare) compare.startButton.disabled = busy || !settingsForm.valid(compareForm);
   resetBtn.disabled = busy;
   stopBtn.disabled = training === undefined;
   for (const el of [...form.elements, ...compareForm.elements]) {
@@ -318,6 +321,7 @@ async function start(): Promise<void> {
   let pipeline: Pipeline | undefined;
   let model: tf.LayersModel | undefined;
   try {
+    performance.mark('demo:start');
     setPhase('data');
     setStatus('Preparing: opening the data set and the pipeline…', 'preparing');
     await paint();
@@ -329,8 +333,10 @@ async function start(): Promise<void> {
     setPhase('model');
     setStatus('Preparing: building and compiling the model…', 'preparing');
     await paint();
+    performance.mark('demo:model');
     model = buildFusionModel({ side: 64, features: src.features });
     const { trainModel } = await import('./train.js');
+    performance.mark('demo:model-built');
     await paint();
     setPhase('batch');
     setStatus(
@@ -352,6 +358,7 @@ async function start(): Promise<void> {
       epochs: s.epochs,
       signal: ac.signal,
       onEpochBegin: (epoch) => {
+        performance.mark(`demo:epoch-${epoch}`);
         epochStart = p.stats();
         epochWait = p.waitMs;
         epochT0 = performance.now();
@@ -359,6 +366,7 @@ async function start(): Promise<void> {
       },
       onStep: (info) => {
         if (info.step === 1) {
+          performance.mark('demo:first-step');
           const ms = performance.now() - clicked;
           statusEl.dataset.firstStepMs = String(ms);
           setPhase(undefined);
