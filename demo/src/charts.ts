@@ -183,7 +183,7 @@ export class BarChart {
           labelSize: 20,
           values: (_u, ticks) => ticks.map((t) => this.names[t] ?? ''),
         },
-        { label: 'speed-up over none (×, log scale)', labelSize: 20, size: 52 },
+        { label: 'speed-up (×, log)', labelSize: 20, size: 52 },
       ],
       legend: { live: true },
     };

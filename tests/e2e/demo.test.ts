@@ -87,6 +87,19 @@ async function train(p: Page): Promise<number> {
   return clicked;
 }
 
+/** Tiles keep one line at 1280 px: nothing truncated, all the same height. */
+async function expectTilesOnOneLine(p: Page): Promise<void> {
+  const tiles = await p.locator('.stats > div').evaluateAll((els) =>
+    els.map((el) => ({
+      h: el.getBoundingClientRect().height,
+      cut: [...el.children].some((c) => c.scrollWidth > c.clientWidth),
+      text: el.textContent,
+    })),
+  );
+  expect(tiles.filter((t) => t.cut).map((t) => t.text)).toEqual([]);
+  expect(new Set(tiles.map((t) => Math.round(t.h))).size).toBe(1);
+}
+
 const num = async (p: Page, selector: string, attr: string) =>
   Number(await p.locator(selector).getAttribute(attr));
 const statValue = (p: Page, name: string) => num(p, `[data-stat="${name}"]`, 'data-value');
@@ -297,15 +310,7 @@ describe('demo (npm run demo: built and served with the data, in Chromium)', () 
     expect(legend).toMatch(/accuracy\s*\d+(\.\d)? %/);
     expect(legend).toMatch(/loss\s*\d+\.\d{3}/);
     // Tiles keep one line at 1280 px: nothing truncated, all the same height.
-    const tiles = await page.locator('.stats > div').evaluateAll((els) =>
-      els.map((el) => ({
-        h: el.getBoundingClientRect().height,
-        cut: [...el.children].some((c) => c.scrollWidth > c.clientWidth),
-        text: el.textContent,
-      })),
-    );
-    expect(tiles.filter((t) => t.cut).map((t) => t.text)).toEqual([]);
-    expect(new Set(tiles.map((t) => Math.round(t.h))).size).toBe(1);
+    await expectTilesOnOneLine(page);
     // One number format: no 4-digit number without a thousands separator.
     const shown = `${await page.locator('#stats').textContent()} ${await page.locator('#origin').textContent()}`;
     expect(shown).not.toMatch(/(?<![.,\d])\d{4,}/);
@@ -354,6 +359,7 @@ describe('demo (npm run demo: built and served with the data, in Chromium)', () 
       expect(await page.locator('#origin').textContent()).toMatch(/network 0 · disk/);
       // the disk served every memory miss: its hit rate says so
       expect(await statValue(page, 'diskHitRate')).toBe(1);
+      await expectTilesOnOneLine(page); // "100.0 % · 100.0 %" too
       figures.offlineDataRequests = requests.length;
       expect(requests).toEqual([]);
       await page.screenshot({ path: join(ARTIFACTS, 'demo-offline.png'), fullPage: true });
