@@ -115,6 +115,7 @@ const pnpm = ensurePnpm();
 install(pnpm);
 
 if (command === 'demo') {
+  // Generates the data (first run), builds the app and serves it with the data: see demo/scripts/serve.mjs.
   process.exit(run(pnpm, ['--filter', '@medfusion/demo', 'run', 'start', ...extra]));
 } else if (command === 'test' || command === 'test:reliability') {
   const chromium = ensureChromium();

@@ -41,6 +41,7 @@ async function openCsv(): Promise<PipelineSource> {
     dataset,
     features: dataset.tabularColumns.length,
     fingerprint: { name: 'medfusion-demo-synthetic', version },
+    detail: `${dataset.tabularColumns.length} tabular features`,
   };
   return source;
 }

@@ -1,5 +1,6 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { num } from './format.js';
 
 /** One line of a {@link LiveChart}. */
 export interface LineSpec {
@@ -7,13 +8,25 @@ export interface LineSpec {
   label: string;
   /** Line colour. */
   stroke: string;
-  /** Scale id: series sharing one share a y axis. */
-  scale?: string;
-  /** How the legend prints a value. */
+  /** Axis the line is drawn against (id of an {@link AxisSpec}); the first axis by default. */
+  axis?: string;
+  /** How the legend prints a value (the axis's format by default). */
   format?: (v: number) => string;
 }
 
-const HEIGHT = 180;
+/** One y axis of a {@link LiveChart}. */
+export interface AxisSpec {
+  /** Scale id the lines refer to. */
+  id: string;
+  /** Axis title, with its unit. */
+  title: string;
+  /** How tick values print, e.g. as percentages. */
+  format: (v: number) => string;
+  /** Fixed range, e.g. [0, 1] for shares. */
+  range?: [number, number];
+}
+
+const HEIGHT = 200;
 
 function widthOf(el: HTMLElement): number {
   return Math.max(240, Math.floor(el.getBoundingClientRect().width || el.clientWidth || 320));
@@ -21,39 +34,78 @@ function widthOf(el: HTMLElement): number {
 
 /**
  * A uPlot line chart that grows by one point per step. Points are buffered and
- * drawn at most once per animation frame so a fast loop does not redraw per step.
+ * drawn at most once per animation frame so a fast loop does not redraw per
+ * step; the legend shows the latest values (or the hovered step's). Until the
+ * first point the chart area shows its `data-empty` text instead of axes.
  */
 export class LiveChart {
   private readonly plot: uPlot;
   private readonly xs: number[] = [];
   private readonly ys: number[][];
   private pending = false;
+  private hovering = false;
 
-  constructor(el: HTMLElement, lines: LineSpec[], scales: Record<string, uPlot.Scale> = {}) {
+  constructor(
+    private readonly el: HTMLElement,
+    xTitle: string,
+    axes: AxisSpec[],
+    lines: LineSpec[],
+  ) {
     this.ys = lines.map(() => []);
-    const scaleIds = [...new Set(lines.map((l) => l.scale ?? 'y'))];
+    const byId = new Map(axes.map((a) => [a.id, a]));
+    const scales: uPlot.Scales = { x: { time: false } };
+    for (const a of axes) scales[a.id] = a.range ? { range: a.range } : {};
     const opts: uPlot.Options = {
       width: widthOf(el),
       height: HEIGHT,
-      scales: { x: { time: false }, ...scales },
+      scales,
       series: [
-        { label: 'step' },
-        ...lines.map((l) => ({
-          label: l.label,
-          stroke: l.stroke,
-          width: 1.5,
-          scale: l.scale ?? 'y',
-          points: { show: false },
-          value: (_u: uPlot, v: number | null) => (v == null ? '–' : (l.format ?? String)(v)),
-        })),
+        { label: 'step', value: (_u, v) => (v == null ? '–' : String(v)) },
+        ...lines.map((l) => {
+          const axis = byId.get(l.axis ?? (axes[0] as AxisSpec).id) as AxisSpec;
+          const format = l.format ?? axis.format;
+          return {
+            label: l.label,
+            stroke: l.stroke,
+            width: 1.5,
+            scale: axis.id,
+            points: { show: false },
+            value: (_u: uPlot, v: number | null) => (v == null ? '–' : format(v)),
+          };
+        }),
       ],
       axes: [
-        { label: 'step' },
-        ...scaleIds.map((id, k) => ({ scale: id, side: k === 0 ? 3 : 1, grid: { show: k === 0 } })),
+        { label: xTitle, labelSize: 20 },
+        ...axes.map((a, k) => ({
+          scale: a.id,
+          label: a.title,
+          labelSize: 20,
+          side: k === 0 ? 3 : 1,
+          grid: { show: k === 0 },
+          size: 52,
+          values: (_u: uPlot, ticks: number[]) => ticks.map(a.format),
+        })),
       ],
-      legend: { live: false },
+      legend: { live: true },
+      cursor: { drag: { x: false, y: false } },
     };
     this.plot = new uPlot(opts, [this.xs, ...this.ys], el);
+    el.dataset.state = 'empty';
+    // uPlot draws axis titles on the canvas: name them for assistive tech and tools too.
+    const titles = [xTitle, ...axes.map((a) => a.title)];
+    el.dataset.axes = titles.join(' | ');
+    el.setAttribute('role', 'img');
+    el.setAttribute(
+      'aria-label',
+      `Chart of ${lines.map((l) => l.label).join(', ')} by ${titles.join(', ')}`,
+    );
+    el.addEventListener('pointerenter', () => {
+      this.hovering = true;
+    });
+    el.addEventListener('pointerleave', () => {
+      this.hovering = false;
+      this.showLatest();
+    });
     new ResizeObserver(() => this.plot.setSize({ width: widthOf(el), height: HEIGHT })).observe(el);
   }
 
@@ -65,24 +117,44 @@ export class LiveChart {
       this.pending = true;
       requestAnimationFrame(() => {
         this.pending = false;
+        this.el.dataset.state = 'live';
         this.plot.setData([this.xs, ...this.ys]);
+        this.showLatest();
       });
     }
   }
 
-  /** Forget every point. */
+  /** Forget every point (the placeholder shows again). */
   clear(): void {
     this.xs.length = 0;
     for (const y of this.ys) y.length = 0;
     this.plot.setData([this.xs, ...this.ys]);
+    this.el.dataset.state = 'empty';
+  }
+
+  /** Legend values of the last step, unless a pointer is reading the chart. */
+  private showLatest(): void {
+    if (!this.hovering && this.xs.length > 0) this.plot.setLegend({ idx: this.xs.length - 1 });
   }
 }
 
-/** A grouped bar chart: one group per category, one bar per series. */
+/** One series of a {@link BarChart}. */
+export interface BarSpec {
+  /** Legend label. */
+  label: string;
+  /** Bar colour. */
+  fill: string;
+}
+
+/** A grouped bar chart: one group per category, one bar per series (log scale, bars from 1x). */
 export class BarChart {
   private readonly plot: uPlot;
+  private names: string[] = [];
 
-  constructor(el: HTMLElement, series: { label: string; fill: string }[]) {
+  constructor(
+    private readonly el: HTMLElement,
+    series: BarSpec[],
+  ) {
     const n = series.length;
     const bars = uPlot.paths.bars;
     const opts: uPlot.Options = {
@@ -94,7 +166,7 @@ export class BarChart {
         y: { distr: 3, log: 10, range: (_u, _min, max) => [0.5, Math.max(4, max * 1.5)] },
       },
       series: [
-        { label: 'strategy' },
+        { label: 'strategy', value: (_u, v) => (v == null ? '–' : (this.names[v] ?? '')) },
         ...series.map((s, k) => ({
           label: s.label,
           fill: s.fill,
@@ -102,24 +174,34 @@ export class BarChart {
           points: { show: false },
           fillTo: () => 1,
           paths: bars?.({ size: [0.8 / n, 60], align: (k === 0 ? -1 : 1) as -1 | 1 }),
-          value: (_u: uPlot, v: number | null) => (v == null ? '–' : `${v.toFixed(2)}x`),
+          value: (_u: uPlot, v: number | null) => (v == null ? '–' : `${num(v, 2)}x`),
         })),
       ],
       axes: [
-        { values: (_u, ticks) => ticks.map((t) => this.names[t] ?? '') },
-        { label: 'speed-up (log scale)' },
+        {
+          label: 'strategy',
+          labelSize: 20,
+          values: (_u, ticks) => ticks.map((t) => this.names[t] ?? ''),
+        },
+        { label: 'speed-up (×, log)', labelSize: 20, size: 52 },
       ],
-      legend: { live: false },
+      legend: { live: true },
     };
     this.plot = new uPlot(opts, [[], ...series.map(() => [])], el);
+    el.dataset.state = 'empty';
     new ResizeObserver(() => this.plot.setSize({ width: widthOf(el), height: 220 })).observe(el);
   }
-
-  private names: string[] = [];
 
   /** Replace the data: category names and one value array per series (null = no bar). */
   set(names: string[], values: (number | null)[][]): void {
     this.names = names;
+    this.el.dataset.state = names.length > 0 ? 'live' : 'empty';
     this.plot.setData([names.map((_, i) => i), ...values] as uPlot.AlignedData);
+    if (names.length > 0) this.plot.setLegend({ idx: names.length - 1 });
+  }
+
+  /** Show or hide one series (e.g. the reference's bars where its scenario does not apply). */
+  show(series: number, on: boolean): void {
+    this.plot.setSeries(series + 1, { show: on });
   }
 }

@@ -1,6 +1,9 @@
 import { createCachedDataset, type Dataset, fromLoader, isPlanAware } from '@medfusion/web';
 import type { Trace } from './settings.js';
 
+/** The trace of the reference's published scenario: its figures apply to this trace only. */
+export const REFERENCE_TRACE: Trace = 'local-repeats';
+
 /** One row of the comparison: a strategy and its knobs. */
 export interface CompareRow {
   /** Label shown in the table. */
@@ -47,7 +50,7 @@ export const COMPARE_ROWS: CompareRow[] = [
     reference: null,
   },
   {
-    name: 'best (plan, numWorkers 32)',
+    name: 'plan, 32 in flight',
     cacheType: 'both',
     plan: true,
     numWorkers: 32,
@@ -66,7 +69,7 @@ export interface CompareResult {
   speedup: number;
   /** The cache's hit rate (0 without a cache). */
   hitRate: number;
-  /** Loads that reached the (simulated) source. */
+  /** Loads that reached the simulated source. */
   loads: number;
 }
 

@@ -1,4 +1,4 @@
-// The manifest is fetched from the network once per session and kept in Cache
+// The manifests are fetched from the network once per session and kept in Cache
 // Storage, so a reload with the network off (page or worker) still has it.
 
 const CACHE = 'medfusion-demo-data';
@@ -16,8 +16,15 @@ export interface ManifestText {
 }
 
 /** Fetch the manifest, falling back to (and refreshing) the copy in Cache Storage. */
-export async function fetchManifest(origin: string): Promise<ManifestText> {
-  const url = new URL(MANIFEST_PATH, origin).href;
+export function fetchManifest(origin: string): Promise<ManifestText> {
+  return fetchWithOfflineCopy(new URL(MANIFEST_PATH, origin).href, 'text/csv');
+}
+
+/**
+ * Fetch a small text file of the data set (a manifest), keeping a copy in
+ * Cache Storage; with the network gone, the copy is returned instead.
+ */
+export async function fetchWithOfflineCopy(url: string, type: string): Promise<ManifestText> {
   if (!navigator.onLine) {
     // Known offline: read the copy without a doomed request (and its console error).
     const cached = await caches.match(url).catch(() => undefined);
@@ -29,9 +36,9 @@ export async function fetchManifest(origin: string): Promise<ManifestText> {
     const text = await res.text();
     try {
       const cache = await caches.open(CACHE);
-      await cache.put(url, new Response(text, { headers: { 'Content-Type': 'text/csv' } }));
+      await cache.put(url, new Response(text, { headers: { 'Content-Type': type } }));
     } catch {
-      // Cache Storage unavailable: offline reloads will not find the manifest.
+      // Cache Storage unavailable: offline reloads will not find the file.
     }
     return { text, from: 'network' };
   } catch (err) {

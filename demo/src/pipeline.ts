@@ -6,6 +6,7 @@ import {
   createWorkerExecutor,
   DataLoader,
   type Dataset,
+  type EngineStats,
   type Executor,
   fromLoader,
   type PersistentStore,
@@ -13,6 +14,7 @@ import {
   shardPlan,
   storeForCacheDir,
   type TieredCachedDataset,
+  type TieredCacheStats,
   type WebDatasetSource,
   type WebDatasetStats,
 } from '@medfusion/web';
@@ -40,11 +42,17 @@ export interface PipelineStats {
   networkLoads: number;
   /** Source loads that failed (e.g. offline). */
   networkErrors: number;
+  /** Reads of the memory tier (hits + misses; 0 without a memory cache). */
+  reads: number;
+  /** Reads served from memory. */
+  memoryHits: number;
   /** Samples read back from the disk tier. */
   diskReads: number;
-  /** Memory cache hit rate as the cache counts it (0 without a cache). */
+  /** Memory misses that went down to the disk tier and on to the source (0 without the disk tier). */
+  diskMisses: number;
+  /** Memory hit rate: `memoryHits / reads` (0 without a cache). */
   memoryHitRate: number;
-  /** Share of delivered samples read from disk. */
+  /** Disk hit rate: the share of memory misses that the disk served (0 without the disk tier). */
   diskHitRate: number;
   /** Entries in the memory cache. */
   cacheSize: number;
@@ -52,10 +60,32 @@ export interface PipelineStats {
   cacheCapacity: number;
   /** Bytes held by the memory cache. */
   cacheBytes: number;
-  /** The cached dataset's own stats, for the reference's report. */
-  engine: ReturnType<CachingDataset<CsvImageSample>['getCacheStats']>;
+  /** The cached dataset's own stats (per tier with the disk), for the library's report. */
+  engine: EngineStats | TieredCacheStats;
   /** Range requests and bytes of the shards source (undefined for the CSV source). */
   shards: WebDatasetStats | undefined;
+}
+
+/** Memory and disk hit rates of the reads between `since` and `now` (whole run without `since`). */
+export function tierRates(
+  now: PipelineStats,
+  since?: PipelineStats,
+): { memory: number; disk: number; reads: number } {
+  const reads = now.reads - (since?.reads ?? 0);
+  const hits = now.memoryHits - (since?.memoryHits ?? 0);
+  const disk = now.diskReads - (since?.diskReads ?? 0);
+  const down = disk + now.diskMisses - (since?.diskMisses ?? 0);
+  return { memory: reads > 0 ? hits / reads : 0, disk: down > 0 ? disk / down : 0, reads };
+}
+
+/** Samples of the current data set on disk, and the whole store's use. */
+export interface DiskUsage {
+  /** Samples of this data set (this fingerprint, indices in use) held on disk. */
+  entries: number;
+  /** Entries in the store, every data set together. */
+  storeEntries: number;
+  /** Bytes in the store, every data set together. */
+  storeBytes: number;
 }
 
 /** What the pipeline is built from: the CSV manifest + images, or the tar shards. */
@@ -64,6 +94,8 @@ export type PipelineSource = {
   features: number;
   /** Names the data set on disk; change it when the data changes. */
   fingerprint: { name: string; version: string };
+  /** What the header says about it besides the sample count. */
+  detail: string;
 } & (
   | {
       /** Manifest + one PNG per sample; decoded in Web Workers when `workers > 0`. */
@@ -238,26 +270,40 @@ export class Pipeline {
   /** Where samples came from and what the caches hold. */
   stats(): PipelineStats {
     const engine = this.cached.getCacheStats();
-    const diskReads = this.tiered?.getCacheStats().diskHits ?? 0;
+    const tiers = this.tiered?.getCacheStats();
+    const diskReads = tiers?.diskHits ?? 0;
+    const diskMisses = tiers?.diskMisses ?? 0;
     const memoryTier = engine.capacity > 0;
+    const reads = memoryTier ? engine.hits + engine.misses : 0;
     return {
       delivered: this.delivered,
       networkLoads: this.networkLoads,
       networkErrors: this.networkErrors,
+      reads,
+      memoryHits: memoryTier ? engine.hits : 0,
       diskReads,
+      diskMisses,
       memoryHitRate: memoryTier ? engine.hitRate : 0,
-      diskHitRate: this.delivered > 0 ? Math.min(1, diskReads / this.delivered) : 0,
+      diskHitRate: diskReads + diskMisses > 0 ? diskReads / (diskReads + diskMisses) : 0,
       cacheSize: engine.size,
       cacheCapacity: engine.capacity,
       cacheBytes: engine.bytes,
-      engine,
+      engine: tiers ?? engine,
       shards: this.shards?.stats(),
     };
   }
 
-  /** Bytes and entries on disk, when the disk tier is on. */
-  async diskUsage(): Promise<{ bytes: number; entries: number } | undefined> {
-    return this.store ? await this.store.usage() : undefined;
+  /** What this data set holds on disk (two sources share one store), when the disk tier is on. */
+  async diskUsage(): Promise<DiskUsage | undefined> {
+    if (!this.store || !this.tiered) return undefined;
+    // Keys are `<fingerprint>/<index>`: count this data set's, within the samples in use.
+    const prefix = `${this.tiered.getCacheStats().disk.fingerprint}/`;
+    const [keys, usage] = await Promise.all([this.store.keys(), this.store.usage()]);
+    let entries = 0;
+    for (const key of keys) {
+      if (key.startsWith(prefix) && Number(key.slice(prefix.length)) < this.length) entries++;
+    }
+    return { entries, storeEntries: usage.entries, storeBytes: usage.bytes };
   }
 
   /** Stop workers and close the caches; pending disk writes are flushed first. */

@@ -1,3 +1,5 @@
+import { num } from './format.js';
+
 /** What the page's controls hold; every field also lives in the URL's query string. */
 export interface Settings {
   /** Where samples come from: the CSV manifest + one PNG per sample, WebDataset tar shards, or DICOM files. */
@@ -66,7 +68,13 @@ export const DEFAULTS: Settings = {
   compareTrace: 'local-repeats',
 };
 
-const LIMITS: Record<string, [number, number]> = {
+/** The settings that are whole numbers. */
+export type NumberKey = {
+  [K in keyof Settings]: Settings[K] extends number ? K : never;
+}[keyof Settings];
+
+/** Inclusive range of every number setting (a value outside is refused, never clamped). */
+export const LIMITS: Record<NumberKey, readonly [number, number]> = {
   cacheSize: [1, 1_000_000],
   prefetchSize: [1, 1024],
   workers: [0, 16],
@@ -76,6 +84,29 @@ const LIMITS: Record<string, [number, number]> = {
   samples: [0, 10_000_000],
   compareSamples: [10, 100_000],
 };
+
+/** Whether `key` is a number setting. */
+export function isNumberKey(key: string): key is NumberKey {
+  return Object.hasOwn(LIMITS, key);
+}
+
+/** What a field's text means: the value to use, or why it cannot be used. */
+export type FieldCheck = { ok: true; value: number } | { ok: false; message: string };
+
+/**
+ * Check what was typed into a number field: a whole number within its range,
+ * else a message saying what is allowed (the value is never changed silently).
+ */
+export function checkNumber(key: NumberKey, raw: string): FieldCheck {
+  const [lo, hi] = LIMITS[key];
+  const range = `a whole number from ${num(lo)} to ${num(hi)}`;
+  const text = raw.trim();
+  if (text === '') return { ok: false, message: `Enter ${range}.` };
+  const n = Number(text);
+  if (!Number.isInteger(n)) return { ok: false, message: `"${text}" is not ${range}.` };
+  if (n < lo || n > hi) return { ok: false, message: `${num(n)} is outside: use ${range}.` };
+  return { ok: true, value: n };
+}
 
 function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
   return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
@@ -90,12 +121,11 @@ export function readSettings(search: string): Settings {
   s.backend = pick(q.get('backend'), BACKENDS, DEFAULTS.backend);
   s.augment = pick(q.get('augment'), AUGMENT_MODES, DEFAULTS.augment);
   s.compareTrace = pick(q.get('compareTrace'), TRACES, DEFAULTS.compareTrace);
-  for (const [key, [lo, hi]] of Object.entries(LIMITS)) {
+  for (const key of Object.keys(LIMITS) as NumberKey[]) {
     const raw = q.get(key);
     if (raw === null) continue;
-    const n = Number(raw);
-    if (Number.isInteger(n) && n >= lo && n <= hi)
-      (s as unknown as Record<string, number>)[key] = n;
+    const checked = checkNumber(key, raw);
+    if (checked.ok) s[key] = checked.value;
   }
   return s;
 }
@@ -108,12 +138,4 @@ export function writeSettings(s: Settings): string {
   }
   const text = q.toString();
   return text ? `?${text}` : '';
-}
-
-/** Clamp a control's number into its range (or keep the previous value). */
-export function numberSetting(key: keyof Settings, raw: string, previous: number): number {
-  const limits = LIMITS[key];
-  const n = Number(raw);
-  if (!limits || raw.trim() === '' || !Number.isFinite(n)) return previous;
-  return Math.min(Math.max(Math.round(n), limits[0]), limits[1]);
 }

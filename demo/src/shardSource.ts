@@ -3,6 +3,7 @@
 // HTTP range requests by WebDatasetSource. Decoding runs on the page's thread
 // (the Workers setting applies to the CSV source only).
 import { type CsvImageSample, checksum, ImageDecoder, WebDatasetSource } from '@medfusion/web';
+import { fetchWithOfflineCopy, type ManifestText } from './manifest.js';
 
 /** Where the data server publishes the shards' manifest. */
 export const SHARDS_MANIFEST_PATH = '/data/shards/manifest.json';
@@ -21,6 +22,8 @@ export interface ShardSource {
   columns: readonly string[];
   /** Checksum of the manifest (keys the disk tier to this version of the shards). */
   version: string;
+  /** Whether the manifest came from the network or the offline copy. */
+  from: ManifestText['from'];
 }
 
 /**
@@ -31,9 +34,7 @@ export interface ShardSource {
  */
 export async function openShardSource(origin: string): Promise<ShardSource> {
   const manifestUrl = new URL(SHARDS_MANIFEST_PATH, origin).href;
-  const res = await fetch(manifestUrl, { cache: 'no-store' });
-  if (!res.ok) throw new Error(`HTTP ${res.status} for ${manifestUrl}`);
-  const text = await res.text();
+  const { text, from } = await fetchWithOfflineCopy(manifestUrl, 'application/json');
   const manifest = JSON.parse(text) as ShardsManifest;
   const { columns, mean, std } = manifest.tabular;
   const decoder = new ImageDecoder({ channels: 1 });
@@ -59,5 +60,6 @@ export async function openShardSource(origin: string): Promise<ShardSource> {
     dataset,
     columns,
     version: checksum(new TextEncoder().encode(text)).toString(16),
+    from,
   };
 }

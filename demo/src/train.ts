@@ -26,6 +26,8 @@ export interface TrainOptions {
   epochs: number;
   /** Called after every step. */
   onStep: (info: StepInfo) => void;
+  /** Called when an epoch begins, with its number (from 1). */
+  onEpochBegin?: (epoch: number) => void;
   /** Called after every epoch with its number (from 1). */
   onEpoch?: (epoch: number) => void | Promise<void>;
   /** Stops training at the next step boundary. */
@@ -48,6 +50,7 @@ export async function trainModel(o: TrainOptions): Promise<void> {
       callbacks: {
         onEpochBegin: async (e) => {
           epoch = e + 1;
+          o.onEpochBegin?.(epoch);
         },
         onBatchEnd: async (batch, logs) => {
           step++;

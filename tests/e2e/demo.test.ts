@@ -1,21 +1,30 @@
-// The demo end to end: build it, serve it on 127.0.0.1, drive Chromium with
-// Playwright. Train with 'both + disk', reload with the network off and train
-// again from disk, run the comparison at a tiny scale, check the phone layout,
-// train from the remote tar shards (range requests through the data server).
-// Any console error anywhere fails the test. Screenshots go to .artifacts/.
+// The demo end to end, started with the README's command (scripts/run.mjs demo:
+// build + serve with the data) and driven in Chromium with a persistent
+// profile: train with 'both + disk', go offline, reload and train again from
+// disk (the page's own counters: network 0), check the inputs, the advice, the
+// charts, the comparison and the phone layout, train from the remote tar
+// shards. Any console error fails the test. Screenshots of every state and the
+// figures (long tasks, time to first step) go to .artifacts/.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright';
-import type { PreviewServer } from 'vite';
+import type { BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, buildAndPreview, generateSmallDataset, launchChromium } from './demoServer.js';
+import {
+  ARTIFACTS,
+  generateSmallDataset,
+  launchPersistent,
+  type RunningDemo,
+  startDemo,
+} from './demoServer.js';
 
 const SAMPLES = 600;
-let server: PreviewServer;
+let demo: RunningDemo;
 let baseUrl: string;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const consoleErrors: string[] = [];
+/** What the closing note reports; written to .artifacts/demo-figures.json. */
+const figures: Record<string, number> = {};
 
 function watch(p: Page): void {
   p.on('console', (msg) => {
@@ -40,8 +49,9 @@ async function waitReady(p: Page): Promise<void> {
   expect(await p.locator('#status').getAttribute('data-state')).not.toBe('error');
 }
 
-async function train(p: Page): Promise<void> {
-  await p.click('#start');
+const runState = (p: Page) => p.locator('#status').getAttribute('data-state');
+
+async function waitRunEnd(p: Page): Promise<void> {
   await p.waitForFunction(
     () => {
       const s = document.querySelector<HTMLElement>('#status')?.dataset.state;
@@ -50,29 +60,73 @@ async function train(p: Page): Promise<void> {
     undefined,
     { timeout: 200_000 },
   );
-  const state = await p.locator('#status').getAttribute('data-state');
-  expect(state, (await p.locator('#status').textContent()) ?? '').toBe('done');
+}
+
+/** Longest main-thread task (ms) that started after `since` (page clock). */
+const longestTaskSince = (p: Page, since: number) =>
+  p.evaluate(
+    (t) =>
+      Math.max(
+        0,
+        ...(
+          (window as unknown as { __longTasks: { start: number; duration: number }[] })
+            .__longTasks ?? []
+        )
+          .filter((e) => e.start >= t)
+          .map((e) => e.duration),
+      ),
+    since,
+  );
+
+/** Press Start, wait until the run ends; returns the page-clock time of the click. */
+async function train(p: Page): Promise<number> {
+  const clicked = await p.evaluate(() => performance.now());
+  await p.click('#start');
+  await waitRunEnd(p);
+  expect(await runState(p), (await p.locator('#status').textContent()) ?? '').toBe('done');
+  return clicked;
+}
+
+/** Tiles keep one line at 1280 px: nothing truncated, all the same height. */
+async function expectTilesOnOneLine(p: Page): Promise<void> {
+  const tiles = await p.locator('.stats > div').evaluateAll((els) =>
+    els.map((el) => ({
+      h: el.getBoundingClientRect().height,
+      cut: [...el.children].some((c) => c.scrollWidth > c.clientWidth),
+      text: el.textContent,
+    })),
+  );
+  expect(tiles.filter((t) => t.cut).map((t) => t.text)).toEqual([]);
+  expect(new Set(tiles.map((t) => Math.round(t.h))).size).toBe(1);
 }
 
 const num = async (p: Page, selector: string, attr: string) =>
   Number(await p.locator(selector).getAttribute(attr));
 const statValue = (p: Page, name: string) => num(p, `[data-stat="${name}"]`, 'data-value');
 
-describe('demo (built, served by vite preview, in Chromium)', () => {
+describe('demo (npm run demo: built and served with the data, in Chromium)', () => {
   beforeAll(async () => {
-    const data = generateSmallDataset(SAMPLES);
-    const served = await buildAndPreview(data);
-    server = served.server;
-    baseUrl = served.url;
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
+    demo = await startDemo(generateSmallDataset(SAMPLES));
+    baseUrl = demo.url;
+    context = await launchPersistent('e2e-profile');
+    // Every main-thread task over 50 ms, from the first script on.
+    await context.addInitScript(() => {
+      const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
+      w.__longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries())
+          w.__longTasks.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    page = context.pages()[0] ?? (await context.newPage());
     watch(page);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((res) => server?.httpServer.close(() => res()));
+    await context?.close();
+    await demo?.stop();
+    writeFileSync(join(ARTIFACTS, 'demo-figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
+    console.log('[e2e figures]', JSON.stringify(figures));
   });
 
   it('serves the data set as real files with the requested latency, nothing outside it', async () => {
@@ -94,23 +148,113 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
     await cookie.arrayBuffer();
     expect((await fetch(`${baseUrl}data/%2e%2e%2f%2e%2e%2fpackage.json`)).status).toBe(404);
     expect((await fetch(`${baseUrl}data/images/nope.png`)).status).toBe(404);
+    // the built app, not the dev server: the shell list the service worker caches
+    expect((await fetch(`${baseUrl}shell.json`)).status).toBe(200);
   });
 
-  it('trains with both + disk: the loss falls and the pipeline numbers are shown', async () => {
+  it('shows placeholders, not empty axes, before the first run', async () => {
     await page.goto(
       `${baseUrl}?strategy=both-disk&backend=cpu&epochs=2&batchSize=32&cacheSize=100&workers=2&latency=10`,
     );
     await waitReady(page);
     expect(await page.locator('#backend').textContent()).toBe('cpu');
     expect(await page.locator('#dataset').getAttribute('data-length')).toBe(String(SAMPLES));
-    await train(page);
+    for (const id of ['chart-loss', 'chart-speed', 'chart-cache', 'chart-compare']) {
+      expect(await page.locator(`#${id}`).getAttribute('data-state')).toBe('empty');
+      expect(
+        await page.locator(`#${id} .uplot`).evaluate((el) => getComputedStyle(el).visibility),
+      ).toBe('hidden'); // laid out (no height jump later) but not shown
+    }
+    expect(await page.locator('#in-use').textContent()).toMatch(
+      /memory cache \+ prefetch \+ disk, 100 in memory, batch 32, 2 epochs/,
+    );
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-ready.png') });
+  });
+
+  it('validates every field as typed: inline message, Start disabled, nothing changed silently', async () => {
+    const batch = page.locator('input[name="batchSize"]');
+    for (const bad of ['0', '-5', '2.5', '']) {
+      await batch.fill(bad);
+      expect(await batch.getAttribute('aria-invalid'), `batch ${bad}`).toBe('true');
+      expect(await page.locator('#batchSize-error').textContent()).toMatch(
+        /whole number from 1 to 512/,
+      );
+      expect(await page.locator('#start').isDisabled()).toBe(true);
+      expect(await batch.inputValue()).toBe(bad); // the field keeps what was typed …
+    }
+    await batch.fill('32');
+    await batch.dispatchEvent('change');
+    expect(await batch.getAttribute('aria-invalid')).toBeNull();
+    expect(await page.locator('#start').isDisabled()).toBe(false);
+    for (const [name, bad, message] of [
+      ['workers', '99', /99 is outside: use a whole number from 0 to 16/],
+      ['cacheSize', '0', /from 1 to 1,000,000/],
+      ['epochs', '0', /from 1 to 100/],
+    ] as const) {
+      const input = page.locator(`input[name="${name}"]`);
+      const before = await input.inputValue();
+      await input.fill(bad);
+      await input.dispatchEvent('change');
+      expect(await page.locator(`#${name}-error`).textContent()).toMatch(message);
+      expect(await page.locator('#start').isDisabled()).toBe(true);
+      expect(page.url()).not.toMatch(new RegExp(`${name}=${bad}\\b`)); // … and is not used
+      await input.fill(before);
+      await input.dispatchEvent('change');
+    }
+    expect(await page.locator('#start').isDisabled()).toBe(false);
+    // 0 is valid where the label says what it means; the header follows the settings in use
+    expect(await page.locator('label:has(input[name="samples"])').textContent()).toMatch(/0 = all/);
+    expect(await page.locator('label:has(input[name="workers"])').textContent()).toMatch(
+      /0 = page thread/,
+    );
+    const samples = page.locator('input[name="samples"]');
+    expect(await samples.inputValue()).toBe('0');
+    expect(await samples.getAttribute('aria-invalid')).toBeNull();
+    await samples.fill('100');
+    await samples.dispatchEvent('change');
+    expect(await page.locator('#dataset').textContent()).toMatch(/^100 of 600 samples/);
+    await samples.fill('0');
+    await samples.dispatchEvent('change');
+    expect(await page.locator('#dataset').textContent()).toMatch(/^600 samples/);
+    const labels = await page
+      .locator('label')
+      .evaluateAll((ls) => ls.map((l) => l.firstChild?.textContent?.trim() ?? ''));
+    expect(new Set(labels).size, labels.join(' | ')).toBe(labels.length); // no two share a label
+  });
+
+  it('trains with both + disk: preparing at once, numbers shown, advice after epoch 2 only', async () => {
+    const clicked = await page.evaluate(() => performance.now());
+    await page.click('#start');
+    // Start answers at once with what it is doing.
+    expect(await runState(page)).toMatch(/preparing|running/);
+    await page.waitForFunction(
+      () => Number(document.querySelector<HTMLElement>('[data-stat="step"]')?.dataset.value) >= 8,
+      undefined,
+      { timeout: 120_000 },
+    );
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-training.png') });
+    await waitRunEnd(page);
+    expect(await runState(page), (await page.locator('#status').textContent()) ?? '').toBe('done');
+    figures.firstStepColdMs = await num(page, '#status', 'data-first-step-ms');
+    // Start's own work: from the click until training begins (the page marks it).
+    figures.longestTaskStartToTrainingMs = await page.evaluate((from) => {
+      const begun = performance.getEntriesByName('demo:epoch-1').at(-1)?.startTime ?? Infinity;
+      const tasks = (window as unknown as { __longTasks: { start: number; duration: number }[] })
+        .__longTasks;
+      return Math.max(
+        0,
+        ...tasks.filter((e) => e.start >= from && e.start < begun).map((e) => e.duration),
+      );
+    }, clicked);
+    // Each training step of the CPU backend runs on the page's thread: reported, not asserted.
+    figures.longestTaskTrainingMs = await longestTaskSince(page, clicked);
+    expect(await page.locator('#status').getAttribute('data-run')).toBe('cold');
 
     const steps = await num(page, '#status', 'data-steps');
     expect(steps).toBe(2 * Math.ceil(SAMPLES / 32));
-    const first = await num(page, '#status', 'data-first-loss');
-    const last = await num(page, '#status', 'data-last-loss');
-    expect(last).toBeLessThan(first);
-
+    expect(await num(page, '#status', 'data-last-loss')).toBeLessThan(
+      await num(page, '#status', 'data-first-loss'),
+    );
     const throughput = await statValue(page, 'throughput');
     expect(throughput).toBeGreaterThan(0);
     expect(throughput).toBeLessThan(1e6);
@@ -120,8 +264,10 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
     const memoryHit = await statValue(page, 'memoryHitRate');
     expect(memoryHit).toBeGreaterThanOrEqual(0);
     expect(memoryHit).toBeLessThanOrEqual(1);
-    const diskHit = await statValue(page, 'diskHitRate');
-    expect(diskHit).toBeGreaterThan(0); // epoch 2 reads what epoch 1 wrote (cache 100 < 600)
+    // epoch 2 reads what epoch 1 wrote (cache 100 < 600): the disk serves memory misses
+    expect(await statValue(page, 'diskHitRate')).toBeGreaterThan(0);
+    expect(await num(page, '[data-stat="diskHitRate"]', 'data-epoch')).toBeGreaterThan(0.9);
+    expect(await page.locator('[data-stat="memoryHitRate"]').textContent()).toMatch(/% · .*%$/);
     expect(await page.locator('[data-stat="stall"]').textContent()).toMatch(/%$/);
 
     // Every sample went over the network once at most, then came from memory or disk.
@@ -130,34 +276,102 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
     expect(delivered).toBe(2 * SAMPLES);
     expect(network).toBeGreaterThanOrEqual(SAMPLES);
     expect(network).toBeLessThan(delivered);
-    expect(await statValue(page, 'disk')).toBeGreaterThan(0);
-    await page.screenshot({ path: join(ARTIFACTS, 'demo-trained.png'), fullPage: true });
+    // On disk: this data set's samples, never more than it has
+    expect(await statValue(page, 'disk')).toBe(SAMPLES);
+    expect(await page.locator('[data-stat="disk"]').textContent()).toBe('600 of 600');
+
+    // Advice: plain words from epoch 2, tier-aware, the library's report behind a toggle.
+    expect(await page.locator('#advice').isVisible()).toBe(true);
+    const advice = (await page.locator('#advice-text').textContent()) ?? '';
+    expect(advice).toMatch(/In epoch 2, .* of reads came from memory/);
+    expect(advice).toMatch(/disk tier served 100(\.0)? % of the/);
+    expect(advice).not.toMatch(/add the disk|both \+ disk" would/);
+    expect(await page.locator('#advice-report').isVisible()).toBe(false);
+    expect(await page.locator('#advice-report').textContent()).toMatch(
+      /tiers: memory .* disk .* source/,
+    );
+
+    // Charts: axis titles with units, accuracy in %, legends with the latest values.
+    const axisTitles = (
+      await page
+        .locator('.chart[data-axes]')
+        .evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.axes ?? ''))
+    ).flatMap((t) => t.split(' | '));
+    for (const title of [
+      'training step',
+      'loss (cross-entropy)',
+      'accuracy (%)',
+      'samples per second',
+      'share (%)',
+    ]) {
+      expect(axisTitles).toContain(title);
+    }
+    const legend = await page.locator('#chart-loss .u-legend').textContent();
+    expect(legend).toMatch(/accuracy\s*\d+(\.\d)? %/);
+    expect(legend).toMatch(/loss\s*\d+\.\d{3}/);
+    // Tiles keep one line at 1280 px: nothing truncated, all the same height.
+    await expectTilesOnOneLine(page);
+    // One number format: no 4-digit number without a thousands separator.
+    const shown = `${await page.locator('#stats').textContent()} ${await page.locator('#origin').textContent()}`;
+    expect(shown).not.toMatch(/(?<![.,\d])\d{4,}/);
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-done.png'), fullPage: true });
   });
 
-  it('reloads with the network off and trains again, every sample from disk', async () => {
+  it('a warm Start answers at once; Stop ends the run without advice from the partial epoch', async () => {
+    await page.click('#start');
+    await page.waitForFunction(
+      () => Number(document.querySelector<HTMLElement>('#status')?.dataset.firstStepMs) > 0,
+      undefined,
+      { timeout: 120_000 },
+    );
+    figures.firstStepWarmMs = await num(page, '#status', 'data-first-step-ms');
+    expect(await page.locator('#status').getAttribute('data-run')).toBe('warm');
+    await page.click('#stop');
+    await waitRunEnd(page);
+    expect(await runState(page)).toBe('stopped');
+    expect(await page.locator('#advice').isHidden()).toBe(true);
+  });
+
+  it('reloads with the network off and trains again, every sample from disk (network 0)', async () => {
+    const requests: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      if (r.url().includes('/data/')) requests.push(r.url());
+    };
+    context.on('request', onRequest);
     await context.setOffline(true);
     try {
       await page.reload();
       await waitReady(page);
       expect(await page.locator('#online').textContent()).toBe('offline');
       expect(await page.locator('#dataset').textContent()).toMatch(/manifest from offline copy/);
-      await train(page);
+      const clicked = await train(page);
+      figures.longestTaskOfflineMs = await longestTaskSince(page, clicked);
+      figures.firstStepOfflineMs = await num(page, '#status', 'data-first-step-ms');
       const delivered = await num(page, '#origin', 'data-delivered');
       expect(delivered).toBe(2 * SAMPLES);
-      expect(await num(page, '#origin', 'data-network')).toBe(0);
+      figures.offlineNetworkLoads = await num(page, '#origin', 'data-network');
+      expect(figures.offlineNetworkLoads).toBe(0);
       expect(await num(page, '#origin', 'data-network-errors')).toBe(0);
       const disk = await num(page, '#origin', 'data-disk');
       const memory = await num(page, '#origin', 'data-memory');
       expect(disk).toBeGreaterThanOrEqual(SAMPLES);
       expect(disk + memory).toBe(delivered);
       expect(await page.locator('#origin').textContent()).toMatch(/network 0 · disk/);
+      // the disk served every memory miss: its hit rate says so
+      expect(await statValue(page, 'diskHitRate')).toBe(1);
+      await expectTilesOnOneLine(page); // "100.0 % · 100.0 %" too
+      figures.offlineDataRequests = requests.length;
+      expect(requests).toEqual([]);
       await page.screenshot({ path: join(ARTIFACTS, 'demo-offline.png'), fullPage: true });
     } finally {
+      context.off('request', onRequest);
       await context.setOffline(false);
     }
   });
 
-  it('compares the strategies at a tiny scale: every row has numbers', async () => {
+  it('compares the strategies at a tiny scale: simulated, explained, reference only where it applies, own Stop', async () => {
+    await page.goto(`${baseUrl}?backend=cpu&latency=10`);
+    await waitReady(page);
     await page.fill('input[name="compareSamples"]', '100');
     await page.locator('input[name="compareSamples"]').dispatchEvent('change');
     await page.click('#compare');
@@ -171,7 +385,7 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
     );
     expect(await page.locator('#compare-status').getAttribute('data-state')).toBe('done');
     const rows = await page.locator('#compare-table tbody tr').all();
-    expect(rows.length).toBe(7); // none, lru, prefetch, both, prefetch + plan, both + plan, best
+    expect(rows.length).toBe(7); // none, lru, prefetch, both, prefetch + plan, both + plan, plan 32
     for (const row of rows) {
       for (const attr of ['data-wall-ms', 'data-speedup', 'data-hit-rate']) {
         const v = Number(await row.getAttribute(attr));
@@ -185,15 +399,41 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
       .evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.speedup)));
     expect(speedups[0]).toBe(1); // none is the baseline
     expect(Math.max(...speedups)).toBeGreaterThan(1.5);
+    const note = (await page.locator('#compare-note').textContent()) ?? '';
+    expect(note).toMatch(/speed-up/);
+    expect(note).toMatch(/loads/);
+    expect(note).toMatch(/prefetch/);
+    expect(await page.locator('section:has(#compare-table)').textContent()).toMatch(/simulated/);
+    // the reference's figures: its trace, its four rows
+    expect(await page.locator('#compare-table thead .ref').isVisible()).toBe(true);
+    const refs = await page.locator('#compare-table tbody td.ref').allTextContents();
+    expect(refs).toEqual(['1.0x', '2.2x', '1.4x', '2.9x', '—', '—', '—']);
     await page.locator('#compare-table').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, 'demo-compare.png'), fullPage: true });
+
+    await page.selectOption('select[name="compareTrace"]', 'shuffled-epochs');
+    expect(await page.locator('#compare-table thead .ref').isVisible()).toBe(false);
+    await page.click('#compare');
+    await page.waitForFunction(
+      () => document.querySelectorAll('#compare-table tbody tr').length >= 1,
+      undefined,
+      { timeout: 60_000 },
+    );
+    await page.click('#compare-stop');
+    await page.waitForFunction(
+      () => document.querySelector<HTMLElement>('#compare-status')?.dataset.state === 'stopped',
+      undefined,
+      { timeout: 30_000 },
+    );
+    expect(await page.locator('#compare-table tbody tr').count()).toBeLessThan(7);
+    expect(await page.locator('#start').isDisabled()).toBe(false);
   });
 
   it('works on a phone-sized viewport: labelled controls, keyboard reachable, no overflow', async () => {
     const phone = await context.newPage();
     watch(phone);
     await phone.setViewportSize({ width: 390, height: 844 });
-    await phone.goto(`${baseUrl}?backend=cpu`);
+    await phone.goto(`${baseUrl}?backend=cpu&compareSamples=20&latency=1`);
     await waitReady(phone);
     const unlabelled = await phone
       .locator('input, select')
@@ -203,10 +443,6 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
           .map((el) => el.outerHTML),
       );
     expect(unlabelled).toEqual([]);
-    const overflow = await phone.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow).toBeLessThanOrEqual(1);
     const reached = new Set<string>();
     for (let i = 0; i < 30; i++) {
       await phone.keyboard.press('Tab');
@@ -222,6 +458,21 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
     for (const id of ['strategy', 'cacheSize', 'latency', 'start', 'reset', 'compare']) {
       expect(reached, `Tab reaches ${id}`).toContain(id);
     }
+    await phone.click('#compare');
+    await phone.waitForFunction(
+      () => document.querySelector<HTMLElement>('#compare-status')?.dataset.state === 'done',
+      undefined,
+      { timeout: 120_000 },
+    );
+    // the compare table fits the screen: nothing to scroll sideways
+    const table = await phone
+      .locator('.table-wrap')
+      .evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(table).toBeLessThanOrEqual(1);
+    const overflow = await phone.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(1);
     await phone.screenshot({ path: join(ARTIFACTS, 'demo-phone.png'), fullPage: true });
     await phone.close();
   });
@@ -271,6 +522,10 @@ describe('demo (built, served by vite preview, in Chromium)', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'demo-augment.png'), fullPage: true });
     await page.selectOption('select[name="augment"]', 'off');
     await expect.poll(() => page.locator('#augment-figure').isHidden()).toBe(true);
+  });
+
+  it('no main-thread task over 100 ms between Start and the beginning of training', () => {
+    expect(figures.longestTaskStartToTrainingMs).toBeLessThan(100);
   });
 
   it('logged no console errors', () => {

@@ -1,16 +1,16 @@
-// Helpers for the demo e2e test: a small data set, the built demo served by
-// `vite preview` on 127.0.0.1 (a free port), and Debian's Chromium.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+// Helpers for the demo e2e test: a small data set, the demo started with the
+// README's command (`node scripts/run.mjs demo`, what `npm run demo` runs) on
+// 127.0.0.1 (a free port), and Debian's Chromium with a persistent profile.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright';
-import { build, type PreviewServer, preview } from 'vite';
+import { type Browser, type BrowserContext, chromium } from 'playwright';
 
 /** Repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** Where screenshots and the test's data go (git-ignored). */
+/** Where screenshots, the test's data and its browser profile go (git-ignored). */
 export const ARTIFACTS = join(ROOT, '.artifacts');
 
 /** Generate `count` samples (and their tar shards, 200 per shard) with the demo's own generator into `.artifacts/`. */
@@ -46,45 +46,83 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Build the demo (vite build) into `.artifacts/demo-dist` and serve it with vite preview. */
-export async function buildAndPreview(
-  dataDir: string,
-): Promise<{ url: string; server: PreviewServer }> {
-  process.env.MEDFUSION_DEMO_DATA = dataDir;
-  const configFile = join(ROOT, 'demo', 'vite.config.ts');
-  const outDir = join(ARTIFACTS, 'demo-dist');
-  // Vitest sets NODE_ENV=test; build what `pnpm --filter @medfusion/demo build` builds.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({
-      configFile,
-      mode: 'production',
-      logLevel: 'warn',
-      build: { outDir, emptyOutDir: true },
-    });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
-  const port = await freePort();
-  const server = await preview({
-    configFile,
-    logLevel: 'warn',
-    build: { outDir },
-    preview: { host: '127.0.0.1', port, strictPort: true, open: false },
-  });
-  return { url: `http://127.0.0.1:${port}/`, server };
+/** The running demo: its URL, and how to stop it. */
+export interface RunningDemo {
+  /** Page URL, ending in `/`. */
+  url: string;
+  /** Stop the command and everything it started. */
+  stop(): Promise<void>;
 }
 
-/** Launch Chromium the way every browser test here does. */
+/**
+ * Start the demo the way the README says (`npm run demo` runs
+ * `node scripts/run.mjs demo`), serving `dataDir`, and wait for the URL it prints.
+ */
+export async function startDemo(dataDir: string): Promise<RunningDemo> {
+  const port = await freePort();
+  // vitest's NODE_ENV=test is not what a person's shell has
+  const { NODE_ENV: _test, ...shell } = process.env;
+  const env: NodeJS.ProcessEnv = { ...shell, MEDFUSION_DEMO_DATA: dataDir };
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(ROOT, 'scripts', 'run.mjs'), 'demo', '--port', String(port)],
+    { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const stop = async () => {
+    if (child.exitCode !== null || child.pid === undefined) return;
+    const exited = new Promise<void>((res) => child.once('exit', () => res()));
+    process.kill(-child.pid, 'SIGTERM'); // the group this test started: pnpm, node, vite
+    await exited;
+  };
+  const url = await new Promise<string>((res, rej) => {
+    const timer = setTimeout(
+      () => rej(new Error(`demo did not start in 120 s:\n${output}`)),
+      120_000,
+    );
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /\[demo\] open (http:\/\/\S+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        res((m[1] as string).endsWith('/') ? (m[1] as string) : `${m[1]}/`);
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      rej(new Error(`demo exited with ${code}:\n${output}`));
+    });
+  }).catch(async (err: unknown) => {
+    await stop();
+    throw err;
+  });
+  return { url, stop };
+}
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+/** Launch Chromium the way every browser test here does (a fresh, throwaway profile). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** Chromium with a persistent profile in `.artifacts/<name>` (emptied first: the first visit is cold). */
+export function launchPersistent(name: string): Promise<BrowserContext> {
+  const profile = join(ARTIFACTS, name);
+  rmSync(profile, { recursive: true, force: true });
+  return chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    viewport: { width: 1280, height: 800 },
+    args: CHROMIUM_ARGS,
   });
 }

@@ -1,4 +1,5 @@
 import type { EngineStats } from '../engine/engineOptions.js';
+import type { TieredCacheStats } from '../engine/TieredCachedDataset.js';
 import { nonNegativeInt, positiveInt } from '../util/validate.js';
 import type { CacheStats } from './CachedDataset.js';
 
@@ -17,11 +18,73 @@ function mb(bytes: number): string {
     : `${(bytes / 1024).toFixed(1)} KB`;
 }
 
+/** Where the reads went, per tier, for a dataset with a disk tier. */
+function tierLine(t: TieredCacheStats): string {
+  const reads = t.hits + t.misses;
+  const share = (n: number) => (reads > 0 ? ` (${pct(n / reads)})` : '');
+  const loads = t.diskHits + t.diskMisses;
+  const diskRate = loads > 0 ? `; disk hit rate ${pct(t.diskHits / loads)} of memory misses` : '';
+  return (
+    `tiers: memory ${t.hits}${share(t.hits)}, disk ${t.diskHits}${share(t.diskHits)}, ` +
+    `source ${t.diskMisses}${share(t.diskMisses)}${diskRate}`
+  );
+}
+
+/** What to change when the memory hit rate is low; never what is already configured. */
+function lowHitAdvice(
+  stats: CacheStats | EngineStats,
+  engine: EngineStats | undefined,
+  tiered: TieredCacheStats | undefined,
+): string {
+  // Full: the cache size is what limits it; evicted: something (cacheSize or maxBytes) pushed samples out.
+  const full = stats.size >= stats.capacity;
+  const grow =
+    stats.evictions === 0
+      ? undefined
+      : stats.maxBytes !== undefined && !full
+        ? 'raise maxBytes'
+        : 'grow cacheSize';
+  const optimal = engine?.optimalHitRate;
+  const prefetchOn = (engine?.prefetch.issued ?? 0) > 0;
+  const fixes: string[] = [];
+  let why = 'warning: hit rate below 30 %.';
+  if (optimal !== undefined && optimal < LOW_HIT_RATE) {
+    why =
+      `warning: hit rate below 30 %, and no cache of ${stats.capacity} samples can reach ` +
+      `more than ${pct(optimal)} on this plan: ` +
+      (full
+        ? 'the data set is much larger than the cache.'
+        : 'the plan reads few samples again, so a larger cache would not help.');
+    fixes.push(
+      prefetchOn
+        ? 'hide the latency with more numWorkers or a larger prefetchSize'
+        : "hide the latency with prefetch (cacheType 'both', more numWorkers)",
+    );
+    if (full && grow) fixes.push(grow);
+  } else {
+    if (grow) fixes.push(grow);
+    fixes.push('prefer prefetch for sequential access');
+    if (engine?.evictionPolicy !== 'belady') {
+      fixes.push("let eviction use the plan (evictionPolicy 'auto' with a DataLoader)");
+    }
+  }
+  if (tiered === undefined) {
+    fixes.push('add the disk tier (cacheDir / store) for huge data sets');
+  } else {
+    why += ` The disk tier served ${tiered.diskHits} of ${tiered.diskHits + tiered.diskMisses} memory misses.`;
+  }
+  return `${why} To change: ${fixes.join('; ')}.`;
+}
+
 /**
  * The per-epoch cache report the reference prints: hit rate and
  * size/capacity, with its advice — "effective" above 70 %, a warning and
  * what to change below 30 %. With engine stats it also shows prefetch use,
- * stall time, and how far the hit rate is from the optimum for the plan.
+ * stall time, and how far the hit rate is from the optimum for the plan;
+ * with a disk tier ({@link TieredCacheStats}) where the reads went per tier
+ * (memory, disk, source). It advises only on evidence (no verdict while
+ * every miss was a first read: nothing evicted, cache not full) and never
+ * advises what is already configured (the disk tier, prefetch, Belady).
  *
  * @example
  * for await (const batch of loader) train(batch);
@@ -29,7 +92,7 @@ function mb(bytes: number): string {
  * // cache: hit rate 72.4 % (7240 hits, 2760 misses), size 1000/1000, 1760 evictions, 3.9 MB
  * // cache effective (hit rate above 70 %)
  */
-export function formatCacheReport(stats: CacheStats | EngineStats): string {
+export function formatCacheReport(stats: CacheStats | EngineStats | TieredCacheStats): string {
   if (stats === null || typeof stats !== 'object' || typeof stats.hitRate !== 'number') {
     throw new TypeError(`stats must come from getCacheStats(), got ${String(stats)}`);
   }
@@ -38,6 +101,8 @@ export function formatCacheReport(stats: CacheStats | EngineStats): string {
       `size ${stats.size}/${stats.capacity}, ${stats.evictions} evictions, ${mb(stats.bytes)}`,
   ];
   const engine = 'prefetch' in stats ? stats : undefined;
+  const tiered = 'diskHits' in stats ? stats : undefined;
+  if (tiered !== undefined) lines.push(tierLine(tiered));
   if (engine !== undefined) {
     const p = engine.prefetch;
     lines.push(
@@ -53,22 +118,14 @@ export function formatCacheReport(stats: CacheStats | EngineStats): string {
     lines.push('no reads yet');
   } else if (stats.hitRate > EFFECTIVE_HIT_RATE) {
     lines.push('cache effective (hit rate above 70 %)');
+  } else if (stats.evictions === 0 && stats.size < stats.capacity) {
+    // Nothing left the cache: every miss so far was a first read.
+    lines.push(
+      'not enough evidence yet: nothing was evicted, so every miss so far was a first read; ' +
+        'judge the hit rate once samples are read again (after an epoch)',
+    );
   } else if (stats.hitRate < LOW_HIT_RATE) {
-    const optimal = engine?.optimalHitRate;
-    if (optimal !== undefined && optimal < LOW_HIT_RATE) {
-      lines.push(
-        `warning: hit rate below 30 %, and no cache of ${stats.capacity} samples can reach ` +
-          `more than ${pct(optimal)} on this plan: the data set is much larger than the cache. ` +
-          "Hide the latency with prefetch (cacheType 'both', more numWorkers), grow cacheSize, " +
-          'or add the disk tier (cacheDir / store).',
-      );
-    } else {
-      lines.push(
-        'warning: hit rate below 30 %. Grow cacheSize, prefer prefetch for sequential access, ' +
-          "let eviction use the plan (evictionPolicy 'auto' with a DataLoader), " +
-          'or use the disk tier (cacheDir / store) for huge data sets.',
-      );
-    }
+    lines.push(lowHitAdvice(stats, engine, tiered));
   }
   // Belady's optimum is for the current plan: compare it with the hit rate of
   // that plan's reads, once the plan has been read through.
