@@ -2,6 +2,7 @@ import type { EngineStats } from '../engine/engineOptions.js';
 import type { TieredCacheStats } from '../engine/TieredCachedDataset.js';
 import { nonNegativeInt, positiveInt } from '../util/validate.js';
 import type { CacheStats } from './CachedDataset.js';
+import { diagnose } from './diagnose.js';
 
 /** Hit rate above which the cache is working (the reference's 70 %). */
 export const EFFECTIVE_HIT_RATE = 0.7;
@@ -140,6 +141,12 @@ export function formatCacheReport(stats: CacheStats | EngineStats | TieredCacheS
       `this plan's hit rate is ${pct(engine.optimalHitRate - planRate)} below the optimum: ` +
         "evictionPolicy 'belady' (or 'auto') with the plan would close the gap",
     );
+  }
+  if (engine !== undefined && reads > 0) {
+    // The limiting stage, from the same stats (see diagnose()).
+    const d = diagnose(engine);
+    lines.push(`bottleneck: ${d.bottleneck} (${d.evidence})`);
+    if (d.recommendation !== undefined) lines.push(`try: ${d.recommendation}`);
   }
   return lines.join('\n');
 }
