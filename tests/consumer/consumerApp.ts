@@ -6,7 +6,8 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, inject } from 'vitest';
-import { freePort, launchChromium, ROOT } from '../e2e/demoServer.js';
+import { launchChromium, ROOT } from '../e2e/demoServer.js';
+import { freePort } from '../setup/freePort.js';
 
 const APPS = join(dirname(fileURLToPath(import.meta.url)), 'apps');
 

@@ -2,11 +2,11 @@
 // `vite preview` on 127.0.0.1 (a free port), and Debian's Chromium.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright';
 import { build, type PreviewServer, preview } from 'vite';
+import { freePort } from '../setup/freePort.js';
 
 /** Repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,19 +31,6 @@ export function generateSmallDataset(count: number): string {
     { stdio: 'inherit' },
   );
   return out;
-}
-
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => res(port));
-    });
-  });
 }
 
 /** Build the demo (vite build) into `.artifacts/demo-dist` and serve it with vite preview. */
