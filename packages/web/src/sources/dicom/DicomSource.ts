@@ -7,7 +7,11 @@ import { UrlScope } from '../../remote/urlPolicy.js';
 import { DicomDecoder } from './DicomDecoder.js';
 import { DicomError } from './DicomError.js';
 import { type DicomManifest, loadManifest } from './dicomManifest.js';
-import type { DicomSample, DicomSourceOptions } from './dicomOptions.js';
+import {
+  DECODE_AND_HTTP_OPTIONS,
+  type DicomSample,
+  type DicomSourceOptions,
+} from './dicomOptions.js';
 import { FrameIndex } from './FrameIndex.js';
 import { fetchHead, fetchObject } from './fetchObject.js';
 import { fnv1a } from './fnv1a.js';
@@ -24,14 +28,7 @@ const KNOWN_OPTIONS = [
   'urlPolicy',
   'transform',
   'signal',
-  'window',
-  'tags',
-  'multiFrame',
-  'codecs',
-  'fetch',
-  'headers',
-  'limiter',
-  'retry',
+  ...DECODE_AND_HTTP_OPTIONS,
 ] as const;
 
 /** Bytes read from a file's start to find its frame count. */

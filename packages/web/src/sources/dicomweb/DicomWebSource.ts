@@ -4,7 +4,7 @@ import { type HttpOptions, httpOptionsOf, RangeReader } from '../../remote/Range
 import { RemoteReadError, SourceFormatError } from '../../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
 import { DicomDecoder } from '../dicom/DicomDecoder.js';
-import type { DicomSample } from '../dicom/dicomOptions.js';
+import { DECODE_AND_HTTP_OPTIONS, type DicomSample } from '../dicom/dicomOptions.js';
 import { FrameIndex } from '../dicom/FrameIndex.js';
 import { fnv1a } from '../dicom/fnv1a.js';
 import { type DicomImageInfo, readImageInfo } from '../dicom/imageInfo.js';
@@ -24,14 +24,7 @@ const KNOWN_OPTIONS = [
   'label',
   'transform',
   'signal',
-  'window',
-  'tags',
-  'multiFrame',
-  'codecs',
-  'fetch',
-  'headers',
-  'limiter',
-  'retry',
+  ...DECODE_AND_HTTP_OPTIONS,
 ] as const;
 
 /** What WADO-RS is asked for: frames as stored (`*`), or Explicit VR Little Endian as a fallback. */
