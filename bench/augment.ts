@@ -13,26 +13,14 @@
 // without augmentation). Paths alternate within each round (A B C D, B C D A, …); a figure is the
 // median of the rounds (at least 5), printed with its spread (min–max). --scale shortens the
 // epochs (same shape); run it at full size only on a quiet machine.
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
-import { createServer, defaultClientConditions } from 'vite';
+import { arg, intArg, numArg } from './_args.js';
 import { chromiumLaunchOptions } from './_chromium.js';
+import { callBenchPage, openBenchPage, serveBenchPage } from './_page.js';
+import { median, round } from './_stats.js';
 import type { AugmentBenchConfig, Measurement, Path } from './augment/main.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-function intArg(name: string, fallback: number): number {
-  const n = Number(arg(name));
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
-const rawScale = Number(arg('scale') ?? 1);
-const SCALE = Number.isFinite(rawScale) && rawScale > 0 ? rawScale : 1;
-const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '..');
+const SCALE = numArg('scale', 1);
 
 const SIZES = {
   64: { label: '64x64', side: 64, channels: 1, samples: 2048 },
@@ -40,54 +28,23 @@ const SIZES = {
 } as const;
 
 async function run(cfg: AugmentBenchConfig): Promise<Measurement[]> {
-  const server = await createServer({
-    configFile: false,
-    root: resolve(here, 'augment'),
-    logLevel: 'warn',
-    resolve: { conditions: ['@medfusion/source', ...defaultClientConditions] },
-    worker: { format: 'es' },
-    optimizeDeps: {
-      entries: ['index.html', 'augment.worker.ts'],
-      include: ['@tensorflow/tfjs', 'comlink'],
-    },
-    cacheDir: resolve(repoRoot, 'node_modules/.vite-bench-augment'),
-    server: { host: '127.0.0.1', port: 0, fs: { allow: [repoRoot] }, hmr: false, watch: null },
+  const server = await serveBenchPage('augment', {
+    entries: ['index.html', 'augment.worker.ts'],
+    include: ['@tensorflow/tfjs', 'comlink'],
   });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (address === null || address === undefined || typeof address === 'string') {
-    throw new Error('the Vite server has no TCP address');
-  }
   const browser = await chromium.launch(
     chromiumLaunchOptions(['--enable-unsafe-swiftshader', '--use-angle=swiftshader']),
   );
   try {
-    const page = await browser.newPage();
-    page.on('console', (msg) => {
+    const page = await openBenchPage(browser, server.url, 'runAugmentBench', (msg) => {
       if (msg.type() === 'error') console.error(`  page: ${msg.text()}`);
     });
-    page.on('pageerror', (err) => console.error(`  page error: ${err.message}`));
-    await page.goto(`http://127.0.0.1:${address.port}/`);
-    await page.waitForFunction(() => 'runAugmentBench' in window, undefined, { timeout: 120_000 });
-    return await page.evaluate(
-      (c) =>
-        (
-          window as unknown as { runAugmentBench(c: AugmentBenchConfig): Promise<Measurement[]> }
-        ).runAugmentBench(c),
-      cfg,
-    );
+    return await callBenchPage<AugmentBenchConfig, Measurement[]>(page, 'runAugmentBench', cfg);
   } finally {
     await browser.close();
     await server.close();
   }
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 function report(cfg: AugmentBenchConfig, ms: Measurement[]): void {
   const paths: Path[] = ['none', 'in-thread', 'workers', 'gpu'];

@@ -16,14 +16,10 @@
 import { DataLoader, fromArray, fromLoader, shuffledOrder } from '@medfusion/core';
 import { batchToTensors } from '@medfusion/web/tfjs';
 import * as tf from '@tensorflow/tfjs';
+import { numArg } from './_args.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const n = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-}
-const SCALE = arg('scale', 1);
-const REPS = Math.max(1, Math.floor(arg('reps', 3)));
+const SCALE = numArg('scale', 1);
+const REPS = Math.max(1, Math.floor(numArg('reps', 3)));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const now = () => performance.now();

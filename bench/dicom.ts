@@ -6,10 +6,8 @@
 // Prints a table, then one JSON line as the last line.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { chromium } from 'playwright';
-import { build, defaultClientConditions, preview } from 'vite';
 import type { FixtureImage } from '../tests/dicom/fixtureImages.js';
 import { startRangeServer } from '../tests/fixtures-shards/rangeServer.js';
 import { startCorsProxy } from '../tests/setup/corsProxy.js';
@@ -19,19 +17,16 @@ import {
   writeExplicit,
 } from '../tests/setup/dicomFixtures.js';
 import { ensureOrthanc, startOrthanc } from '../tests/setup/orthanc.js';
+import { arg, numArg } from './_args.js';
 import { chromiumLaunchOptions } from './_chromium.js';
+import { callBenchPage, openBenchPage, previewBenchPage } from './_page.js';
 import type { DicomBenchConfig, DicomRowResult } from './dicom/main.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-const SCALE = Number(arg('scale') ?? 1) > 0 ? Number(arg('scale') ?? 1) : 1;
+const SCALE = numArg('scale', 1);
 const SIZE = Number(arg('size') ?? 512);
 const ROUNDS = Math.max(1, Number(arg('rounds') ?? 5));
 const FRAMES = Math.max(2, Math.round(40 * SCALE));
 const INSTANCES = Math.max(4, Math.round(64 * SCALE));
-const here = dirname(fileURLToPath(import.meta.url));
 
 const CT: FixtureImage = {
   name: 'ct',
@@ -99,31 +94,10 @@ async function main(): Promise<void> {
       'Orthanc is not installed: the epoch rows are skipped (apt-get install orthanc orthanc-dicomweb)',
     );
   }
-  const outDir = join(tmp, 'page');
-  await build({
-    configFile: false,
-    root: resolve(here, 'dicom'),
-    logLevel: 'warn',
-    resolve: { conditions: ['@medfusion/source', ...defaultClientConditions] },
-    worker: { format: 'es' },
-    build: { outDir, emptyOutDir: true, minify: false },
-  });
-  const server = await preview({
-    configFile: false,
-    root: resolve(here, 'dicom'),
-    logLevel: 'warn',
-    build: { outDir },
-    preview: { host: '127.0.0.1', port: 0 },
-  });
-  const address = server.httpServer.address();
-  if (address === null || typeof address === 'string')
-    throw new Error('the preview server has no TCP address');
+  const server = await previewBenchPage('dicom', join(tmp, 'page'));
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
-    const page = await browser.newPage();
-    page.on('pageerror', (err) => console.error(`  page error: ${err.message}`));
-    await page.goto(`http://127.0.0.1:${address.port}/`);
-    await page.waitForFunction(() => 'runBench' in window, undefined, { timeout: 120_000 });
+    const page = await openBenchPage(browser, server.url, 'runBench');
     const cfg: DicomBenchConfig = {
       files: files.map((f) => ({
         syntax: f.file.replace(/^(ct|gray)-|\.dcm$/g, ''),
@@ -137,13 +111,7 @@ async function main(): Promise<void> {
       `dicom bench (Chromium): ${SIZE}x${SIZE}, ${FRAMES} frames per measurement, ${ROUNDS} rounds (median, spread), ` +
         `epoch of ${INSTANCES} instances`,
     );
-    const rows = await page.evaluate(
-      (c) =>
-        (
-          window as unknown as { runBench(c: DicomBenchConfig): Promise<DicomRowResult[]> }
-        ).runBench(c),
-      cfg,
-    );
+    const rows = await callBenchPage<DicomBenchConfig, DicomRowResult[]>(page, 'runBench', cfg);
     report(rows);
   } finally {
     await browser.close();

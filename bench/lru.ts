@@ -7,16 +7,11 @@
 // throughput ratio: on a shared, loaded machine wall time mostly measures the neighbours.
 import { LRUCache } from '@medfusion/core';
 import { LRUCache as IsaacsLRU } from 'lru-cache';
+import { numArg } from './_args.js';
+import { median } from './_stats.js';
 
-function argValue(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const raw = i >= 0 ? process.argv[i + 1] : undefined;
-  const n = raw === undefined ? Number.NaN : Number(raw);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
-}
-
-const OPS = argValue('ops', 1_000_000);
-const REPS = argValue('reps', 9);
+const OPS = Math.floor(numArg('ops', 1_000_000));
+const REPS = Math.floor(numArg('reps', 9));
 const DISTINCT = 100_000;
 const CAPACITY = 10_000;
 const SET_SHARE = 0.2;
@@ -136,12 +131,6 @@ function finish(t0: number, found: number): number {
   lastFound = found;
   lastCpuOps = OPS / ((cpu.user + cpu.system) / 1e6);
   return OPS / (ms / 1000);
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 interface Row {

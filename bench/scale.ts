@@ -11,19 +11,12 @@
 // `--scale F` multiplies the batch count and the seed scenario's size (a smoke run: --scale 0.05).
 import { spawnSync } from 'node:child_process';
 import { beladyHitRate, createCachedDataset, DataLoader, fromLoader } from '@medfusion/core';
+import { arg, numArg } from './_args.js';
 import { localRepeats, shuffledEpochs } from './_trace.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-function num(name: string, fallback: number): number {
-  const n = Number(arg(name));
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-}
-const SCALE = num('scale', 1);
-const ROUNDS = Math.max(1, Math.floor(num('rounds', 5)));
-const BATCHES = Math.max(10, Math.round(num('batches', 200) * SCALE));
+const SCALE = numArg('scale', 1);
+const ROUNDS = Math.max(1, Math.floor(numArg('rounds', 5)));
+const BATCHES = Math.max(10, Math.round(numArg('batches', 200) * SCALE));
 const SIZES = (arg('sizes') ?? '1e5,1e6,1e7,1e8,1e9').split(',').map((s) => Math.round(Number(s)));
 const BATCH = 32;
 const CACHE = 1000;

@@ -12,12 +12,8 @@ import {
   createCachedDataset,
   fromLoader,
 } from '@medfusion/core';
+import { arg } from './_args.js';
 import { localRepeats, maxSpread, shuffledEpochs } from './_trace.js';
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 const SCALE = Number(arg('scale') ?? 1);
 if (!(SCALE > 0 && SCALE <= 1))

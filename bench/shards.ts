@@ -5,28 +5,18 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { chromium } from 'playwright';
-import { build, defaultClientConditions, preview } from 'vite';
 import { startRangeServer } from '../tests/fixtures-shards/rangeServer.js';
+import { arg, intArg } from './_args.js';
 import { chromiumLaunchOptions } from './_chromium.js';
+import { callBenchPage, openBenchPage, previewBenchPage } from './_page.js';
 import type { ShardsBenchConfig, ShardsRowResult } from './shards/main.js';
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-function intArg(name: string, fallback: number): number {
-  const n = Number(arg(name));
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
 
 const SAMPLES = intArg('samples', 4000);
 const LATENCY_MS = Number(arg('latency') ?? 20);
 const SHARDS = intArg('shards', 8);
 const CONCURRENCY = intArg('concurrency', 16);
-const here = dirname(fileURLToPath(import.meta.url));
 
 /** Seeded bytes standing in for an encoded 64x64 image (2-6 KB); byte 0 carries the label. */
 function imageBytes(i: number): Uint8Array {
@@ -98,32 +88,10 @@ async function main(): Promise<void> {
   const { keys, shardSizes } = buildData(tmp);
   const genMs = performance.now() - t0;
   const data = await startRangeServer({ root: tmp, delayMs: LATENCY_MS });
-  // Bundle the page once (no dev server: nothing can reload it mid-run), then serve it.
-  const outDir = join(tmp, 'page');
-  await build({
-    configFile: false,
-    root: resolve(here, 'shards'),
-    logLevel: 'warn',
-    resolve: { conditions: ['@medfusion/source', ...defaultClientConditions] },
-    build: { outDir, emptyOutDir: true, minify: false },
-  });
-  const server = await preview({
-    configFile: false,
-    root: resolve(here, 'shards'),
-    logLevel: 'warn',
-    build: { outDir },
-    preview: { host: '127.0.0.1', port: 0 },
-  });
-  const address = server.httpServer.address();
-  if (address === null || typeof address === 'string') {
-    throw new Error('the preview server has no TCP address');
-  }
+  const server = await previewBenchPage('shards', join(tmp, 'page'));
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
-    const page = await browser.newPage();
-    page.on('pageerror', (err) => console.error(`  page error: ${err.message}`));
-    await page.goto(`http://127.0.0.1:${address.port}/`);
-    await page.waitForFunction(() => 'runBench' in window, undefined, { timeout: 120_000 });
+    const page = await openBenchPage(browser, server.url, 'runBench');
     const cfg: ShardsBenchConfig = {
       base: `${data.url}/plain/`,
       keys,
@@ -141,13 +109,7 @@ async function main(): Promise<void> {
         `(generated in ${genMs.toFixed(0)} ms), ${LATENCY_MS} ms added per request, ` +
         `${CONCURRENCY} gets in flight, lookahead ${cfg.lookahead}, window ${cfg.windowShards} shards, 6 connections per origin`,
     );
-    const rows = await page.evaluate(
-      (c) =>
-        (
-          window as unknown as { runBench(c: ShardsBenchConfig): Promise<ShardsRowResult[]> }
-        ).runBench(c),
-      cfg,
-    );
+    const rows = await callBenchPage<ShardsBenchConfig, ShardsRowResult[]>(page, 'runBench', cfg);
     report(rows);
   } finally {
     await browser.close();

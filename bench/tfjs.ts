@@ -18,34 +18,19 @@
 // other in one page of one Chromium; each measurement builds a fresh pipeline (no cache
 // carries over). bench/tfjs/probe.ts breaks the ceiling down (fetch rate by latency, loads in
 // flight, page vs worker, transport; decode cost; server CPU per request).
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
-import { createServer, defaultClientConditions } from 'vite';
+import { arg, intArg, numArg } from './_args.js';
 import { chromiumLaunchOptions } from './_chromium.js';
+import { callBenchPage, openBenchPage, serveBenchPage } from './_page.js';
+import { median, round } from './_stats.js';
 import { startDataServer } from './tfjs/dataServer.js';
 import type { BenchConfig, RowResult } from './tfjs/main.js';
 import { generatePngs, PNG_SIZE } from './tfjs/pngs.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-function intArg(name: string, fallback: number): number {
-  const n = Number(arg(name));
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
-const SCALE = Number(arg('scale') ?? 1);
 /** --samples N, or 2,000 × --scale (same shape, shorter run). */
-const SAMPLES = intArg(
-  'samples',
-  Math.max(64, Math.round(2000 * (Number.isFinite(SCALE) && SCALE > 0 ? SCALE : 1))),
-);
+const SAMPLES = intArg('samples', Math.max(64, Math.round(2000 * numArg('scale', 1))));
 const LATENCY_MS = Number(arg('latency') ?? 10);
 const SIZE = PNG_SIZE;
-const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '..');
 
 type Transport = 'h1' | 'h1x4' | 'h2';
 
@@ -66,44 +51,18 @@ async function runTransport(
     transport === 'h1x4' ? 4 : 1,
   );
   const cfg: BenchConfig = { ...baseCfg, origins: data.origins };
-  const server = await createServer({
-    configFile: false,
-    root: resolve(here, 'tfjs'),
-    logLevel: 'warn',
-    resolve: { conditions: ['@medfusion/source', ...defaultClientConditions] },
-    worker: { format: 'es' },
-    optimizeDeps: {
-      entries: ['index.html', 'loader.worker.ts'],
-      include: ['@tensorflow/tfjs', 'comlink'],
-    },
-    cacheDir: resolve(repoRoot, 'node_modules/.vite-bench-tfjs'),
-    server: {
-      host: '127.0.0.1',
-      port: 0,
-      fs: { allow: [repoRoot] },
-      // no watcher, no HMR: edits elsewhere in the tree must not reload the page mid-run
-      hmr: false,
-      watch: null,
-    },
+  const server = await serveBenchPage('tfjs', {
+    entries: ['index.html', 'loader.worker.ts'],
+    include: ['@tensorflow/tfjs', 'comlink'],
   });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (address === null || address === undefined || typeof address === 'string') {
-    throw new Error('the Vite server has no TCP address');
-  }
-  const url = `http://127.0.0.1:${address.port}/`;
   const browser = await chromium.launch(chromiumLaunchOptions(['--ignore-certificate-errors']));
   try {
     const context = await browser.newContext({ ignoreHTTPSErrors: true });
-    const page = await context.newPage();
-    page.on('console', (msg) => {
+    const page = await openBenchPage(context, server.url, 'runBench', (msg) => {
       if (msg.type() === 'error' || msg.text().startsWith('[bench]')) {
         console.error(`  page (${transport}): ${msg.text()}`);
       }
     });
-    page.on('pageerror', (err) => console.error(`  page error: ${err.message}`));
-    await page.goto(url);
-    await page.waitForFunction(() => 'runBench' in window, undefined, { timeout: 120_000 });
     const protocol = await page.evaluate(async (origin) => {
       await (await fetch(`${origin}/data/0.png`)).arrayBuffer();
       const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
@@ -114,13 +73,7 @@ async function runTransport(
     const requests0 = data.requests();
     const runs: RowResult[][] = [];
     for (let r = 0; r < reps; r++) {
-      runs.push(
-        await page.evaluate(
-          (c) =>
-            (window as unknown as { runBench(c: BenchConfig): Promise<RowResult[]> }).runBench(c),
-          cfg,
-        ),
-      );
+      runs.push(await callBenchPage<BenchConfig, RowResult[]>(page, 'runBench', cfg));
     }
     const serverMsPerRequest = data.cpuMs() / Math.max(1, data.requests() - requests0);
     return { rows: medianRows(runs), serverMsPerRequest };
@@ -169,11 +122,6 @@ async function main(): Promise<void> {
 /** Per row, the median of each figure over the repetitions. */
 function medianRows(runs: RowResult[][]): RowResult[] {
   const first = runs[0] ?? [];
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    const m = s.length >> 1;
-    return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-  };
   return first.map((row, i) => {
     const all = runs.map((run) => run[i] as RowResult);
     return {
@@ -256,11 +204,6 @@ function report(
       `median of ${reps} run(s). ${footer}.`,
   );
   console.log(JSON.stringify({ bench: 'tfjs', rows: out }));
-}
-
-function round(x: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
 }
 
 main().catch((error: unknown) => {

@@ -135,34 +135,25 @@ async function runAugmentBench(cfg: AugmentBenchConfig): Promise<Measurement[]> 
         workers: { augment: pool },
         gpu: {},
       };
-      // warm-up: one epoch per path (JIT, worker start, tf kernels)
-      for (const path of PATHS) {
-        await epoch(
+      const run = (path: Path, epochNo: number) =>
+        epoch(
           model,
           cached,
           opts[path] as never,
           size.side,
           size.channels,
           path === 'gpu',
-          0,
+          epochNo,
           cfg.batchSize,
         );
-      }
+      // warm-up: one epoch per path (JIT, worker start, tf kernels)
+      for (const path of PATHS) await run(path, 0);
       for (let r = 0; r < cfg.rounds; r++) {
         // alternate the order: A B C D, B C D A, ...
         for (let k = 0; k < PATHS.length; k++) {
           const path = PATHS[(r + k) % PATHS.length]!;
           status(`${size.label} round ${r + 1}/${cfg.rounds}: ${path}`);
-          const sps = await epoch(
-            model,
-            cached,
-            opts[path] as never,
-            size.side,
-            size.channels,
-            path === 'gpu',
-            r + 1,
-            cfg.batchSize,
-          );
+          const sps = await run(path, r + 1);
           out.push({ size: size.label, path, round: r, samplesPerSec: sps });
         }
       }

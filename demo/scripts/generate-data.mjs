@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import dcmjs from 'dcmjs';
 import { encode } from 'fast-png';
 import { packTar } from 'modern-tar';
+import { part10File } from '../../scripts/dicomPart10.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Where `npm run demo` keeps its data (git-ignored). */
@@ -79,12 +80,9 @@ function scan(rand, label, pixels) {
  * MONOCHROME2, synthetic patient: age and sex from the record, no real identity).
  */
 function dicomFile(pixels, age, study) {
-  const { DicomDict, DicomMetaDictionary } = dcmjs.data;
-  const sop = DicomMetaDictionary.uid();
-  const sopClass = '1.2.840.10008.5.1.4.1.1.7';
   const dataset = {
-    SOPClassUID: sopClass,
-    SOPInstanceUID: sop,
+    SOPClassUID: '1.2.840.10008.5.1.4.1.1.7',
+    SOPInstanceUID: dcmjs.data.DicomMetaDictionary.uid(),
     StudyInstanceUID: study,
     SeriesInstanceUID: study,
     Modality: 'OT',
@@ -100,16 +98,7 @@ function dicomFile(pixels, age, study) {
     PixelData: [Uint8Array.from(pixels).buffer],
     _vrMap: { PixelData: 'OB' },
   };
-  const meta = {
-    FileMetaInformationVersion: new Uint8Array([0, 1]).buffer,
-    MediaStorageSOPClassUID: sopClass,
-    MediaStorageSOPInstanceUID: sop,
-    TransferSyntaxUID: '1.2.840.10008.1.2.1',
-    ImplementationClassUID: '1.2.826.0.1.3680043.10.1104.2',
-  };
-  const dict = new DicomDict(DicomMetaDictionary.denaturalizeDataset(meta));
-  dict.dict = DicomMetaDictionary.denaturalizeDataset(dataset);
-  return new Uint8Array(dict.write());
+  return part10File(dataset, '1.2.826.0.1.3680043.10.1104.2');
 }
 
 /** Tabular features correlated with the label (rounded like a real record). */

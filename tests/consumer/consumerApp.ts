@@ -6,7 +6,8 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, inject } from 'vitest';
-import { freePort, launchChromium, ROOT } from '../e2e/demoServer.js';
+import { launchChromium, ROOT } from '../e2e/demoServer.js';
+import { freePort } from '../setup/freePort.js';
 
 const APPS = join(dirname(fileURLToPath(import.meta.url)), 'apps');
 
@@ -95,7 +96,7 @@ export interface RunningServer {
  * Start a long-running command of the app (`vite preview`, `vite`) on a free
  * port (`{port}` in `args`) and wait until it answers HTTP.
  */
-export async function serve(dir: string, command: string, args: string[]): Promise<RunningServer> {
+async function serve(dir: string, command: string, args: string[]): Promise<RunningServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     command,
@@ -129,6 +130,26 @@ export async function serve(dir: string, command: string, args: string[]): Promi
       throw new Error(`${command} did not answer on ${url} within 60 s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * Serve the app with its own Vite on a free port (`vite preview` of its build,
+ * or the `vite` dev server), open it with {@link openPage}, stop the server.
+ */
+export async function openWithVite(dir: string, mode: 'preview' | 'dev'): Promise<PageReport> {
+  const server = await serve(dir, 'node_modules/.bin/vite', [
+    ...(mode === 'preview' ? ['preview'] : []),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '{port}',
+    '--strictPort',
+  ]);
+  try {
+    return await openPage(server.url);
+  } finally {
+    await server.stop();
   }
 }
 

@@ -7,10 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   expectTrained,
   installApp,
-  openPage,
+  openWithVite,
   run,
   SHARED_PIPELINE,
-  serve,
   typeErrorsOfOurs,
 } from './consumerApp.js';
 
@@ -28,33 +27,10 @@ describe('a Vite + TypeScript app installed from the tarballs', () => {
   it('builds, and under vite preview trains with disk hits on the second epoch', async () => {
     const out = await run(dir, 'node_modules/.bin/vite', ['build', '--logLevel', 'warn']);
     expect(out).not.toMatch(/error/i);
-    const server = await serve(dir, 'node_modules/.bin/vite', [
-      'preview',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '{port}',
-      '--strictPort',
-    ]);
-    try {
-      expectTrained(await openPage(server.url));
-    } finally {
-      await server.stop();
-    }
+    expectTrained(await openWithVite(dir, 'preview'));
   });
 
   it('trains under vite dev, through pre-bundled dependencies', async () => {
-    const server = await serve(dir, 'node_modules/.bin/vite', [
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '{port}',
-      '--strictPort',
-    ]);
-    try {
-      expectTrained(await openPage(server.url));
-    } finally {
-      await server.stop();
-    }
+    expectTrained(await openWithVite(dir, 'dev'));
   });
 });

@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CSV_IMAGES, installApp, openPage, run, serve } from './consumerApp.js';
+import { CSV_IMAGES, installApp, openWithVite, run } from './consumerApp.js';
 
 describe('an app with @medfusion/web and without TF.js, installed from the tarballs', () => {
   let dir: string;
@@ -24,32 +24,20 @@ describe('an app with @medfusion/web and without TF.js, installed from the tarba
       if (file.endsWith('.js'))
         expect(await readFile(join(assets, file), 'utf8'), file).not.toMatch(/@tensorflow|tfjs/);
     }
-    const server = await serve(dir, 'node_modules/.bin/vite', [
-      'preview',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '{port}',
-      '--strictPort',
-    ]);
-    try {
-      const report = await openPage(server.url);
-      expect(report.error).toBeUndefined();
-      expect(report.pageErrors).toEqual([]);
-      expect(report.result).toEqual({
-        rows: 5, // tests/web/fixtures/csv-images/manifest.csv
-        classes: 2,
-        pagePixels: expect.any(Number),
-        workerPixels: expect.any(Number),
-        workerLabel: expect.any(Number),
-        opfs: [1, 2, 3],
-        idb: [1, 2, 3],
-      });
-      expect(report.result?.workerPixels).toBe(report.result?.pagePixels);
-      // the app's loader worker and the package's OPFS worker
-      expect(new Set(report.workers).size).toBe(2);
-    } finally {
-      await server.stop();
-    }
+    const report = await openWithVite(dir, 'preview');
+    expect(report.error).toBeUndefined();
+    expect(report.pageErrors).toEqual([]);
+    expect(report.result).toEqual({
+      rows: 5, // tests/web/fixtures/csv-images/manifest.csv
+      classes: 2,
+      pagePixels: expect.any(Number),
+      workerPixels: expect.any(Number),
+      workerLabel: expect.any(Number),
+      opfs: [1, 2, 3],
+      idb: [1, 2, 3],
+    });
+    expect(report.result?.workerPixels).toBe(report.result?.pagePixels);
+    // the app's loader worker and the package's OPFS worker
+    expect(new Set(report.workers).size).toBe(2);
   });
 });

@@ -4,7 +4,7 @@
 // from their `new Worker(new URL(..., import.meta.url))`.
 import { preview } from 'vite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../e2e/demoServer.js';
+import { freePort } from '../setup/freePort.js';
 import { expectTrained, installApp, openPage, run, SHARED_PIPELINE } from './consumerApp.js';
 
 describe('a webpack 5 app installed from the tarballs', () => {

@@ -5,8 +5,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../setup/freePort.js';
 
 /** A running nginx. */
 export interface Nginx {
@@ -19,17 +20,6 @@ export interface Nginx {
 /** The nginx binary: `NGINX_PATH`, else /usr/sbin/nginx. */
 export function nginxPath(): string {
   return process.env.NGINX_PATH || '/usr/sbin/nginx';
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, proc: ChildProcess, logFile: string): Promise<void> {

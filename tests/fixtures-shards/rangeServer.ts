@@ -14,8 +14,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
+import { listenLocal } from '../setup/listenLocal.js';
 
 /** Options of {@link startRangeServer}. */
 export interface RangeServerOptions {
@@ -230,17 +230,7 @@ export async function startRangeServer(options: RangeServerOptions): Promise<Ran
     else handle(req, res, run);
   });
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests: () => total,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenLocal(server)), requests: () => total };
 }
 
 function notFound(res: ServerResponse): void {

@@ -2,6 +2,7 @@
 // datasets, a bound on every scenario, and the rows of the summary table that
 // `pnpm test:reliability` prints (tests/reliability/summaryReporter.ts).
 import type { Dataset, GetOptions, ManualClock } from '@medfusion/core';
+import { inject } from 'vitest';
 
 /** One row of the reliability summary table. */
 export interface ReliabilityRow {
@@ -48,6 +49,34 @@ export async function bounded<T>(label: string, ms: number, work: () => Promise<
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Run `work`, which must fail within `ms` of real time (see {@link bounded}):
+ * returns the error it failed with and the time it took.
+ */
+export async function failsWithin<E = Error>(
+  label: string,
+  ms: number,
+  work: () => Promise<unknown>,
+): Promise<{ error: E; ms: number }> {
+  const result = await bounded(label, ms, async () => {
+    try {
+      await work();
+    } catch (error) {
+      return error as E;
+    }
+    throw new Error(`${label} did not fail`);
+  });
+  return { error: result.value, ms: result.ms };
+}
+
+/**
+ * `<sample server>/h/<mode>/<file>`: `file` from the sample server's endpoint
+ * that misbehaves as `mode` ('ok', 'stall-headers', 'spa', …; browser tests).
+ */
+export function hostileUrl(mode: string, file: string): string {
+  return `${inject('sampleServer')}/h/${mode}/${file}`;
 }
 
 /**

@@ -11,23 +11,22 @@ import {
   WebDatasetSource,
 } from '@medfusion/web';
 import { describe, expect, inject, it } from 'vitest';
-import { bounded, report } from './harness.js';
+import { bounded, hostileUrl, report } from './harness.js';
 
 const server = inject('sampleServer');
-const h = (mode: string, file: string) => `${server}/h/${mode}/${file}`;
 const ABANDONED = 8;
 /** A healthy read after the abandoned ones must finish within this (timeouts are 30 s). */
 const BOUND_MS = 3_000;
 
 async function healthyRead() {
-  const reader = new RangeReader({ url: h('ok', 'shard.tar') });
+  const reader = new RangeReader({ url: hostileUrl('ok', 'shard.tar') });
   return bounded('a read after the abandoned loads', BOUND_MS, () => reader.read(512, 4608));
 }
 
 async function stalledShards() {
   return WebDatasetSource.open({
-    urls: [h('stall-headers', 'shard.tar')],
-    sidecar: () => h('ok', 'shard.tar.idx.json'),
+    urls: [hostileUrl('stall-headers', 'shard.tar')],
+    sidecar: () => hostileUrl('ok', 'shard.tar.idx.json'),
   });
 }
 
@@ -78,7 +77,7 @@ describe('giving up on a stalled load frees its request and slot', () => {
     const stallAfterOpen: typeof fetch = (input, init) =>
       fetch(opened ? String(input).replace('/h/ok/', '/h/stall-headers/') : input, init);
     const table = await ParquetSource.open({
-      url: h('ok', 'table.parquet'),
+      url: hostileUrl('ok', 'table.parquet'),
       columns: { label: 'label' },
       fetch: stallAfterOpen,
     });

@@ -3,29 +3,17 @@
 // HTML page", a sidecar index is "an HTML page, not a tar index", both naming the URL; a
 // shard that is not a tar fails with BAD_FORMAT naming the shard URL.
 import { SourceFormatError, WebDatasetSource } from '@medfusion/web';
-import { describe, expect, inject, it } from 'vitest';
-import { bounded, report } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { failsWithin, hostileUrl, report } from './harness.js';
 
-const server = inject('sampleServer');
-const h = (mode: string, file: string) => `${server}/h/${mode}/${file}`;
 const BOUND_MS = 2_000;
 
-async function failure(label: string, work: () => Promise<unknown>) {
-  const { value, ms } = await bounded(label, BOUND_MS, () =>
-    work().then(
-      () => {
-        throw new Error(`${label} did not fail`);
-      },
-      (e: unknown) => e as Error,
-    ),
-  );
-  return { error: value, ms };
-}
+const failure = (label: string, work: () => Promise<unknown>) => failsWithin(label, BOUND_MS, work);
 
 describe('errors of a misbehaving server name the URL', () => {
   it('HTML fallback for the manifest, the sidecar; a shard that is not a tar', async (ctx) => {
     const figures: Record<string, number> = {};
-    const manifest = h('spa', 'manifest.json');
+    const manifest = hostileUrl('spa', 'manifest.json');
     const m = await failure('manifest', () => WebDatasetSource.open({ manifestUrl: manifest }));
     expect(m.error).toBeInstanceOf(SourceFormatError);
     expect(m.error).toMatchObject({ code: 'BAD_FORMAT' });
@@ -33,16 +21,16 @@ describe('errors of a misbehaving server name the URL', () => {
     expect(m.error.message).toMatch(/not JSON but an HTML page/);
     figures.manifestMs = Math.round(m.ms);
 
-    const sidecar = h('spa', 'shard.tar.idx.json');
+    const sidecar = hostileUrl('spa', 'shard.tar.idx.json');
     const s = await failure('sidecar', () =>
-      WebDatasetSource.open({ urls: [h('ok', 'shard.tar')], sidecar: () => sidecar }),
+      WebDatasetSource.open({ urls: [hostileUrl('ok', 'shard.tar')], sidecar: () => sidecar }),
     );
     expect(s.error).toMatchObject({ code: 'BAD_FORMAT' });
     expect(s.error.message).toContain(sidecar);
     expect(s.error.message).toMatch(/HTML page, not a tar index/);
     figures.sidecarMs = Math.round(s.ms);
 
-    const shard = h('ok', 'manifest.json'); // any file that is not a tar
+    const shard = hostileUrl('ok', 'manifest.json'); // any file that is not a tar
     const t = await failure('shard', () =>
       WebDatasetSource.open({ urls: [shard], sidecar: false }),
     );
@@ -53,7 +41,7 @@ describe('errors of a misbehaving server name the URL', () => {
   });
 
   it('a shard answered by an HTML fallback names the URL', async () => {
-    const shard = h('spa', 'shard.tar');
+    const shard = hostileUrl('spa', 'shard.tar');
     const { error } = await failure('spa shard', () =>
       WebDatasetSource.open({ urls: [shard], sidecar: false }),
     );

@@ -5,10 +5,9 @@
 // asked for is BAD_RESPONSE, never sliced into wrong-length members.
 import { ParquetSource, RangeReader, RemoteReadError, WebDatasetSource } from '@medfusion/web';
 import { describe, expect, inject, it } from 'vitest';
-import { bounded, report } from './harness.js';
+import { bounded, hostileUrl, report } from './harness.js';
 
 const server = inject('sampleServer');
-const h = (mode: string, file: string) => `${server}/h/${mode}/${file}`;
 const BOUND_MS = 2_000;
 const BIG = 64 << 20;
 
@@ -24,7 +23,7 @@ async function bytesSent(path: string): Promise<number> {
 describe('a server that ignores Range', () => {
   it('RangeReader: detected once, typed error naming the URL, the body not downloaded', async (ctx) => {
     await fetch(`${server}/h-stats`, { method: 'DELETE' });
-    const url = h('no-range', 'big.bin');
+    const url = hostileUrl('no-range', 'big.bin');
     const reader = new RangeReader({ url });
     const { value: error, ms } = await bounded('read of a no-Range server', BOUND_MS, () =>
       reader.read(100, 200).catch((e: unknown) => e),
@@ -48,27 +47,30 @@ describe('a server that ignores Range', () => {
 
   it('WebDatasetSource.get and ParquetSource.open fail with RANGE_NOT_SUPPORTED', async () => {
     const source = await WebDatasetSource.open({
-      urls: [h('no-range', 'shard.tar')],
-      sidecar: () => h('ok', 'shard.tar.idx.json'),
+      urls: [hostileUrl('no-range', 'shard.tar')],
+      sidecar: () => hostileUrl('ok', 'shard.tar.idx.json'),
     });
     await expect(source.get(3)).rejects.toMatchObject({
       code: 'RANGE_NOT_SUPPORTED',
-      url: h('no-range', 'shard.tar'),
+      url: hostileUrl('no-range', 'shard.tar'),
     });
     source.close();
     await expect(
-      ParquetSource.open({ url: h('no-range', 'table.parquet'), columns: {} }),
-    ).rejects.toMatchObject({ code: 'RANGE_NOT_SUPPORTED', url: h('no-range', 'table.parquet') });
+      ParquetSource.open({ url: hostileUrl('no-range', 'table.parquet'), columns: {} }),
+    ).rejects.toMatchObject({
+      code: 'RANGE_NOT_SUPPORTED',
+      url: hostileUrl('no-range', 'table.parquet'),
+    });
   });
 
   it('a Content-Range other than the one asked for is BAD_RESPONSE', async () => {
     // The server clamps a range past the end: bytes 0-(size-1), not the bytes asked for.
-    const reader = new RangeReader({ url: h('ok', 'shard.tar') });
+    const reader = new RangeReader({ url: hostileUrl('ok', 'shard.tar') });
     await expect(reader.read(0, 1 << 20)).rejects.toMatchObject({
       code: 'BAD_RESPONSE',
-      url: h('ok', 'shard.tar'),
+      url: hostileUrl('ok', 'shard.tar'),
     });
-    const whole = new RangeReader({ url: h('ok', 'shard.tar') });
+    const whole = new RangeReader({ url: hostileUrl('ok', 'shard.tar') });
     expect((await whole.read(512, 4608)).length).toBe(4096);
   });
 });

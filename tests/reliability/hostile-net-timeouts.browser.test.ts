@@ -12,26 +12,15 @@ import {
   RequestTimeoutError,
   WebDatasetSource,
 } from '@medfusion/web';
-import { describe, expect, inject, it } from 'vitest';
-import { bounded, report } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { failsWithin, hostileUrl, report } from './harness.js';
 
-const server = inject('sampleServer');
-const h = (mode: string, file: string) => `${server}/h/${mode}/${file}`;
 const fast = { headersTimeoutMs: 300, idleTimeoutMs: 300 };
 /** Timeouts of 300 ms: every case must end well within this. */
 const BOUND_MS = 2_000;
 
-async function timedOut(label: string, work: () => Promise<unknown>) {
-  const { value, ms } = await bounded(label, BOUND_MS, async () => {
-    try {
-      await work();
-    } catch (error) {
-      return error;
-    }
-    throw new Error(`${label} did not fail`);
-  });
-  return { error: value as RequestTimeoutError, ms };
-}
+const timedOut = (label: string, work: () => Promise<unknown>) =>
+  failsWithin<RequestTimeoutError>(label, BOUND_MS, work);
 
 describe('a stalled server ends in REQUEST_TIMEOUT', () => {
   it('RangeReader: stall before headers, after headers, mid-body; stream mid-body', async (ctx) => {
@@ -41,7 +30,7 @@ describe('a stalled server ends in REQUEST_TIMEOUT', () => {
       ['stall-body', 'body'],
       ['stall-mid', 'body'],
     ] as const) {
-      const url = h(mode, 'shard.tar');
+      const url = hostileUrl(mode, 'shard.tar');
       const reader = new RangeReader({ url, ...fast });
       const { error, ms } = await timedOut(`read ${mode}`, () => reader.read(0, 4608));
       expect(error).toBeInstanceOf(RequestTimeoutError);
@@ -49,7 +38,7 @@ describe('a stalled server ends in REQUEST_TIMEOUT', () => {
       expect(error.message).toContain(url);
       figures[`${mode}Ms`] = Math.round(ms);
     }
-    const url = h('stall-mid', 'shard.tar');
+    const url = hostileUrl('stall-mid', 'shard.tar');
     const { error, ms } = await timedOut('stream stall-mid', async () => {
       const stream = await new RangeReader({ url, ...fast }).stream();
       const reader = stream.getReader();
@@ -65,41 +54,50 @@ describe('a stalled server ends in REQUEST_TIMEOUT', () => {
     const cases: [string, () => Promise<unknown>, string][] = [
       [
         'webdatasetManifest',
-        () => WebDatasetSource.open({ manifestUrl: h('stall-headers', 'manifest.json'), ...fast }),
-        h('stall-headers', 'manifest.json'),
+        () =>
+          WebDatasetSource.open({
+            manifestUrl: hostileUrl('stall-headers', 'manifest.json'),
+            ...fast,
+          }),
+        hostileUrl('stall-headers', 'manifest.json'),
       ],
       [
         'webdatasetIndexStream',
         () =>
-          WebDatasetSource.open({ urls: [h('stall-mid', 'shard.tar')], sidecar: false, ...fast }),
-        h('stall-mid', 'shard.tar'),
+          WebDatasetSource.open({
+            urls: [hostileUrl('stall-mid', 'shard.tar')],
+            sidecar: false,
+            ...fast,
+          }),
+        hostileUrl('stall-mid', 'shard.tar'),
       ],
       [
         'webdatasetGet',
         async () => {
           const source = await WebDatasetSource.open({
-            urls: [h('stall-body', 'shard.tar')],
-            sidecar: () => h('ok', 'shard.tar.idx.json'),
+            urls: [hostileUrl('stall-body', 'shard.tar')],
+            sidecar: () => hostileUrl('ok', 'shard.tar.idx.json'),
             ...fast,
           });
           await source.get(3);
         },
-        h('stall-body', 'shard.tar'),
+        hostileUrl('stall-body', 'shard.tar'),
       ],
       [
         'parquetOpen',
-        () => ParquetSource.open({ url: h('stall-body', 'shard.tar'), columns: {}, ...fast }),
-        h('stall-body', 'shard.tar'),
+        () =>
+          ParquetSource.open({ url: hostileUrl('stall-body', 'shard.tar'), columns: {}, ...fast }),
+        hostileUrl('stall-body', 'shard.tar'),
       ],
       [
         'csvOpen',
         () =>
           CsvImageDataset.open({
-            csvUrl: h('stall-headers', 'manifest.json'),
-            imageBaseUrl: h('ok', ''),
+            csvUrl: hostileUrl('stall-headers', 'manifest.json'),
+            imageBaseUrl: hostileUrl('ok', ''),
             ...fast,
           }),
-        h('stall-headers', 'manifest.json'),
+        hostileUrl('stall-headers', 'manifest.json'),
       ],
     ];
     for (const [name, work, url] of cases) {
@@ -111,14 +109,14 @@ describe('a stalled server ends in REQUEST_TIMEOUT', () => {
     const csv = URL.createObjectURL(new Blob(['image,label\nshard.tar,0\n'], { type: 'text/csv' }));
     const ds = await CsvImageDataset.open({
       csvUrl: csv,
-      imageBaseUrl: h('stall-mid', ''),
+      imageBaseUrl: hostileUrl('stall-mid', ''),
       ...fast,
     });
     const { error, ms } = await timedOut('csvGet', () => ds.get(0));
     expect(error).toBeInstanceOf(LoadError);
     expect((error as Error).cause).toMatchObject({
       code: 'REQUEST_TIMEOUT',
-      url: h('stall-mid', 'shard.tar'),
+      url: hostileUrl('stall-mid', 'shard.tar'),
       phase: 'body',
     });
     figures.csvGetMs = Math.round(ms);
@@ -131,7 +129,7 @@ describe('a stalled server ends in REQUEST_TIMEOUT', () => {
       ['stall-headers', 'headers'],
       ['stall-body', 'body'],
     ] as const) {
-      const reader = new RangeReader({ url: h(mode, 'shard.tar'), clock });
+      const reader = new RangeReader({ url: hostileUrl(mode, 'shard.tar'), clock });
       const read = reader.read(0, 512);
       read.catch(() => {});
       await new Promise((r) => setTimeout(r, 200)); // the request is out (and the headers in)
@@ -153,11 +151,11 @@ describe('a stalled server ends in REQUEST_TIMEOUT', () => {
   });
 
   it('rejects bad timeout options naming them', () => {
-    expect(() => new RangeReader({ url: h('ok', 'shard.tar'), headersTimeoutMs: 0 })).toThrow(
-      /headersTimeoutMs must be a positive number of milliseconds, got 0/,
-    );
-    expect(() => new RangeReader({ url: h('ok', 'shard.tar'), idleTimeoutMs: Number.NaN })).toThrow(
-      /idleTimeoutMs must be a positive number of milliseconds, got NaN/,
-    );
+    expect(
+      () => new RangeReader({ url: hostileUrl('ok', 'shard.tar'), headersTimeoutMs: 0 }),
+    ).toThrow(/headersTimeoutMs must be a positive number of milliseconds, got 0/);
+    expect(
+      () => new RangeReader({ url: hostileUrl('ok', 'shard.tar'), idleTimeoutMs: Number.NaN }),
+    ).toThrow(/idleTimeoutMs must be a positive number of milliseconds, got NaN/);
   });
 });

@@ -5,7 +5,7 @@
  * so tests can assert that an epoch read nothing from the server.
  */
 import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocal } from './listenLocal.js';
 
 /** A running proxy. */
 export interface CorsProxy {
@@ -50,15 +50,5 @@ export async function startCorsProxy(target: string): Promise<CorsProxy> {
     upstream.on('error', (err) => res.writeHead(502).end(String(err)));
     req.pipe(upstream);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests: () => count,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+  return { ...(await listenLocal(server)), requests: () => count };
 }

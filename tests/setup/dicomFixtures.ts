@@ -10,9 +10,10 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import dcmjs from 'dcmjs';
 import { aptInstall } from '../../scripts/chromium.mjs';
+import { part10File } from '../../scripts/dicomPart10.mjs';
 import { type FixtureFile, type FixtureImage, IMAGES, VARIANTS } from '../dicom/fixtureImages.js';
 
-const { DicomDict, DicomMetaDictionary } = dcmjs.data;
+const { DicomMetaDictionary } = dcmjs.data;
 const TOOLS = ['dcmconv', 'dcmcrle', 'dcmcjpeg', 'dcmcjpls', 'dcmodify', 'dcmdump', 'gdcmconv'];
 
 /** Whether DCMTK and GDCM are on PATH; installs them with apt-get when root and missing. */
@@ -42,7 +43,7 @@ export function writeExplicit(image: FixtureImage, study: string): Uint8Array {
   const sopClass =
     image.samplesPerPixel === 3 ? '1.2.840.10008.5.1.4.1.1.7' : '1.2.840.10008.5.1.4.1.1.2';
   const bits = image.bitsStored ?? image.bitsAllocated;
-  const dataset: Record<string, unknown> = {
+  const dataset: Record<string, unknown> & { SOPClassUID: string; SOPInstanceUID: string } = {
     SOPClassUID: sopClass,
     SOPInstanceUID: sop,
     StudyInstanceUID: study,
@@ -73,16 +74,7 @@ export function writeExplicit(image: FixtureImage, study: string): Uint8Array {
     dataset.WindowCenter = String(image.windowCenter);
     dataset.WindowWidth = String(image.windowWidth);
   }
-  const meta = {
-    FileMetaInformationVersion: new Uint8Array([0, 1]).buffer,
-    MediaStorageSOPClassUID: sopClass,
-    MediaStorageSOPInstanceUID: sop,
-    TransferSyntaxUID: '1.2.840.10008.1.2.1',
-    ImplementationClassUID: '1.2.826.0.1.3680043.10.1104.1',
-  };
-  const dict = new DicomDict(DicomMetaDictionary.denaturalizeDataset(meta));
-  dict.dict = DicomMetaDictionary.denaturalizeDataset(dataset);
-  return new Uint8Array(dict.write());
+  return part10File(dataset, '1.2.826.0.1.3680043.10.1104.1');
 }
 
 function transcode(variant: string, src: string, out: string): void {

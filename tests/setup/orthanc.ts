@@ -8,10 +8,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aptInstall } from '../../scripts/chromium.mjs';
+import { freePort } from './freePort.js';
 
 const BINARY = '/usr/sbin/Orthanc';
 const PLUGIN = '/usr/share/orthanc/plugins/libOrthancDicomWeb.so';
@@ -33,17 +33,6 @@ export function ensureOrthanc(): boolean {
   if (existsSync(BINARY) && existsSync(PLUGIN)) return true;
   aptInstall(['orthanc', 'orthanc-dicomweb']);
   return existsSync(BINARY) && existsSync(PLUGIN);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Start Orthanc; resolves once its REST API answers. */

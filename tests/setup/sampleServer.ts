@@ -20,8 +20,8 @@
  * `{ [path]: bytesWritten }` of the finished `/h/` responses; `DELETE /h-stats` clears it.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parquetWriteBuffer } from 'hyparquet-writer';
+import { listenLocal } from './listenLocal.js';
 
 /** Bytes of sample `i` (the tests recompute them to compare). */
 export function sampleBytes(i: number, size = 4096): Uint8Array {
@@ -290,14 +290,5 @@ export async function startSampleServer(): Promise<{ url: string; close: () => P
     });
     res.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenLocal(server);
 }

@@ -4,6 +4,8 @@
 // release, patch releases included. Applications import from '@medfusion/core'.
 // Each helper lives once, here or behind one of these re-exports; packages never copy it.
 
+// --- augmentation: checks shared by the CPU path and web's GPU path ---
+export { checkNormalizeChannels } from './augment/normalize.js';
 // --- value rendering, option checks, plan following, removed plumbing ---
 export { checkPlan } from './dataset/Dataset.js';
 export { findInPlan } from './dataset/findInPlan.js';

@@ -1,4 +1,4 @@
-import { showValue } from '../util/validate.js';
+import { positiveInt, showValue } from '../util/validate.js';
 import {
   type FloatArray,
   finite,
@@ -32,15 +32,6 @@ export interface CutoutOptions {
   fill?: number;
 }
 
-function posInt(name: string, v: unknown): number {
-  if (typeof v !== 'number')
-    throw new TypeError(`${name} must be a positive integer, got ${showValue(v)}`);
-  if (!Number.isInteger(v) || v < 1) {
-    throw new RangeError(`${name} must be a positive integer, got ${showValue(v)}`);
-  }
-  return v;
-}
-
 /**
  * Cutout (DeVries & Taylor, 2017): with probability `p`, set `count` patches
  * of `size` to `fill`, each at a uniform position fully inside the image.
@@ -55,9 +46,9 @@ export function cutout(options?: CutoutOptions): Transform<number[]> {
     throw new TypeError(`cutout.size must be a number or [height, width], got ${showValue(size)}`);
   }
   const [ph, pw] = Array.isArray(size)
-    ? [posInt('cutout.size[0]', size[0]), posInt('cutout.size[1]', size[1])]
-    : [posInt('cutout.size', size), posInt('cutout.size', size)];
-  const count = posInt('cutout.count', o.count ?? 1);
+    ? [positiveInt('cutout.size[0]', size[0]), positiveInt('cutout.size[1]', size[1])]
+    : [positiveInt('cutout.size', size), positiveInt('cutout.size', size)];
+  const count = positiveInt('cutout.count', o.count ?? 1);
   const fill = finite('cutout.fill', o.fill ?? 0);
   return {
     kind: 'cutout',

@@ -1,5 +1,5 @@
 import { showValue } from '../util/validate.js';
-import { addNoise, type NoiseDraw, NoiseStream } from './gaussianNoise.js';
+import { addNoise, drawNoise, type NoiseDraw, NoiseStream } from './gaussianNoise.js';
 import { type FloatArray, finite, optionsOf, probability, type Transform } from './Transform.js';
 
 /** Options of {@link gaussianJitter}. */
@@ -39,12 +39,7 @@ export function gaussianJitter(options: GaussianJitterOptions): Transform<NoiseD
   return {
     kind: 'gaussianJitter',
     options: { p, std },
-    draw: (rng) => {
-      const go = rng.next() < p;
-      const key0 = rng.uint32();
-      const key1 = rng.uint32();
-      return go ? { key0, key1 } : undefined;
-    },
+    draw: (rng) => drawNoise(rng, p),
     shapeAfter: (shape) => shape,
     apply(input: FloatArray, d: NoiseDraw): FloatArray {
       const last = input.shape[input.shape.length - 1] ?? input.data.length;

@@ -1,4 +1,5 @@
 import { philox4x32 } from '../loader/counterRng.js';
+import type { AugmentRandom } from './AugmentRng.js';
 import { type FloatArray, finite, optionsOf, probability, type Transform } from './Transform.js';
 
 /** Options of {@link gaussianNoise}. */
@@ -74,6 +75,18 @@ export class NoiseStream {
 }
 
 /**
+ * The draw of a noise step applied with probability `p`: the sub-stream key is
+ * taken whether or not the step applies, so later steps see the same numbers.
+ * Shared by {@link gaussianNoise} and `gaussianJitter`.
+ */
+export function drawNoise(rng: AugmentRandom, p: number): NoiseDraw | undefined {
+  const go = rng.next() < p;
+  const key0 = rng.uint32();
+  const key1 = rng.uint32();
+  return go ? { key0, key1 } : undefined;
+}
+
+/**
  * Add `N(0, std²)` noise to every value of `x` in place (`std` a number, or one
  * per position of the last axis), drawn from the {@link NoiseStream} of
  * `draw`: Marsaglia's polar method on consecutive pairs of uint32 `(j, k)`,
@@ -123,12 +136,7 @@ export function gaussianNoise(options?: GaussianNoiseOptions): Transform<NoiseDr
   return {
     kind: 'gaussianNoise',
     options: { p, std },
-    draw: (rng) => {
-      const go = rng.next() < p;
-      const key0 = rng.uint32();
-      const key1 = rng.uint32();
-      return go ? { key0, key1 } : undefined;
-    },
+    draw: (rng) => drawNoise(rng, p),
     shapeAfter: (shape) => shape,
     apply(input: FloatArray, d: NoiseDraw): FloatArray {
       addNoise(input.data, d, std, sub);

@@ -24,6 +24,27 @@ function perChannel(name: string, v: unknown, min: number): number[] {
 }
 
 /**
+ * Throw a RangeError unless `mean` and `std` each hold one value or one per
+ * channel of an input with `channels` channels (the CPU and the GPU path).
+ */
+export function checkNormalizeChannels(
+  mean: readonly number[],
+  std: readonly number[],
+  channels: number,
+): void {
+  for (const [name, v] of [
+    ['mean', mean],
+    ['std', std],
+  ] as const) {
+    if (v.length !== 1 && v.length !== channels) {
+      throw new RangeError(
+        `normalize.${name} has ${v.length} values but the input has ${channels} channels`,
+      );
+    }
+  }
+}
+
+/**
  * Normalise: `(x − mean[c]) / std[c]` for channel `c` (the last axis).
  * Deterministic (no probability, no draw); usually the last step.
  * @example normalize({ mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225] })
@@ -39,16 +60,7 @@ export function normalize(options?: NormalizeOptions): Transform<true> {
     shapeAfter: (shape) => shape,
     apply(input: FloatArray): FloatArray {
       const c = input.shape[input.shape.length - 1] ?? 1;
-      for (const [name, v] of [
-        ['mean', mean],
-        ['std', std],
-      ] as const) {
-        if (v.length !== 1 && v.length !== c) {
-          throw new RangeError(
-            `normalize.${name} has ${v.length} values but the input has ${c} channels`,
-          );
-        }
-      }
+      checkNormalizeChannels(mean, std, c);
       const x = input.data;
       const mm = mean.length;
       const sm = std.length;

@@ -1,4 +1,4 @@
-import { showValue } from '../util/validate.js';
+import { positiveInt, showValue } from '../util/validate.js';
 import { sampleBilinear } from './bilinear.js';
 import {
   type FloatArray,
@@ -43,15 +43,6 @@ export interface CropBox {
   w: number;
 }
 
-function dim(name: string, v: unknown): number {
-  if (typeof v !== 'number')
-    throw new TypeError(`${name} must be a positive integer, got ${showValue(v)}`);
-  if (!Number.isInteger(v) || v < 1) {
-    throw new RangeError(`${name} must be a positive integer, got ${showValue(v)}`);
-  }
-  return v;
-}
-
 /**
  * Crop a random box (area share in `scale`, aspect ratio in `ratio`; both
  * sides clamped to the image, position uniform) and resize it to the fixed
@@ -64,8 +55,11 @@ export function randomResizedCrop(options: RandomResizedCropOptions): Transform<
   const o = optionsOf('randomResizedCrop', options);
   const size = o.size;
   const [oh, ow] = Array.isArray(size)
-    ? [dim('randomResizedCrop.size[0]', size[0]), dim('randomResizedCrop.size[1]', size[1])]
-    : [dim('randomResizedCrop.size', size), dim('randomResizedCrop.size', size)];
+    ? [
+        positiveInt('randomResizedCrop.size[0]', size[0]),
+        positiveInt('randomResizedCrop.size[1]', size[1]),
+      ]
+    : [positiveInt('randomResizedCrop.size', size), positiveInt('randomResizedCrop.size', size)];
   if (Array.isArray(size) && size.length !== 2) {
     throw new TypeError(
       `randomResizedCrop.size must be a number or [height, width], got ${showValue(size)}`,

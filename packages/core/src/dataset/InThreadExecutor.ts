@@ -1,4 +1,4 @@
-import { abortReason } from '../util/abort.js';
+import { abortReason, raceAbort } from '../util/abort.js';
 import type { Dataset } from './Dataset.js';
 import type { Executor } from './Executor.js';
 
@@ -31,38 +31,13 @@ export class InThreadExecutor<T> implements Executor<T> {
 
   /** Load sample `index`; rejects with the abort reason when `signal` fires. */
   run(index: number, signal: AbortSignal): Promise<T> {
-    if (!this.settleOnAbort) {
-      try {
-        return Promise.resolve(this.dataset.get(index, { signal }));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    if (this.settleOnAbort && signal.aborted) return Promise.reject(abortReason(signal));
+    let result: Promise<T>;
+    try {
+      result = Promise.resolve(this.dataset.get(index, { signal }));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return new Promise<T>((resolve, reject) => {
-      if (signal.aborted) {
-        reject(abortReason(signal));
-        return;
-      }
-      const onAbort = () => reject(abortReason(signal));
-      signal.addEventListener('abort', onAbort, { once: true });
-      let result: T | Promise<T>;
-      try {
-        result = this.dataset.get(index, { signal });
-      } catch (error) {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-        return;
-      }
-      Promise.resolve(result).then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      );
-    });
+    return this.settleOnAbort ? raceAbort(result, signal) : result;
   }
 }

@@ -260,10 +260,23 @@ class Reader {
     if (this.pos + n > this.bytes.length) throw new SampleCodecError('sample bytes are truncated');
   }
 
-  str(): string {
+  /** The next uint32 (little endian). */
+  u32(): number {
     this.need(4);
-    const len = this.dv.getUint32(this.pos, true);
+    const v = this.dv.getUint32(this.pos, true);
     this.pos += 4;
+    return v;
+  }
+
+  /** An element count, which cannot exceed the bytes left (each element takes one at least). */
+  count(): number {
+    const n = this.u32();
+    if (n > this.bytes.length - this.pos) throw new SampleCodecError('sample bytes are truncated');
+    return n;
+  }
+
+  str(): string {
+    const len = this.u32();
     this.need(len);
     let s: string;
     try {
@@ -315,30 +328,20 @@ class Reader {
         }
       }
       case Tag.Buffer: {
-        this.need(4);
-        const len = this.dv.getUint32(this.pos, true);
-        this.pos += 4;
+        const len = this.u32();
         this.need(len);
         const start = this.bytes.byteOffset + this.pos;
         this.pos += len;
         return (this.bytes.buffer as ArrayBuffer).slice(start, start + len);
       }
       case Tag.Array: {
-        this.need(4);
-        const n = this.dv.getUint32(this.pos, true);
-        this.pos += 4;
-        if (n > this.bytes.length - this.pos)
-          throw new SampleCodecError('sample bytes are truncated');
+        const n = this.count();
         const arr = new Array<unknown>(n);
         for (let i = 0; i < n; i++) arr[i] = this.value(depth + 1);
         return arr;
       }
       case Tag.Object: {
-        this.need(4);
-        const n = this.dv.getUint32(this.pos, true);
-        this.pos += 4;
-        if (n > this.bytes.length - this.pos)
-          throw new SampleCodecError('sample bytes are truncated');
+        const n = this.count();
         const obj: Record<string, unknown> = {};
         for (let i = 0; i < n; i++) {
           const key = this.str();

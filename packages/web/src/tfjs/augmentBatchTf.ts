@@ -7,6 +7,7 @@ import {
   type OneOfDraw,
   type Transform,
 } from '@medfusion/core';
+import { checkNormalizeChannels } from '@medfusion/core/internal';
 import {
   add,
   broadcastTo,
@@ -278,16 +279,7 @@ function step(x: Tensor4D, t: Transform, draws: readonly unknown[]): Tensor4D {
       const c = x.shape[3];
       const mean = o.mean as number[];
       const std = o.std as number[];
-      for (const [name, v] of [
-        ['mean', mean],
-        ['std', std],
-      ] as const) {
-        if (v.length !== 1 && v.length !== c) {
-          throw new RangeError(
-            `normalize.${name} has ${v.length} values but the input has ${c} channels`,
-          );
-        }
-      }
+      checkNormalizeChannels(mean, std, c);
       return div(sub(x, tensor1d(mean)), tensor1d(std)) as Tensor4D;
     }
     default:

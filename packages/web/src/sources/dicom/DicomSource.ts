@@ -1,21 +1,21 @@
-import {
-  ClosedError,
-  type Dataset,
-  type GetOptions,
-  LoadError,
-  MedFusionError,
-} from '@medfusion/core';
-import { rejectUnknownOptions, throwIfAborted } from '@medfusion/core/internal';
+import { ClosedError, type Dataset, type GetOptions } from '@medfusion/core';
+import { rejectUnknownOptions } from '@medfusion/core/internal';
 import { parseDicom } from 'dicom-parser';
-import type { HttpOptions } from '../../remote/RangeReader.js';
+import { type HttpOptions, httpOptionsOf } from '../../remote/RangeReader.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
 import { UrlScope } from '../../remote/urlPolicy.js';
 import { DicomDecoder } from './DicomDecoder.js';
 import { DicomError } from './DicomError.js';
 import { type DicomManifest, loadManifest } from './dicomManifest.js';
-import type { DicomSample, DicomSourceOptions } from './dicomOptions.js';
+import {
+  DECODE_AND_HTTP_OPTIONS,
+  type DicomSample,
+  type DicomSourceOptions,
+} from './dicomOptions.js';
+import { FrameIndex } from './FrameIndex.js';
 import { fetchHead, fetchObject } from './fetchObject.js';
 import { fnv1a } from './fnv1a.js';
+import { loadSample } from './loadSample.js';
 import { dataSetReader, inflate } from './parsePart10.js';
 
 const KNOWN_OPTIONS = [
@@ -28,14 +28,7 @@ const KNOWN_OPTIONS = [
   'urlPolicy',
   'transform',
   'signal',
-  'window',
-  'tags',
-  'multiFrame',
-  'codecs',
-  'fetch',
-  'headers',
-  'limiter',
-  'retry',
+  ...DECODE_AND_HTTP_OPTIONS,
 ] as const;
 
 /** Bytes read from a file's start to find its frame count. */
@@ -68,8 +61,7 @@ export class DicomSource<T = DicomSample> implements Dataset<T> {
   /** Identifies the data set for the disk tier (derived from the URLs and decode options). */
   readonly fingerprint: string;
   private readonly manifest: DicomManifest;
-  private readonly file: Int32Array;
-  private readonly frame: Int32Array;
+  private readonly layout: FrameIndex;
   private readonly decoder: DicomDecoder;
   private readonly scope: UrlScope;
   private readonly http: HttpOptions;
@@ -91,24 +83,11 @@ export class DicomSource<T = DicomSample> implements Dataset<T> {
     this.decoder = decoder;
     this.scope = scope;
     this.transform = options.transform;
-    this.http = {
-      fetch: options.fetch,
-      headers: options.headers,
-      limiter: options.limiter,
-      retry: options.retry,
-    };
+    this.http = httpOptionsOf(options);
     this.anonymous = { ...this.http, headers: {} };
-    const total = frames.reduce((a, b) => a + b, 0);
+    this.layout = new FrameIndex(frames, 0);
+    const total = this.layout.length;
     this.length = total;
-    this.file = new Int32Array(total);
-    this.frame = new Int32Array(total);
-    let k = 0;
-    for (let f = 0; f < frames.length; f++) {
-      for (let i = 0; i < (frames[f] as number); i++, k++) {
-        this.file[k] = f;
-        this.frame[k] = i;
-      }
-    }
     this.tabularNames = [...manifest.columns, ...decoder.tagNames];
     this.fingerprint = `dicom:${fnv1a(
       JSON.stringify([
@@ -198,36 +177,15 @@ export class DicomSource<T = DicomSample> implements Dataset<T> {
 
   /** The URL of the file sample `index` comes from. */
   urlOf(index: number): string {
-    this.check(index);
-    return this.manifest.urls[this.file[index] as number] as string;
+    this.layout.check(index);
+    return this.manifest.urls[this.layout.itemOf(index)] as string;
   }
 
   /** Fetch and decode sample `index`; rejects with a `LoadError` (cause: the `DicomError` or `RemoteReadError`). */
   async get(index: number, opts: GetOptions = {}): Promise<T> {
-    this.check(index);
+    this.layout.check(index);
     if (this.closed) throw new ClosedError('DicomSource');
-    const f = this.file[index] as number;
-    const url = this.manifest.urls[f] as string;
-    let sample: DicomSample;
-    try {
-      const bytes = await this.bytes(f, url, opts.signal);
-      const { image, tags } = await this.decoder.decode(bytes, {
-        where: url,
-        index,
-        frame: this.frame[index] as number,
-      });
-      const width = this.manifest.columns.length;
-      const tabular = new Float32Array(width + tags.length);
-      tabular.set(this.manifest.values.subarray(f * width, f * width + width));
-      tabular.set(tags, width);
-      sample = { image, tabular, label: this.manifest.labels[f] as number };
-    } catch (error) {
-      throwIfAborted(opts.signal);
-      throw error instanceof MedFusionError && error.index === index
-        ? error
-        : new LoadError(index, error);
-    }
-    return this.transform ? this.transform(sample, index) : (sample as unknown as T);
+    return loadSample(index, opts.signal, () => this.load(index, opts.signal), this.transform);
   }
 
   /** Abort fetches in flight; later `get`s throw `CLOSED`. */
@@ -236,6 +194,22 @@ export class DicomSource<T = DicomSample> implements Dataset<T> {
     this.closed = true;
     this.closer.abort(new ClosedError('DicomSource'));
     this.recent.clear();
+  }
+
+  private async load(index: number, signal: AbortSignal | undefined): Promise<DicomSample> {
+    const f = this.layout.itemOf(index);
+    const url = this.manifest.urls[f] as string;
+    const bytes = await this.bytes(f, url, signal);
+    const { image, tags } = await this.decoder.decode(bytes, {
+      where: url,
+      index,
+      frame: this.layout.frameOf(index),
+    });
+    const width = this.manifest.columns.length;
+    const tabular = new Float32Array(width + tags.length);
+    tabular.set(this.manifest.values.subarray(f * width, f * width + width));
+    tabular.set(tags, width);
+    return { image, tabular, label: this.manifest.labels[f] as number };
   }
 
   private bytes(f: number, url: string, signal: AbortSignal | undefined): Promise<Uint8Array> {
@@ -259,17 +233,6 @@ export class DicomSource<T = DicomSample> implements Dataset<T> {
         this.recent.delete(this.recent.keys().next().value as number);
     }
     return p;
-  }
-
-  private check(index: number): void {
-    if (
-      typeof index !== 'number' ||
-      !Number.isInteger(index) ||
-      index < 0 ||
-      index >= this.length
-    ) {
-      throw new RangeError(`index ${String(index)} is out of range [0, ${this.length})`);
-    }
   }
 }
 

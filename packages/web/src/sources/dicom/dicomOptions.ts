@@ -37,6 +37,21 @@ export interface DicomDecodeOptions {
   codecs?: Readonly<Record<string, DicomCodec>>;
 }
 
+/**
+ * Option names both DICOM sources take after their own: {@link DicomDecodeOptions}
+ * and the HTTP options (in this order in their unknown-option messages).
+ */
+export const DECODE_AND_HTTP_OPTIONS = [
+  'window',
+  'tags',
+  'multiFrame',
+  'codecs',
+  'fetch',
+  'headers',
+  'limiter',
+  'retry',
+] as const;
+
 /** One decoded image. */
 export interface DicomImage {
   /** Pixels as floats, `[H, W, C]` (or `[frames, H, W, C]` for a volume), row-major. */

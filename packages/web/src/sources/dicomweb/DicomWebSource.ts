@@ -1,20 +1,14 @@
-import {
-  ClosedError,
-  type Dataset,
-  type GetOptions,
-  LoadError,
-  MedFusionError,
-  RetryExhaustedError,
-} from '@medfusion/core';
+import { ClosedError, type Dataset, type GetOptions, RetryExhaustedError } from '@medfusion/core';
 import { rejectUnknownOptions, throwIfAborted } from '@medfusion/core/internal';
-import type { HttpOptions } from '../../remote/RangeReader.js';
-import { RangeReader } from '../../remote/RangeReader.js';
+import { type HttpOptions, httpOptionsOf, RangeReader } from '../../remote/RangeReader.js';
 import { RemoteReadError, SourceFormatError } from '../../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
 import { DicomDecoder } from '../dicom/DicomDecoder.js';
-import type { DicomSample } from '../dicom/dicomOptions.js';
+import { DECODE_AND_HTTP_OPTIONS, type DicomSample } from '../dicom/dicomOptions.js';
+import { FrameIndex } from '../dicom/FrameIndex.js';
 import { fnv1a } from '../dicom/fnv1a.js';
 import { type DicomImageInfo, readImageInfo } from '../dicom/imageInfo.js';
+import { loadSample } from '../dicom/loadSample.js';
 import { TransferSyntax } from '../dicom/transferSyntax.js';
 import { type DicomJson, jsonReader, keepReadableTags, uidOf } from './dicomJson.js';
 import type { DicomWebInstance, DicomWebSourceOptions, DicomWebStats } from './dicomWebOptions.js';
@@ -30,14 +24,7 @@ const KNOWN_OPTIONS = [
   'label',
   'transform',
   'signal',
-  'window',
-  'tags',
-  'multiFrame',
-  'codecs',
-  'fetch',
-  'headers',
-  'limiter',
-  'retry',
+  ...DECODE_AND_HTTP_OPTIONS,
 ] as const;
 
 /** What WADO-RS is asked for: frames as stored (`*`), or Explicit VR Little Endian as a fallback. */
@@ -111,8 +98,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
   private readonly root: string;
   private readonly entries: readonly Entry[];
   private readonly infos: readonly DicomImageInfo[];
-  private readonly entryOf: Int32Array;
-  private readonly frameOf: Int32Array;
+  private readonly layout: FrameIndex;
   private readonly decoder: DicomDecoder;
   private readonly http: HttpOptions;
   private readonly label: DicomWebSourceOptions<T>['label'];
@@ -138,26 +124,21 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
     this.tabularNames = decoder.tagNames;
     this.label = options.label;
     this.transform = options.transform;
-    this.http = {
-      fetch: options.fetch,
-      headers: options.headers,
-      limiter: options.limiter,
-      retry: options.retry,
-    };
+    this.http = httpOptionsOf(options);
     this.counters = { queryRequests, frameRequests: 0, transcodeFallbacks: 0 };
     this.infos = entries.map((e) => readImageInfo(jsonReader(e.tags), `instance ${e.instance}`));
-    const perEntry = entries.map((e) => (decoder.multiFrame === 'frames' ? e.frames : 1));
-    const total = perEntry.reduce((a, b) => a + b, 0);
-    this.length = total;
-    this.entryOf = new Int32Array(total);
-    this.frameOf = new Int32Array(total);
-    let k = 0;
-    for (let e = 0; e < entries.length; e++) {
-      for (let f = 0; f < (perEntry[e] as number); f++, k++) {
-        this.entryOf[k] = e;
-        this.frameOf[k] = decoder.multiFrame === 'frames' ? f + 1 : 0;
-      }
-    }
+    // WADO-RS numbers frames from 1; 0 stands for every frame of the instance.
+    this.layout =
+      decoder.multiFrame === 'frames'
+        ? new FrameIndex(
+            entries.map((e) => e.frames),
+            1,
+          )
+        : new FrameIndex(
+            entries.map(() => 1),
+            0,
+          );
+    this.length = this.layout.length;
   }
 
   /** Resolve the query to the instance list (from `store` when it holds it). */
@@ -227,51 +208,21 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
 
   /** Which instance (and frame) sample `index` is. */
   instanceOf(index: number): DicomWebInstance {
-    this.check(index);
-    const e = this.entries[this.entryOf[index] as number] as Entry;
+    this.layout.check(index);
+    const e = this.entries[this.layout.itemOf(index)] as Entry;
     return {
       study: e.study,
       series: e.series,
       instance: e.instance,
-      frame: this.frameOf[index] as number,
+      frame: this.layout.frameOf(index),
     };
   }
 
   /** Fetch and decode sample `index`; rejects with a `LoadError` or a `DicomError` naming the index. */
   async get(index: number, opts: GetOptions = {}): Promise<T> {
-    this.check(index);
+    this.layout.check(index);
     if (this.closed) throw new ClosedError('DicomWebSource');
-    const e = this.entryOf[index] as number;
-    const entry = this.entries[e] as Entry;
-    const info = this.infos[e] as DicomImageInfo;
-    const frame = this.frameOf[index] as number;
-    const where = `instance ${entry.instance}`;
-    let sample: DicomSample;
-    try {
-      const signal = opts.signal
-        ? AbortSignal.any([opts.signal, this.closer.signal])
-        : this.closer.signal;
-      const numbers = frame > 0 ? [frame] : Array.from({ length: entry.frames }, (_, i) => i + 1);
-      const { frames, syntax } = await this.fetchFrames(entry, numbers, signal);
-      const { image, tags } = await this.decoder.decodeFrames(
-        frames,
-        syntax,
-        info,
-        jsonReader(entry.tags),
-        {
-          where,
-          index,
-        },
-      );
-      const place = this.instanceOf(index);
-      sample = { image, tabular: tags, label: this.label ? this.label(place) : Number.NaN };
-    } catch (error) {
-      throwIfAborted(opts.signal);
-      throw error instanceof MedFusionError && error.index === index
-        ? error
-        : new LoadError(index, error);
-    }
-    return this.transform ? this.transform(sample, index) : (sample as unknown as T);
+    return loadSample(index, opts.signal, () => this.load(index, opts.signal), this.transform);
   }
 
   /** Abort requests in flight; later `get`s throw `CLOSED`. */
@@ -279,6 +230,29 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
     if (this.closed) return;
     this.closed = true;
     this.closer.abort(new ClosedError('DicomWebSource'));
+  }
+
+  private async load(index: number, outer: AbortSignal | undefined): Promise<DicomSample> {
+    const e = this.layout.itemOf(index);
+    const entry = this.entries[e] as Entry;
+    const info = this.infos[e] as DicomImageInfo;
+    const frame = this.layout.frameOf(index);
+    const where = `instance ${entry.instance}`;
+    const signal = outer ? AbortSignal.any([outer, this.closer.signal]) : this.closer.signal;
+    const numbers = frame > 0 ? [frame] : Array.from({ length: entry.frames }, (_, i) => i + 1);
+    const { frames, syntax } = await this.fetchFrames(entry, numbers, signal);
+    const { image, tags } = await this.decoder.decodeFrames(
+      frames,
+      syntax,
+      info,
+      jsonReader(entry.tags),
+      {
+        where,
+        index,
+      },
+    );
+    const place = this.instanceOf(index);
+    return { image, tabular: tags, label: this.label ? this.label(place) : Number.NaN };
   }
 
   private async fetchFrames(
@@ -338,17 +312,6 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
       transferSyntaxOf(contentType) ??
       TransferSyntax.ExplicitVRLittleEndian;
     return { frames: parts.map((p) => p.body), syntax };
-  }
-
-  private check(index: number): void {
-    if (
-      typeof index !== 'number' ||
-      !Number.isInteger(index) ||
-      index < 0 ||
-      index >= this.length
-    ) {
-      throw new RangeError(`index ${String(index)} is out of range [0, ${this.length})`);
-    }
   }
 }
 
