@@ -8,7 +8,8 @@
 // Every configuration runs once per round, the order rotating each round; a figure is the
 // median of the rounds (spread printed). ofBest = samples/s ÷ grid-best's, same scenario.
 // Target (issue 15): auto ≥ 0.9 of grid-best and ≥ 3× reference.
-import { type CreateCachedDatasetOptions, createCachedDataset, fromLoader } from '@medfusion/core';
+import { type CreateCachedDatasetOptions, createCachedDataset } from '@medfusion/core';
+import { type SeedSample, seedSource } from './_seedSource.js';
 import { localRepeats, shuffledEpochs } from './_trace.js';
 
 function arg(name: string): string | undefined {
@@ -28,26 +29,9 @@ const WINDOW = Math.round(2000 * SCALE);
 const LATENCY_MS = 10;
 const SEED = 0x5eed;
 
-interface Sample {
-  image: Float32Array;
-  label: number;
-}
+type Sample = SeedSample;
 
-const source = fromLoader<Sample>(N, (index, signal) => {
-  return new Promise<Sample>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      const image = new Float32Array(1024);
-      image[0] = index;
-      resolve({ image, label: index % 2 });
-    }, LATENCY_MS);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-});
+const source = seedSource(N, LATENCY_MS);
 
 interface Config {
   name: string;

@@ -10,9 +10,9 @@ import {
   beladyHitRate,
   type CreateCachedDatasetOptions,
   createCachedDataset,
-  fromLoader,
 } from '@medfusion/core';
 import { arg } from './_args.js';
+import { type LoadLatency, type SeedSample, seedSource } from './_seedSource.js';
 import { localRepeats, maxSpread, shuffledEpochs } from './_trace.js';
 
 const SCALE = Number(arg('scale') ?? 1);
@@ -22,36 +22,15 @@ const N = Math.round(10_000 * SCALE);
 const CACHE = Math.round(1000 * SCALE);
 const WINDOW = Math.round(2000 * SCALE);
 const LATENCY_MS = 10;
-const SAMPLE_FLOATS = 1024; // a 32×32 float image: 4 KiB per sample
 const SEED = 0x5eed;
 
-interface Sample {
-  image: Float32Array;
-  label: number;
-}
+type Sample = SeedSample;
 
 /** Measured latency of the loads (timers overshoot on a busy machine). */
-const latency = { sum: 0, count: 0 };
+const latency: LoadLatency = { sum: 0, count: 0 };
 
 /** The source: every load takes LATENCY_MS of timer latency (overlappable), abortable. */
-const source = fromLoader<Sample>(N, (index, signal) => {
-  const started = performance.now();
-  return new Promise<Sample>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      latency.sum += performance.now() - started;
-      latency.count++;
-      signal?.removeEventListener('abort', onAbort);
-      const image = new Float32Array(SAMPLE_FLOATS);
-      image[0] = index;
-      resolve({ image, label: index % 2 });
-    }, LATENCY_MS);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-});
+const source = seedSource(N, LATENCY_MS, latency);
 
 interface Strategy {
   name: string;
