@@ -66,6 +66,9 @@ export class WriteBehindQueue {
     /**
      * Whether a write may start now; false while reads are waiting on the
      * store (writes yield to reads). Call {@link WriteBehindQueue.resume} when it turns true.
+     * Yielding never starves the queue: once half of `maxPending` or `maxBytes` is
+     * waiting, writes start whatever this says (else a cold epoch, whose reads never
+     * stop, would drop every write once the queue is full).
      */
     private readonly mayStart: () => boolean = () => true,
   ) {
@@ -95,6 +98,11 @@ export class WriteBehindQueue {
     return true;
   }
 
+  /** Half of the queue's room is taken: writes stop yielding to reads. */
+  private halfFull(): boolean {
+    return this.waiting.length * 2 >= this.maxPending || this.bytes * 2 >= this.maxBytes;
+  }
+
   /** Start waiting writes (reads on the store finished). */
   resume(): void {
     this.pump();
@@ -102,7 +110,9 @@ export class WriteBehindQueue {
 
   private pump(): void {
     while (this.running < this.concurrency && this.waiting.length > 0) {
-      if (!this.closed && !this.mayStart()) return;
+      if (!this.closed && this.idleWaiters.length === 0 && !this.mayStart() && !this.halfFull()) {
+        return;
+      }
       const job = this.waiting.shift()!;
       this.running++;
       this.write(job.key, job.value).then(
@@ -144,10 +154,12 @@ export class WriteBehindQueue {
     for (const w of waiters) w();
   }
 
-  /** Resolves once every accepted write has settled. */
+  /** Resolves once every accepted write has settled (writes held for reads start now). */
   flush(): Promise<void> {
     if (this.running === 0 && this.waiting.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    this.pump();
+    return idle;
   }
 
   /** Refuse further writes, then wait for the accepted ones. */
