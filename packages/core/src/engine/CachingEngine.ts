@@ -1,4 +1,4 @@
-import { PlanCache } from '../cache/PlanCache.js';
+import type { PlanCache } from '../cache/PlanCache.js';
 import { type Dataset, type GetOptions, isPlanAware, type PlanAware } from '../dataset/Dataset.js';
 import { InThreadExecutor } from '../dataset/InThreadExecutor.js';
 import { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from '../errors.js';
@@ -7,11 +7,13 @@ import { AbortError, abortReason } from '../util/abort.js';
 import type { Clock } from '../util/Clock.js';
 import { index as checkIndex } from '../util/validate.js';
 import { AccessPlan, NEVER } from './AccessPlan.js';
-import { AUTO_MAX_PREFETCH_SIZE, AutoTuner } from './autotune/AutoTuner.js';
-import { LatencyWindow } from './autotune/LatencyWindow.js';
+import { AUTO_MAX_PREFETCH_SIZE } from './autotune/AutoTuner.js';
 import { EngineCounters } from './EngineCounters.js';
+import { EngineMemory } from './EngineMemory.js';
+import { EngineTuning } from './EngineTuning.js';
 import type { CachingEngineOptions, EngineStats } from './engineOptions.js';
 import { resolveEngineOptions } from './engineOptions.js';
+import { engineStats } from './engineStats.js';
 import { LoadRunner } from './LoadRunner.js';
 import { FlightWaits, LoadFlight } from './loadFlight.js';
 import { PrefetchSchedule } from './PrefetchSchedule.js';
@@ -47,23 +49,17 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   readonly length: number;
   /** Names the dataset in ClosedError messages. */
   protected readonly label: string = 'CachingEngine';
-  private readonly cacheSize: number;
-  /** Prefetch depth in force (the option, or what the autotuner set). */
-  private prefetchSize: number;
-  private numWorkers: number;
   private readonly clock: Clock;
-  private readonly latencies = new LatencyWindow();
-  /** The controller of `'auto'` knobs, when any knob is `'auto'`. */
-  private readonly tuner: AutoTuner | undefined;
+  /** `numWorkers` and `prefetchSize` in force, and the autotuner if any is `'auto'`. */
+  private readonly tuning: EngineTuning;
   private readonly planWindow: number;
-  private readonly maxBytes: number;
-  private readonly sizeOf: (value: T) => number;
   private readonly runner: LoadRunner<T>;
   /** The wrapped dataset; told the plan too when it can use it (e.g. remote shards). */
   private readonly source: Dataset<T>;
+  /** The cache and the prefetch buffer under one byte budget. */
+  private readonly memory: EngineMemory<T>;
   private readonly cache: PlanCache<T>;
   private readonly waits: FlightWaits<T>;
-  private readonly planEviction: boolean;
   private readonly schedule: PrefetchSchedule;
   private readonly counters = new EngineCounters();
   private readonly flights = new Map<number, LoadFlight<T>>();
@@ -72,22 +68,13 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   private pumping = false;
   /** Prefetch flights loading, ready or failed, not yet taken: the window. */
   private window = 0;
-  private buffered = 0;
-  private bufferBytes = 0;
-  private avgBytes = 0;
-  private loadedCount = 0;
 
   constructor(dataset: Dataset<T>, options: CachingEngineOptions<T> = {}) {
     const o = resolveEngineOptions(dataset, options);
     this.source = dataset;
     this.length = o.length;
-    this.cacheSize = o.cacheSize;
-    this.prefetchSize = o.prefetchSize;
-    this.numWorkers = o.numWorkers;
     this.clock = o.clock;
     this.planWindow = Math.max(o.planWindow, LOCATE_LOOKAHEAD);
-    this.maxBytes = o.maxBytes;
-    this.sizeOf = o.sizeOf;
     this.runner = new LoadRunner<T>(
       o.executor ?? new InThreadExecutor(dataset, { settleOnAbort: false }),
       o.executor === undefined,
@@ -103,42 +90,13 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     this.waits = new FlightWaits<T>(o.clock, o.loadTimeoutMs, (ms) => {
       this.counters.stallMs += ms;
     });
-    const policy = o.evictionPolicy;
-    this.planEviction = policy !== 'lru';
-    this.cache = new PlanCache<T>({
-      capacity: this.cacheSize,
-      keySpace: this.length,
-      usePlan: this.planEviction,
-      onEvict: (key) => this.schedule.rewind(key), // prefetch it again if needed soon
-    });
     this.schedule = new PrefetchSchedule(
       this.length,
-      o.autoPrefetchSize ? AUTO_MAX_PREFETCH_SIZE : this.prefetchSize,
+      o.autoPrefetchSize ? AUTO_MAX_PREFETCH_SIZE : o.prefetchSize,
     );
-    this.tuner =
-      o.autoNumWorkers || o.autoPrefetchSize
-        ? new AutoTuner(
-            o.clock,
-            this.latencies,
-            {
-              setNumWorkers: (n) => {
-                this.numWorkers = n;
-                this.runner.setNumWorkers(n);
-              },
-              setPrefetchSize: (n) => {
-                this.prefetchSize = n;
-              },
-            },
-            {
-              tuneNumWorkers: o.autoNumWorkers,
-              tunePrefetchSize: o.autoPrefetchSize,
-              numWorkers: o.numWorkers,
-              prefetchSize: o.prefetchSize,
-              maxBytes: o.maxBytes,
-              cacheSize: o.cacheSize,
-            },
-          )
-        : undefined;
+    this.memory = new EngineMemory<T>(o, this.counters, this.schedule);
+    this.cache = this.memory.cache;
+    this.tuning = new EngineTuning(o, this.runner);
   }
 
   /**
@@ -214,7 +172,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     this.counters.planSet(initial);
     this.cache.setPlan(plan);
     this.schedule.setPlan(plan);
-    const horizon = 2 * this.prefetchSize;
+    const horizon = 2 * this.tuning.prefetchSize;
     for (const f of [...this.flights.values()]) {
       if (!f.prefetch || f.claimed || f.waiters.length > 0) continue;
       if (plan.nextUse(f.key) < horizon && f.state !== 'failed') continue;
@@ -228,28 +186,8 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
 
   /** A snapshot of the statistics, including the eviction policy in force. */
   getCacheStats(): EngineStats {
-    return this.counters.snapshot({
-      plan: this.plan,
-      cacheSize: this.cacheSize,
-      keySpace: this.length,
-      size: this.cache.size,
-      evictions: this.cache.evictions,
-      bytes: this.cache.bytes + this.bufferBytes,
-      maxBytes: this.maxBytes,
-      inFlight: this.runner.active,
-      prefetchInFlight: this.runner.prefetchLoading,
-      buffered: this.buffered,
-      evictionPolicy: this.planEviction && this.plan !== undefined ? 'belady' : 'lru',
-      tuning: this.tuner?.stats() ?? {
-        numWorkers: this.numWorkers,
-        prefetchSize: this.prefetchSize,
-        autoNumWorkers: false,
-        autoPrefetchSize: false,
-        latencyEstimateMs: undefined,
-        demandPerSec: undefined,
-      },
-      loadLatency: this.latencies.stats(),
-    });
+    const { counters, memory, tuning, runner, plan } = this;
+    return engineStats({ counters, memory, tuning, runner, plan });
   }
 
   /** Empty the memory cache and the prefetch buffer (counters are kept). */
@@ -275,9 +213,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       this.waits.settle(f, error, undefined);
     }
     this.flights.clear();
-    this.cache.clear();
-    this.bufferBytes = 0;
-    this.buffered = 0;
+    this.memory.clear();
     this.window = 0;
     await this.runner.close();
   }
@@ -289,7 +225,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     const now = this.clock.now();
     if (Number.isNaN(this.counters.firstReadAt)) this.counters.firstReadAt = now;
     this.counters.lastReadAt = now;
-    this.tuner?.read(hit, this.counters.stallMs, this.avgBytes);
+    this.tuning.read(hit, this.counters.stallMs, this.memory.avgBytes);
   }
 
   private noteRead(index: number): void {
@@ -299,7 +235,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       if (p >= plan.cursor) plan.advanceTo(p, this.passed);
       return;
     }
-    if (this.prefetchSize === 0) return;
+    if (this.tuning.prefetchSize === 0) return;
     this.schedule.observe(index);
     // Forget prefetches the new guess no longer covers (all of them when the
     // reads follow no pattern).
@@ -326,7 +262,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     this.pumping = true;
     try {
       this.runner.runQueued();
-      if (this.prefetchSize > 0) this.prefetchAhead();
+      if (this.tuning.prefetchSize > 0) this.prefetchAhead();
     } finally {
       this.pumping = false;
     }
@@ -334,11 +270,14 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
 
   private canPrefetch(): boolean {
     // speculation only in a slot no queued load (a reader's, a retry) wants
-    if (!this.runner.hasSlot() || this.runner.hasQueued() || this.window >= this.prefetchSize) {
+    if (
+      !this.runner.hasSlot() ||
+      this.runner.hasQueued() ||
+      this.window >= this.tuning.prefetchSize
+    ) {
       return false;
     }
-    if (this.maxBytes === Number.POSITIVE_INFINITY) return true;
-    return this.bufferBytes + (this.runner.prefetchLoading + 1) * this.avgBytes <= this.maxBytes;
+    return this.memory.fits(this.runner.prefetchLoading);
   }
 
   /** Start prefetches of the schedule's next candidates while the window has room. */
@@ -359,28 +298,26 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
 
   private loaded(f: LoadFlight<T>, attempt: number, value: T): void {
     if (this.closed || f.state !== 'loading' || f.attempts !== attempt) return;
-    this.latencies.record(this.clock.now() - f.startedAt);
+    this.tuning.latencies.record(this.clock.now() - f.startedAt);
     this.runner.end(f);
-    const bytes = this.measure(value);
+    const bytes = this.memory.measure(value);
     if (f.waiters.length > 0) {
       this.forget(f);
-      this.keep(f.key, value, bytes);
+      this.memory.keep(f.key, value, bytes);
       this.waits.settle(f, undefined, value);
     } else if (f.prefetch) {
-      if (this.makeRoom(f.key, bytes)) {
+      if (this.memory.makeRoom(f.key, bytes, this.plan !== undefined)) {
         f.state = 'ready';
         f.value = value;
         f.bytes = bytes;
-        this.buffered++;
-        this.bufferBytes += bytes;
-        this.notePeak();
+        this.memory.hold(bytes);
       } else {
         this.forget(f);
         this.counters.wasted++;
       }
     } else {
       this.forget(f);
-      this.keep(f.key, value, bytes);
+      this.memory.keep(f.key, value, bytes);
     }
     this.pump();
   }
@@ -402,48 +339,13 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     this.pump();
   }
 
-  // ---- memory ---------------------------------------------------------------
-
-  private measure(value: T): number {
-    const bytes = this.sizeOf(value);
-    const b = Number.isFinite(bytes) && bytes > 0 ? bytes : 0;
-    this.loadedCount++;
-    this.avgBytes += (b - this.avgBytes) / this.loadedCount;
-    return b;
-  }
-
-  /** Put a sample just read into the cache (or not: policy, capacity, budget). */
-  private keep(key: number, value: T, bytes: number): void {
-    if (bytes > this.maxBytes) {
-      this.counters.rejected++;
-      this.schedule.rewind(key);
-      return;
-    }
-    if (this.cache.admit(key, value, bytes, this.maxBytes - this.bufferBytes)) this.notePeak();
-    else this.schedule.rewind(key);
-  }
-
-  /** Make room in the budget for a prefetched sample, evicting what is needed later. */
-  private makeRoom(key: number, bytes: number): boolean {
-    if (bytes > this.maxBytes) {
-      this.counters.rejected++;
-      return false;
-    }
-    const limit =
-      this.plan !== undefined && this.planEviction
-        ? this.cache.priority(key)
-        : Number.NEGATIVE_INFINITY;
-    while (this.cache.bytes + this.bufferBytes + bytes > this.maxBytes) {
-      if (!this.cache.evictAbove(limit)) return false;
-    }
-    return true;
-  }
+  // ---- the buffer ------------------------------------------------------------
 
   /** A caller takes a prefetched sample from the buffer; it moves into the cache. */
   private takeReady(f: LoadFlight<T>): void {
     const value = f.value as T;
     this.forget(f);
-    this.keep(f.key, value, f.bytes);
+    this.memory.keep(f.key, value, f.bytes);
   }
 
   /** Remove a flight from the books (buffer, window) without aborting it. */
@@ -452,8 +354,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     f.gone = true;
     if (this.flights.get(f.key) === f) this.flights.delete(f.key);
     if (f.state === 'ready') {
-      this.buffered--;
-      this.bufferBytes -= f.bytes;
+      this.memory.release(f.bytes);
       f.value = undefined;
       f.bytes = 0;
     }
@@ -470,9 +371,5 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     }
     if (f.prefetch && !f.claimed) this.counters.wasted++;
     this.forget(f);
-  }
-
-  private notePeak(): void {
-    this.counters.notePeak(this.cache.bytes + this.bufferBytes);
   }
 }

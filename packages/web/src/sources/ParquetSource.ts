@@ -7,13 +7,7 @@ import {
   type PlanAware,
   type PlanInput,
 } from '@medfusion/core';
-import {
-  abortReason,
-  findInPlan,
-  positiveInt,
-  raceAbort,
-  toEpochPlan,
-} from '@medfusion/core/internal';
+import { abortReason, findInPlan, raceAbort, toEpochPlan } from '@medfusion/core/internal';
 import {
   type AsyncBuffer,
   type FileMetaData,
@@ -22,7 +16,6 @@ import {
   parquetReadObjects,
 } from 'hyparquet';
 import { httpOptionsOf, RangeReader } from '../remote/RangeReader.js';
-import { SourceFormatError } from '../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
 import {
   checkParquetMetadata,
@@ -33,13 +26,14 @@ import {
   type ParquetLimits,
 } from './parquetChecks.js';
 import { checkCodecs, parquetCompressors } from './parquetCodecs.js';
+import { checkColumnNames, checkParquetOptions } from './parquetOpenChecks.js';
 import type {
   ParquetColumns,
   ParquetSample,
   ParquetSourceOptions,
   ParquetStats,
 } from './parquetOptions.js';
-import { type GroupRead, rangeFile, type Span, toNumber } from './parquetRead.js';
+import { type GroupRead, rangeFile, type Span, toParquetSample } from './parquetRead.js';
 
 /**
  * A Parquet file over HTTP range requests, as a random-access
@@ -117,32 +111,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
   static async open<T = ParquetSample>(
     options: ParquetSourceOptions<T>,
   ): Promise<ParquetSource<T>> {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(`options must be an object with url and columns, got ${String(options)}`);
-    }
-    const columns = options.columns;
-    if (columns === null || typeof columns !== 'object') {
-      throw new TypeError(
-        `columns must be an object like { image, tabular, label }, got ${String(columns)}`,
-      );
-    }
-    if (columns.tabular !== undefined && !Array.isArray(columns.tabular)) {
-      throw new TypeError(
-        `columns.tabular must be an array of column names, got ${String(columns.tabular)}`,
-      );
-    }
-    const cacheSize = options.rowGroupCache ?? 4;
-    if (!Number.isInteger(cacheSize) || cacheSize < 1) {
-      throw new RangeError(`rowGroupCache must be a positive integer, got ${String(cacheSize)}`);
-    }
-    const lookahead = options.lookahead ?? 256;
-    if (!Number.isInteger(lookahead) || lookahead < 1) {
-      throw new RangeError(`lookahead must be a positive integer, got ${String(lookahead)}`);
-    }
-    const limits: ParquetLimits = {
-      maxRowGroupRows: positiveInt('maxRowGroupRows', options.maxRowGroupRows ?? 2 ** 20),
-      maxPageBytes: positiveInt('maxPageBytes', options.maxPageBytes ?? 2 ** 27),
-    };
+    const { columns, cacheSize, lookahead, limits } = checkParquetOptions(options);
     const url = resolveUrl('url', options.url, locationHref());
     const reader = new RangeReader({ ...httpOptionsOf(options), url });
     const closer = new AbortController();
@@ -155,23 +124,14 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     } catch (error) {
       throw formatError(error, `${url} is not a Parquet file`);
     }
-    const names = new Set(metadata.schema.slice(1).map((e) => e.name));
-    for (const [role, name] of [
-      ['image', columns.image],
-      ['label', columns.label],
-      ...(columns.tabular ?? []).map((n, i) => [`tabular[${i}]`, n]),
-    ] as [string, string | undefined][]) {
-      if (name !== undefined && !names.has(name)) {
-        throw new RangeError(
-          `columns.${role} ${JSON.stringify(name)} is not a column of ${url} (has ${[...names].join(', ')})`,
-        );
-      }
-    }
+    checkColumnNames(metadata, columns, url);
     checkParquetMetadata(
       metadata,
       url,
       size,
-      new Set([columns.image, columns.label, ...(columns.tabular ?? [])].filter((c) => c)),
+      new Set(
+        [columns.image, columns.label, ...(columns.tabular ?? [])].filter((c): c is string => !!c),
+      ),
       limits,
     );
     const source = new ParquetSource<T>(
@@ -222,7 +182,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     const row = (await this.waitFor(g, rows, opts?.signal))[
       index - (this.groupStarts[g] as number)
     ] as ParquetRow;
-    const sample = this.toSample(row, index);
+    const sample = toParquetSample(row, this.columns, index, this.url);
     return this.transform ? this.transform(sample, index) : (sample as unknown as T);
   }
 
@@ -407,30 +367,5 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
         if (i >= 0) this.spans.splice(i, 1);
       }
     }
-  }
-
-  private toSample(row: ParquetRow, index: number): ParquetSample {
-    const c = this.columns;
-    let image: Uint8Array = new Uint8Array(0);
-    if (c.image) {
-      const v = row[c.image] as unknown;
-      const bytes =
-        v && typeof v === 'object' && 'bytes' in v ? (v as { bytes: unknown }).bytes : v;
-      if (bytes instanceof Uint8Array) image = bytes;
-      else if (typeof bytes === 'string') image = new TextEncoder().encode(bytes);
-      else if (bytes !== null && bytes !== undefined) {
-        throw new SourceFormatError(
-          `row ${index} of ${this.url}: column ${c.image} holds no bytes`,
-        );
-      }
-    }
-    const names = c.tabular ?? [];
-    const tabular = new Float32Array(names.length);
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i] as string;
-      tabular[i] = toNumber(row[name], name, index, this.url);
-    }
-    const label = c.label ? toNumber(row[c.label], c.label, index, this.url) : Number.NaN;
-    return { image, tabular, label };
   }
 }

@@ -1,9 +1,10 @@
-import type { AsyncBuffer } from 'hyparquet';
+import type { AsyncBuffer, ParquetRow } from 'hyparquet';
 import type { RangeReader } from '../remote/RangeReader.js';
 import { SourceFormatError } from '../remote/RemoteError.js';
+import type { ParquetColumns, ParquetSample } from './parquetOptions.js';
 
-// How ParquetSource reads a row group: the byte spans it shares, who waits for a read, and
-// the file view hyparquet reads through.
+// How ParquetSource reads a row group: the byte spans it shares, who waits for a read, the
+// file view hyparquet reads through, and a decoded row as a sample.
 
 /** A byte span being read ahead for several row groups. */
 export interface Span {
@@ -52,4 +53,31 @@ export function toNumber(value: unknown, column: string, index: number, url: str
   throw new SourceFormatError(
     `row ${index} of ${url}: column ${column} must be numeric, got ${typeof value}`,
   );
+}
+
+/** Row `index` as `{ image, tabular, label }` of the configured `columns`; a typed error naming the file otherwise. */
+export function toParquetSample(
+  row: ParquetRow,
+  c: ParquetColumns,
+  index: number,
+  url: string,
+): ParquetSample {
+  let image: Uint8Array = new Uint8Array(0);
+  if (c.image) {
+    const v = row[c.image] as unknown;
+    const bytes = v && typeof v === 'object' && 'bytes' in v ? (v as { bytes: unknown }).bytes : v;
+    if (bytes instanceof Uint8Array) image = bytes;
+    else if (typeof bytes === 'string') image = new TextEncoder().encode(bytes);
+    else if (bytes !== null && bytes !== undefined) {
+      throw new SourceFormatError(`row ${index} of ${url}: column ${c.image} holds no bytes`);
+    }
+  }
+  const names = c.tabular ?? [];
+  const tabular = new Float32Array(names.length);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    tabular[i] = toNumber(row[name], name, index, url);
+  }
+  const label = c.label ? toNumber(row[c.label], c.label, index, url) : Number.NaN;
+  return { image, tabular, label };
 }

@@ -10,8 +10,9 @@ import { fnv1a } from '../dicom/fnv1a.js';
 import { type DicomImageInfo, readImageInfo } from '../dicom/imageInfo.js';
 import { loadSample } from '../dicom/loadSample.js';
 import { TransferSyntax } from '../dicom/transferSyntax.js';
-import { type DicomJson, jsonReader, keepReadableTags, uidOf } from './dicomJson.js';
+import { jsonReader } from './dicomJson.js';
 import type { DicomWebInstance, DicomWebSourceOptions, DicomWebStats } from './dicomWebOptions.js';
+import { checkUid, type InstanceEntry, InstanceResolver } from './InstanceResolver.js';
 import { boundaryOf, parseMultipart, transferSyntaxOf } from './multipart.js';
 
 const KNOWN_OPTIONS = [
@@ -30,43 +31,6 @@ const KNOWN_OPTIONS = [
 /** What WADO-RS is asked for: frames as stored (`*`), or Explicit VR Little Endian as a fallback. */
 const ACCEPT_AS_STORED = 'multipart/related; type="application/octet-stream"; transfer-syntax=*';
 const ACCEPT_EXPLICIT = `multipart/related; type="application/octet-stream"; transfer-syntax=${TransferSyntax.ExplicitVRLittleEndian}`;
-/** The attributes kept per instance: image description + selectable tags (none identifying). */
-const KEPT = [
-  'SamplesPerPixel',
-  'PhotometricInterpretation',
-  'PlanarConfiguration',
-  'NumberOfFrames',
-  'Rows',
-  'Columns',
-  'BitsAllocated',
-  'BitsStored',
-  'PixelRepresentation',
-  'WindowCenter',
-  'WindowWidth',
-  'RescaleIntercept',
-  'RescaleSlope',
-];
-const PAGE = 1000;
-const UID = /^[0-9]+(\.[0-9]+)*$/;
-
-/** One resolved instance, as kept in the store. */
-interface Entry {
-  study: string;
-  series: string;
-  instance: string;
-  frames: number;
-  /** The kept attributes (DICOM JSON). */
-  tags: DicomJson;
-}
-
-function checkUid(name: string, value: unknown): string {
-  if (typeof value !== 'string' || !UID.test(value)) {
-    throw new TypeError(
-      `${name} must be a DICOM UID (digits and dots), got ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
-}
 
 /**
  * A DICOMweb server (Orthanc, dcm4chee, Google Cloud Healthcare, a PACS
@@ -96,7 +60,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
   /** Identifies the data set (the instance list's key prefix and the disk tier's). */
   readonly fingerprint: string;
   private readonly root: string;
-  private readonly entries: readonly Entry[];
+  private readonly entries: readonly InstanceEntry[];
   private readonly infos: readonly DicomImageInfo[];
   private readonly layout: FrameIndex;
   private readonly decoder: DicomDecoder;
@@ -111,7 +75,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
 
   private constructor(
     root: string,
-    entries: Entry[],
+    entries: InstanceEntry[],
     decoder: DicomDecoder,
     fingerprint: string,
     queryRequests: number,
@@ -187,13 +151,13 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
     const stored = options.store ? await options.store.get(key) : undefined;
     if (stored) {
       try {
-        const entries = JSON.parse(new TextDecoder().decode(stored)).entries as Entry[];
+        const entries = JSON.parse(new TextDecoder().decode(stored)).entries as InstanceEntry[];
         return new DicomWebSource<T>(root, entries, decoder, fingerprint, 0, options);
       } catch {
         // an unreadable list is resolved again below
       }
     }
-    const resolver = new Resolver(root, options);
+    const resolver = new InstanceResolver(root, options);
     const entries = await resolver.resolve(options.study, options.series, query);
     if (entries.length === 0)
       throw new SourceFormatError(`the query matched no instances on ${root}`);
@@ -209,7 +173,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
   /** Which instance (and frame) sample `index` is. */
   instanceOf(index: number): DicomWebInstance {
     this.layout.check(index);
-    const e = this.entries[this.layout.itemOf(index)] as Entry;
+    const e = this.entries[this.layout.itemOf(index)] as InstanceEntry;
     return {
       study: e.study,
       series: e.series,
@@ -234,7 +198,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
 
   private async load(index: number, outer: AbortSignal | undefined): Promise<DicomSample> {
     const e = this.layout.itemOf(index);
-    const entry = this.entries[e] as Entry;
+    const entry = this.entries[e] as InstanceEntry;
     const info = this.infos[e] as DicomImageInfo;
     const frame = this.layout.frameOf(index);
     const where = `instance ${entry.instance}`;
@@ -256,7 +220,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
   }
 
   private async fetchFrames(
-    entry: Entry,
+    entry: InstanceEntry,
     numbers: number[],
     signal: AbortSignal,
   ): Promise<{ frames: Uint8Array[]; syntax: string }> {
@@ -312,97 +276,5 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
       transferSyntaxOf(contentType) ??
       TransferSyntax.ExplicitVRLittleEndian;
     return { frames: parts.map((p) => p.body), syntax };
-  }
-}
-
-/** Resolves a query to entries with QIDO-RS (instances) and WADO-RS (series metadata). */
-class Resolver {
-  requests = 0;
-  private readonly root: string;
-  private readonly options: DicomWebSourceOptions<unknown>;
-
-  constructor(root: string, options: DicomWebSourceOptions<unknown>) {
-    this.root = root;
-    this.options = options as DicomWebSourceOptions<unknown>;
-  }
-
-  async resolve(
-    study: string | undefined,
-    series: string | undefined,
-    query: Readonly<Record<string, string>>,
-  ): Promise<Entry[]> {
-    const path =
-      study === undefined
-        ? ''
-        : `/studies/${study}${series === undefined ? '' : `/series/${series}`}`;
-    const found: { study: string; series: string; instance: string }[] = [];
-    for (let offset = 0; ; offset += PAGE) {
-      const params = new URLSearchParams({ ...query, limit: String(PAGE), offset: String(offset) });
-      const page = await this.json(`${this.root}${path}/instances?${params}`);
-      for (const item of page) {
-        found.push({
-          study: checkUid('StudyInstanceUID in a QIDO answer', uidOf(item, '0020000D') ?? study),
-          series: checkUid('SeriesInstanceUID in a QIDO answer', uidOf(item, '0020000E') ?? series),
-          instance: checkUid('SOPInstanceUID in a QIDO answer', uidOf(item, '00080018')),
-        });
-      }
-      if (page.length < PAGE) break;
-    }
-    const wanted = new Set(found.map((f) => f.instance));
-    const seriesList = [...new Map(found.map((f) => [f.series, f])).values()];
-    const names = [
-      ...KEPT,
-      ...new DicomDecoder(this.options).tagNames.map((n) => n.replace(/\[\d+\]$/, '')),
-    ];
-    const entries: (Entry & { number: number })[] = [];
-    for (const s of seriesList) {
-      const metadata = await this.json(
-        `${this.root}/studies/${s.study}/series/${s.series}/metadata`,
-      );
-      for (const m of metadata) {
-        const instance = uidOf(m, '00080018');
-        if (instance === undefined || !wanted.has(instance)) continue;
-        const reader = jsonReader(m);
-        entries.push({
-          study: s.study,
-          series: s.series,
-          instance,
-          frames: Math.max(1, reader.number('00280008', 'IS') ?? 1),
-          tags: keepReadableTags(m, names),
-          number: reader.number('00200013', 'IS') ?? 0,
-        });
-      }
-    }
-    entries.sort((a, b) =>
-      a.series === b.series
-        ? a.number - b.number || (a.instance < b.instance ? -1 : 1)
-        : a.series < b.series
-          ? -1
-          : 1,
-    );
-    return entries.map(({ number: _n, ...e }) => e);
-  }
-
-  private async json(url: string): Promise<DicomJson[]> {
-    this.requests++;
-    const { fetch, limiter, retry, headers } = this.options;
-    const reader = new RangeReader({
-      url,
-      fetch,
-      limiter,
-      retry,
-      headers: { ...headers, Accept: 'application/dicom+json' },
-    });
-    const text = await new Response(await reader.stream({ signal: this.options.signal })).text();
-    if (text.trim() === '') return [];
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new SourceFormatError(`${url} did not answer DICOM JSON`, { cause: error });
-    }
-    if (!Array.isArray(value))
-      throw new SourceFormatError(`${url} did not answer a DICOM JSON array`);
-    return value as DicomJson[];
   }
 }
