@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import { build, defaultClientConditions, preview } from 'vite';
+import { ensureOrthanc, startOrthanc } from '../scripts/orthanc.mjs';
 import type { FixtureImage } from '../tests/dicom/fixtureImages.js';
 import { startRangeServer } from '../tests/fixtures-shards/rangeServer.js';
 import { startCorsProxy } from '../tests/setup/corsProxy.js';
@@ -18,7 +19,6 @@ import {
   ensureDicomTools,
   writeExplicit,
 } from '../tests/setup/dicomFixtures.js';
-import { ensureOrthanc, startOrthanc } from '../tests/setup/orthanc.js';
 import { chromiumLaunchOptions } from './_chromium.js';
 import type { DicomBenchConfig, DicomRowResult } from './dicom/main.js';
 
