@@ -126,6 +126,8 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
+          // Each file builds the demo into demo/dist: one file at a time.
+          fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,
         },

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright';
+import { ensureOrthanc, startOrthanc } from '../scripts/orthanc.mjs';
 import type { FixtureImage } from '../tests/dicom/fixtureImages.js';
 import { startRangeServer } from '../tests/fixtures-shards/rangeServer.js';
 import { startCorsProxy } from '../tests/setup/corsProxy.js';
@@ -16,7 +17,6 @@ import {
   ensureDicomTools,
   writeExplicit,
 } from '../tests/setup/dicomFixtures.js';
-import { ensureOrthanc, startOrthanc } from '../tests/setup/orthanc.js';
 import { arg, numArg } from './_args.js';
 import { chromiumLaunchOptions } from './_chromium.js';
 import { callBenchPage, openBenchPage, previewBenchPage } from './_page.js';

@@ -22,7 +22,7 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith('/data/')) return;
+  if (url.pathname.startsWith('/data/') || url.pathname.startsWith('/orthanc/')) return;
   event.respondWith(
     (async () => {
       try {

@@ -26,7 +26,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Where `npm run demo` keeps its data (git-ignored). */
 export const DEFAULT_DATA_DIR = resolve(here, '..', '.data', 'synthetic');
 const SIZE = 64;
-const VERSION = 2;
+const VERSION = 3;
 
 /** mulberry32: a tiny seeded PRNG, plenty for synthetic data. */
 function rng(seed) {
@@ -79,12 +79,14 @@ function scan(rand, label, pixels) {
  * One scan as a DICOM Part 10 file (a secondary-capture-like CT slice, 8-bit
  * MONOCHROME2, synthetic patient: age and sex from the record, no real identity).
  */
-function dicomFile(pixels, age, study) {
+function dicomFile(pixels, age, study, number) {
   const dataset = {
     SOPClassUID: '1.2.840.10008.5.1.4.1.1.7',
     SOPInstanceUID: dcmjs.data.DicomMetaDictionary.uid(),
     StudyInstanceUID: study,
     SeriesInstanceUID: study,
+    // The manifest row + 1: DICOMweb lists instances in this order, and the demo maps them back to their row.
+    InstanceNumber: number,
     Modality: 'OT',
     PatientAge: `${String(age).padStart(3, '0')}Y`,
     SamplesPerPixel: 1,
@@ -234,7 +236,7 @@ export async function generate({
     const record = features(rand, label);
     lines.push([i, name, ...record, label].join(','));
     const dcm = name.replace(/\.png$/, '.dcm');
-    writeFileSync(join(out, 'dicom', dcm), dicomFile(pixels, record[0], study));
+    writeFileSync(join(out, 'dicom', dcm), dicomFile(pixels, record[0], study, i + 1));
     dicomLines.push([dcm, ...record, label].join(','));
   }
   writeFileSync(join(out, 'manifest.csv'), `${lines.join('\n')}\n`);

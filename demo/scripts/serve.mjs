@@ -10,10 +10,16 @@
 // --dev runs the Vite dev server instead (hot reload while working on the demo;
 // no service worker, so no offline). MEDFUSION_DEMO_DATA=/dir serves a data
 // folder you generated yourself (nothing is generated then).
+//
+// When Orthanc and its DICOMweb plugin are installed, a throwaway Orthanc is
+// started meanwhile with the DICOM files uploaded (demo/scripts/dicomweb.mjs):
+// the page's "DICOMweb (Orthanc)" source reads it through this server; it is
+// stopped with the server (Ctrl+C, SIGTERM).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, createServer, preview } from 'vite';
-import { generate } from './generate-data.mjs';
+import { dicomWebPlugin, startDemoOrthanc } from './dicomweb.mjs';
+import { DEFAULT_DATA_DIR, generate } from './generate-data.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const configFile = join(here, '..', 'vite.config.ts');
@@ -37,6 +43,7 @@ function parseArgs(argv) {
 }
 
 const opts = parseArgs(process.argv.slice(2));
+const dataDir = process.env.MEDFUSION_DEMO_DATA ?? DEFAULT_DATA_DIR;
 if (process.env.MEDFUSION_DEMO_DATA) {
   console.log(`[demo] serving the data in ${process.env.MEDFUSION_DEMO_DATA}`);
 } else {
@@ -46,10 +53,25 @@ if (process.env.MEDFUSION_DEMO_DATA) {
     console.log(`[demo] wrote ${r.count} samples to ${r.out} in ${Date.now() - t0} ms`);
 }
 
+// Orthanc starts and takes the uploads while the app builds; it stops with this process.
+let orthancStarted = null;
+const dicomWeb = startDemoOrthanc(dataDir).then((started) => {
+  orthancStarted = started.orthanc;
+  return started;
+});
+const stopOrthanc = async () => {
+  const { orthanc } = await dicomWeb;
+  await orthanc?.stop();
+  process.exit(0);
+};
+process.once('SIGINT', stopOrthanc);
+process.once('SIGTERM', stopOrthanc);
+process.once('exit', () => orthancStarted?.kill()); // an exit without a signal: synchronous
+
 const server = { host: opts.host, port: opts.port, strictPort: true, open: false };
 let url;
 if (opts.dev) {
-  const dev = await createServer({ configFile, server });
+  const dev = await createServer({ configFile, server, plugins: [dicomWebPlugin(await dicomWeb)] });
   await dev.listen();
   url = dev.resolvedUrls?.local[0];
   console.log('[demo] dev server: hot reload, no service worker (offline needs `npm run demo`)');
@@ -59,7 +81,17 @@ if (opts.dev) {
   process.env.NODE_ENV = 'production'; // a test runner's NODE_ENV=test must not leak into the build
   await build({ configFile, mode: 'production', logLevel: 'warn' });
   console.log(`[demo] built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  const served = await preview({ configFile, preview: server });
+  const served = await preview({
+    configFile,
+    preview: server,
+    plugins: [dicomWebPlugin(await dicomWeb)],
+  });
   url = served.resolvedUrls?.local[0];
 }
+const { status } = await dicomWeb;
+console.log(
+  status.available
+    ? `[demo] DICOMweb: Orthanc with ${status.instances} instances, at ${url}orthanc/dicom-web/`
+    : `[demo] DICOMweb source off: ${status.reason}`,
+);
 console.log(`[demo] open ${url}`);

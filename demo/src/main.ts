@@ -6,6 +6,7 @@ import { LiveChart } from './charts.js';
 import { REFERENCE_TRACE } from './compare.js';
 import { ComparePanel } from './comparePanel.js';
 import { openDicomSource } from './dicomSource.js';
+import { offerDicomWeb, openDicomWebSource } from './dicomWebSource.js';
 import { SettingsForm } from './form.js';
 import { mib, num, pct, secs } from './format.js';
 import { fetchManifest, IMAGES_PATH, manifestBlobUrl } from './manifest.js';
@@ -196,7 +197,13 @@ async function openSource(): Promise<PipelineSource> {
   const kind = settings().source;
   const opened =
     sources[kind] ??
-    (await (kind === 'shards' ? openShards() : kind === 'dicom' ? openDicom() : openCsv()));
+    (await (kind === 'shards'
+      ? openShards()
+      : kind === 'dicom'
+        ? openDicom()
+        : kind === 'dicomweb'
+          ? openDicomWeb()
+          : openCsv()));
   sources[kind] = opened;
   showSettingsInUse();
   return opened;
@@ -239,6 +246,17 @@ async function openDicom(): Promise<PipelineSource> {
     features: columns.length,
     fingerprint: { name: 'medfusion-demo-dicom', version },
     detail: `${columns.length} tabular features, DICOM files`,
+  };
+}
+
+async function openDicomWeb(): Promise<PipelineSource> {
+  const { dataset, columns, version } = await openDicomWebSource(location.origin);
+  return {
+    kind: 'dicomweb',
+    dataset,
+    features: columns.length,
+    fingerprint: { name: 'medfusion-demo-dicomweb', version },
+    detail: `${columns.length} tabular features, DICOMweb (Orthanc)`,
   };
 }
 
@@ -497,6 +515,7 @@ async function boot(): Promise<void> {
   lockControls();
   setStatus('Starting TensorFlow.js…', 'preparing');
   try {
+    await offerDicomWeb($<HTMLOptionElement>('#source option[value="dicomweb"]'), location.origin);
     const backend = await chooseBackend(settings().backend);
     $('#backend').textContent = backend;
     $('#backend').dataset.backend = backend;

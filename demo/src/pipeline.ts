@@ -18,7 +18,7 @@ import {
   type WebDatasetSource,
   type WebDatasetStats,
 } from '@medfusion/web';
-import type { DicomSource } from '@medfusion/web/dicom';
+import type { DicomSource, DicomWebSource } from '@medfusion/web/dicom';
 import { type TfDataset, type TfElement, toTfDataset } from '@medfusion/web/tfjs';
 import * as tf from '@tensorflow/tfjs';
 import { standardAugment } from './augmentation.js';
@@ -114,6 +114,12 @@ export type PipelineSource = {
       kind: 'dicom';
       /** The DICOM source (transform yields `{ image, tabular, label }`). */
       dataset: DicomSource<CsvImageSample>;
+    }
+  | {
+      /** The DICOM files in Orthanc, read by DicomWebSource (QIDO-RS + WADO-RS) on the page's thread. */
+      kind: 'dicomweb';
+      /** The DICOMweb source (transform yields `{ image, tabular, label }`). */
+      dataset: DicomWebSource<CsvImageSample>;
     }
 );
 

@@ -2,7 +2,7 @@ import { num } from './format.js';
 
 /** What the page's controls hold; every field also lives in the URL's query string. */
 export interface Settings {
-  /** Where samples come from: the CSV manifest + one PNG per sample, WebDataset tar shards, or DICOM files. */
+  /** Where samples come from: the CSV manifest + one PNG per sample, WebDataset tar shards, DICOM files, or DICOMweb (Orthanc). */
   source: Source;
   /** Caching strategy of the pipeline. */
   strategy: Strategy;
@@ -30,8 +30,8 @@ export interface Settings {
   compareTrace: Trace;
 }
 
-/** The data sources offered: `csv` (manifest + images), `shards` (remote tar shards) or `dicom` (DICOM files). */
-export const SOURCES = ['csv', 'shards', 'dicom'] as const;
+/** The data sources offered: `csv` (manifest + images), `shards` (remote tar shards), `dicom` (DICOM files) or `dicomweb` (Orthanc). */
+export const SOURCES = ['csv', 'shards', 'dicom', 'dicomweb'] as const;
 /** A data source. */
 export type Source = (typeof SOURCES)[number];
 /** The strategies offered by the page (`both-disk` adds the persistent tier). */

@@ -43,13 +43,17 @@ export interface RunningDemo {
 
 /**
  * Start the demo the way the README says (`npm run demo` runs
- * `node scripts/run.mjs demo`), serving `dataDir`, and wait for the URL it prints.
+ * `node scripts/run.mjs demo`), serving `dataDir` (with `extraEnv` added to the
+ * environment), and wait for the URL it prints.
  */
-export async function startDemo(dataDir: string): Promise<RunningDemo> {
+export async function startDemo(
+  dataDir: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<RunningDemo> {
   const port = await freePort();
   // vitest's NODE_ENV=test is not what a person's shell has
   const { NODE_ENV: _test, ...shell } = process.env;
-  const env: NodeJS.ProcessEnv = { ...shell, MEDFUSION_DEMO_DATA: dataDir };
+  const env: NodeJS.ProcessEnv = { ...shell, ...extraEnv, MEDFUSION_DEMO_DATA: dataDir };
   const child: ChildProcess = spawn(
     process.execPath,
     [join(ROOT, 'scripts', 'run.mjs'), 'demo', '--port', String(port)],

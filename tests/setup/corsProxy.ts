@@ -4,7 +4,8 @@
  * Vite's origin and reach Orthanc through it. Counts requests per path prefix
  * so tests can assert that an epoch read nothing from the server.
  */
-import { createServer, request } from 'node:http';
+import { createServer } from 'node:http';
+import { forwardRequest } from '../../scripts/orthanc.mjs';
 import { listenLocal } from './listenLocal.js';
 
 /** A running proxy. */
@@ -18,7 +19,6 @@ export interface CorsProxy {
 
 /** Proxy every request to `target` (`http://127.0.0.1:PORT`), adding CORS; `GET /__requests` answers `{ requests, bearer }` (bearer: requests with a Bearer token). */
 export async function startCorsProxy(target: string): Promise<CorsProxy> {
-  const to = new URL(target);
   let count = 0;
   let bearer = 0;
   const server = createServer((req, res) => {
@@ -39,16 +39,7 @@ export async function startCorsProxy(target: string): Promise<CorsProxy> {
     }
     count++;
     if (/^Bearer /.test(req.headers.authorization ?? '')) bearer++;
-    const { authorization: _a, host: _h, ...headers } = req.headers;
-    const upstream = request(
-      { host: to.hostname, port: to.port, path: req.url, method: req.method, headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    upstream.on('error', (err) => res.writeHead(502).end(String(err)));
-    req.pipe(upstream);
+    forwardRequest(req, res, target);
   });
   return { ...(await listenLocal(server)), requests: () => count };
 }

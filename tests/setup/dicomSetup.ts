@@ -10,11 +10,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { ensureOrthanc, startOrthanc } from '../../scripts/orthanc.mjs';
 import type { FixtureFile } from '../dicom/fixtureImages.js';
 import { startRangeServer } from '../fixtures-shards/rangeServer.js';
 import { startCorsProxy } from './corsProxy.js';
 import { buildDicomFixtures, ensureDicomTools } from './dicomFixtures.js';
-import { ensureOrthanc, startOrthanc } from './orthanc.js';
 
 /** What the dicom tests get with `inject('dicom')`. */
 export interface DicomFixtures {

@@ -1,14 +1,2 @@
-import { createServer } from 'node:net';
-
-/** A port nobody listens on right now (on 127.0.0.1). */
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => res(port));
-    });
-  });
-}
+// The one free-port helper lives in scripts/ (the demo server uses it too).
+export { freePort } from '../../scripts/freePort.mjs';
