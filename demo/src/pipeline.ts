@@ -212,7 +212,15 @@ export class Pipeline {
     // Three tiers with the disk: memory → disk (OPFS) → network; the fingerprint
     // keys the samples on disk to this version of the data set.
     this.tiered = store
-      ? createCachedDataset(network, { ...common, store, fingerprint: source.fingerprint })
+      ? createCachedDataset(network, {
+          ...common,
+          store,
+          fingerprint: source.fingerprint,
+          // The cold epoch loads faster than OPFS takes single puts: let writes queue up to
+          // the byte cap (64 MiB) instead of the default 64 entries, so the first epoch's
+          // samples all reach the disk and the next visit (or offline) finds them.
+          diskWriteQueue: { maxPending: 100_000 },
+        })
       : undefined;
     this.cached = this.tiered ?? createCachedDataset(network, common);
     // random views after the cache: the cache keeps the decoded images, each epoch sees new views
