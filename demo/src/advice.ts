@@ -1,7 +1,7 @@
 import { formatCacheReport } from '@medfusion/web';
 import { mib, num, pct } from './format.js';
-import { type PipelineStats, tierRates } from './pipeline.js';
 import type { Strategy } from './settings.js';
+import { type PipelineStats, tierRates } from './stats.js';
 
 /** What the advice needs besides the stats. */
 export interface AdviceContext {

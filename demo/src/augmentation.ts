@@ -45,24 +45,38 @@ export function standardAugment(): AugmentFn<CsvImageSample> {
   };
 }
 
-/**
- * Draw sample 0's augmented views for epochs 1..{@link GRID_EPOCHS} (what the
- * loader with `seed` hands to training) into `grid`, one canvas per epoch with
- * `data-epoch` and `data-hash` (a checksum of the view) for tools.
- */
-export async function renderAugmentGrid(
-  grid: HTMLElement,
+/** Sample 0's views across epochs, as training sees them (computed in the training worker). */
+export interface AugmentViews {
+  /** One view per epoch 1..{@link GRID_EPOCHS}. */
+  views: Float32Array[];
+  /** `[H, W, C]` of each view. */
+  shape: [number, number, number];
+}
+
+/** Sample 0's augmented views for epochs 1..{@link GRID_EPOCHS}, as the loader with `seed` hands them to training. */
+export async function augmentViews(
   dataset: Dataset<CsvImageSample>,
   seed: number,
-): Promise<void> {
+): Promise<AugmentViews> {
   const sample = await dataset.get(GRID_INDEX);
   const augment = standardAugment();
-  const [h, w, c] = shapeOf(sample.image.length);
   const rng = new AugmentRng();
-  const cells: HTMLElement[] = [];
+  const views: Float32Array[] = [];
   for (let epoch = 0; epoch < GRID_EPOCHS; epoch++) {
     rng.reset(seed, epoch, GRID_INDEX);
-    const view = augment(sample, { seed, epoch, index: GRID_INDEX, rng }).image;
+    views.push(augment(sample, { seed, epoch, index: GRID_INDEX, rng }).image);
+  }
+  return { views, shape: shapeOf(sample.image.length) };
+}
+
+/**
+ * Draw the views into `grid`, one canvas per epoch with `data-epoch` and
+ * `data-hash` (a checksum of the view) for tools.
+ */
+export function drawAugmentGrid(grid: HTMLElement, { views, shape }: AugmentViews): void {
+  const [h, w, c] = shape;
+  const cells: HTMLElement[] = [];
+  views.forEach((view, epoch) => {
     const canvas = document.createElement('canvas');
     canvas.width = w;
     canvas.height = h;
@@ -85,6 +99,6 @@ export async function renderAugmentGrid(
     caption.textContent = `epoch ${epoch + 1}`;
     cell.append(canvas, caption);
     cells.push(cell);
-  }
+  });
   grid.replaceChildren(...cells);
 }

@@ -32,10 +32,23 @@ function widthOf(el: HTMLElement): number {
   return Math.max(240, Math.floor(el.getBoundingClientRect().width || el.clientWidth || 320));
 }
 
+/** Charts waiting to redraw: one per animation frame, so no frame draws them all at once. */
+const redrawQueue: LiveChart[] = [];
+
+function scheduleRedraw(chart: LiveChart): void {
+  redrawQueue.push(chart);
+  if (redrawQueue.length === 1) requestAnimationFrame(redrawNext);
+}
+
+function redrawNext(): void {
+  redrawQueue.shift()?.redraw();
+  if (redrawQueue.length > 0) requestAnimationFrame(redrawNext);
+}
+
 /**
  * A uPlot line chart that grows by one point per step. Points are buffered and
- * drawn at most once per animation frame so a fast loop does not redraw per
- * step; the legend shows the latest values (or the hovered step's). Until the
+ * drawn at most once per animation frame, one chart per frame, so a fast loop
+ * does not redraw per step and no frame grows long; the legend shows the latest values (or the hovered step's). Until the
  * first point the chart area shows its `data-empty` text instead of axes.
  */
 export class LiveChart {
@@ -115,13 +128,16 @@ export class LiveChart {
     for (let i = 0; i < this.ys.length; i++) (this.ys[i] as number[]).push(values[i] ?? Number.NaN);
     if (!this.pending) {
       this.pending = true;
-      requestAnimationFrame(() => {
-        this.pending = false;
-        this.el.dataset.state = 'live';
-        this.plot.setData([this.xs, ...this.ys]);
-        this.showLatest();
-      });
+      scheduleRedraw(this);
     }
+  }
+
+  /** Draw the points pushed since the last frame (called by the redraw queue). */
+  redraw(): void {
+    this.pending = false;
+    this.el.dataset.state = this.xs.length > 0 ? 'live' : 'empty';
+    this.plot.setData([this.xs, ...this.ys]);
+    this.showLatest();
   }
 
   /** Forget every point (the placeholder shows again). */

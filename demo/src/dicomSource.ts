@@ -1,6 +1,6 @@
 // The "DICOM" source: the same synthetic scans, written by the data generator as DICOM
 // files (`/data/dicom/*.dcm`, Explicit VR Little Endian) with a CSV manifest, read by
-// DicomSource on the page's thread. Pixels are windowed to [0, 1] like the PNG sources;
+// DicomSource in the training worker. Pixels are windowed to [0, 1] like the PNG sources;
 // the tabular columns are standardised with the shards manifest's statistics.
 import type { CsvImageSample } from '@medfusion/web';
 import { checksum } from '@medfusion/web';

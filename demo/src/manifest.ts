@@ -15,17 +15,24 @@ export interface ManifestText {
   from: 'network' | 'offline copy';
 }
 
-/** Fetch the manifest, falling back to (and refreshing) the copy in Cache Storage. */
-export function fetchManifest(origin: string): Promise<ManifestText> {
-  return fetchWithOfflineCopy(new URL(MANIFEST_PATH, origin).href, 'text/csv');
+/**
+ * Fetch the manifest, falling back to (and refreshing) the copy in Cache Storage;
+ * `online` false (the page's `navigator.onLine`, passed on to workers) reads the copy first.
+ */
+export function fetchManifest(origin: string, online = navigator.onLine): Promise<ManifestText> {
+  return fetchWithOfflineCopy(new URL(MANIFEST_PATH, origin).href, 'text/csv', online);
 }
 
 /**
  * Fetch a small text file of the data set (a manifest), keeping a copy in
  * Cache Storage; with the network gone, the copy is returned instead.
  */
-export async function fetchWithOfflineCopy(url: string, type: string): Promise<ManifestText> {
-  if (!navigator.onLine) {
+export async function fetchWithOfflineCopy(
+  url: string,
+  type: string,
+  online = navigator.onLine,
+): Promise<ManifestText> {
+  if (!online) {
     // Known offline: read the copy without a doomed request (and its console error).
     const cached = await caches.match(url).catch(() => undefined);
     if (cached) return { text: await cached.text(), from: 'offline copy' };

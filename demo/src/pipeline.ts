@@ -6,7 +6,6 @@ import {
   createWorkerExecutor,
   DataLoader,
   type Dataset,
-  type EngineStats,
   type Executor,
   fromLoader,
   type PersistentStore,
@@ -14,15 +13,14 @@ import {
   shardPlan,
   storeForCacheDir,
   type TieredCachedDataset,
-  type TieredCacheStats,
   type WebDatasetSource,
-  type WebDatasetStats,
 } from '@medfusion/web';
 import type { DicomSource, DicomWebSource } from '@medfusion/web/dicom';
 import { type TfDataset, type TfElement, toTfDataset } from '@medfusion/web/tfjs';
 import * as tf from '@tensorflow/tfjs';
 import { standardAugment } from './augmentation.js';
 import type { Settings } from './settings.js';
+import type { DiskUsage, PipelineStats } from './stats.js';
 
 /** For loads started without a signal (the engine always passes one). */
 const neverAborted = new AbortController().signal;
@@ -31,62 +29,10 @@ const neverAborted = new AbortController().signal;
 export const DISK_DIR = 'medfusion-demo';
 /** Loads each decode worker runs at once (the pool's `concurrency`). */
 const WORKER_CONCURRENCY = 16;
+/** Disk writes the tier may hold queued (the library's default, 64, drops most of an epoch). */
+const DISK_WRITES_PENDING = 2048;
 /** The training loader's seed (shuffle and augmentation). */
 export const LOADER_SEED = 7;
-
-/** What the page shows about the data path, cumulative since the pipeline was built. */
-export interface PipelineStats {
-  /** Samples handed to training. */
-  delivered: number;
-  /** Samples fetched and decoded from the network source. */
-  networkLoads: number;
-  /** Source loads that failed (e.g. offline). */
-  networkErrors: number;
-  /** Reads of the memory tier (hits + misses; 0 without a memory cache). */
-  reads: number;
-  /** Reads served from memory. */
-  memoryHits: number;
-  /** Samples read back from the disk tier. */
-  diskReads: number;
-  /** Memory misses that went down to the disk tier and on to the source (0 without the disk tier). */
-  diskMisses: number;
-  /** Memory hit rate: `memoryHits / reads` (0 without a cache). */
-  memoryHitRate: number;
-  /** Disk hit rate: the share of memory misses that the disk served (0 without the disk tier). */
-  diskHitRate: number;
-  /** Entries in the memory cache. */
-  cacheSize: number;
-  /** Memory cache capacity (0 without a cache). */
-  cacheCapacity: number;
-  /** Bytes held by the memory cache. */
-  cacheBytes: number;
-  /** The cached dataset's own stats (per tier with the disk), for the library's report. */
-  engine: EngineStats | TieredCacheStats;
-  /** Range requests and bytes of the shards source (undefined for the CSV source). */
-  shards: WebDatasetStats | undefined;
-}
-
-/** Memory and disk hit rates of the reads between `since` and `now` (whole run without `since`). */
-export function tierRates(
-  now: PipelineStats,
-  since?: PipelineStats,
-): { memory: number; disk: number; reads: number } {
-  const reads = now.reads - (since?.reads ?? 0);
-  const hits = now.memoryHits - (since?.memoryHits ?? 0);
-  const disk = now.diskReads - (since?.diskReads ?? 0);
-  const down = disk + now.diskMisses - (since?.diskMisses ?? 0);
-  return { memory: reads > 0 ? hits / reads : 0, disk: down > 0 ? disk / down : 0, reads };
-}
-
-/** Samples of the current data set on disk, and the whole store's use. */
-export interface DiskUsage {
-  /** Samples of this data set (this fingerprint, indices in use) held on disk. */
-  entries: number;
-  /** Entries in the store, every data set together. */
-  storeEntries: number;
-  /** Bytes in the store, every data set together. */
-  storeBytes: number;
-}
 
 /** What the pipeline is built from: the CSV manifest + images, or the tar shards. */
 export type PipelineSource = {
@@ -100,17 +46,17 @@ export type PipelineSource = {
   | {
       /** Manifest + one PNG per sample; decoded in Web Workers when `workers > 0`. */
       kind: 'csv';
-      /** The manifest-backed source (page thread). */
+      /** The manifest-backed source (training worker). */
       dataset: CsvImageDataset;
     }
   | {
-      /** WebDataset tar shards read by range requests; decoded on the page's thread. */
+      /** WebDataset tar shards read by range requests; decoded in the training worker. */
       kind: 'shards';
       /** The shards source (transform already yields `{ image, tabular, label }`). */
       dataset: WebDatasetSource<CsvImageSample>;
     }
   | {
-      /** DICOM files + a CSV manifest, decoded by DicomSource on the page's thread. */
+      /** DICOM files + a CSV manifest, decoded by DicomSource in the training worker. */
       kind: 'dicom';
       /** The DICOM source (transform yields `{ image, tabular, label }`). */
       dataset: DicomSource<CsvImageSample>;
@@ -216,10 +162,9 @@ export class Pipeline {
           ...common,
           store,
           fingerprint: source.fingerprint,
-          // The cold epoch loads faster than OPFS takes single puts: let writes queue up to
-          // the byte cap (64 MiB) instead of the default 64 entries, so the first epoch's
-          // samples all reach the disk and the next visit (or offline) finds them.
-          diskWriteQueue: { maxPending: 100_000 },
+          // Writes wait while reads run; room for a whole epoch of them, so
+          // the first epoch's samples are all on disk for the second.
+          diskWriteQueue: { maxPending: DISK_WRITES_PENDING },
         })
       : undefined;
     this.cached = this.tiered ?? createCachedDataset(network, common);
@@ -318,6 +263,15 @@ export class Pipeline {
       if (key.startsWith(prefix) && Number(key.slice(prefix.length)) < this.length) entries++;
     }
     return { entries, storeEntries: usage.entries, storeBytes: usage.bytes };
+  }
+
+  /**
+   * Wait for the queued disk writes (no-op without the disk tier). The tier
+   * pauses writes while reads run, so without this the next epoch's reads can
+   * overtake the last samples of this one and fetch them again.
+   */
+  async flushDisk(): Promise<void> {
+    await this.tiered?.flush();
   }
 
   /** Stop workers and close the caches; pending disk writes are flushed first. */

@@ -10,7 +10,7 @@ export interface Settings {
   cacheSize: number;
   /** How many samples prefetch keeps loading or ready ahead. */
   prefetchSize: number;
-  /** Web Workers decoding images; 0 loads on the page's thread. */
+  /** Web Workers decoding images; 0 loads in the training worker itself. */
   workers: number;
   /** Samples per training step. */
   batchSize: number;

@@ -1,6 +1,6 @@
 // The "remote shards" source: the same synthetic samples, packed by the data
 // generator into WebDataset tar shards (`/data/shards/`), read with merged
-// HTTP range requests by WebDatasetSource. Decoding runs on the page's thread
+// HTTP range requests by WebDatasetSource. Decoding runs in the training worker
 // (the Workers setting applies to the CSV source only).
 import { type CsvImageSample, checksum, ImageDecoder, WebDatasetSource } from '@medfusion/web';
 import { fetchWithOfflineCopy, type ManifestText } from './manifest.js';
@@ -32,9 +32,12 @@ export interface ShardSource {
  * standardises `<key>.json`'s features with the manifest's mean and std (as
  * `standardizeTabular: true` does for the CSV) and reads the label from `<key>.cls`.
  */
-export async function openShardSource(origin: string): Promise<ShardSource> {
+export async function openShardSource(
+  origin: string,
+  online = navigator.onLine,
+): Promise<ShardSource> {
   const manifestUrl = new URL(SHARDS_MANIFEST_PATH, origin).href;
-  const { text, from } = await fetchWithOfflineCopy(manifestUrl, 'application/json');
+  const { text, from } = await fetchWithOfflineCopy(manifestUrl, 'application/json', online);
   const manifest = JSON.parse(text) as ShardsManifest;
   const { columns, mean, std } = manifest.tabular;
   const decoder = new ImageDecoder({ channels: 1 });

@@ -24,8 +24,8 @@ export interface TrainOptions {
   dataset: tf.data.Dataset<tf.TensorContainer>;
   /** Passes over the data. */
   epochs: number;
-  /** Called after every step. */
-  onStep: (info: StepInfo) => void;
+  /** Called after every step; the next step waits for a returned promise (not counted in `stepMs`). */
+  onStep: (info: StepInfo) => void | Promise<void>;
   /** Called when an epoch begins, with its number (from 1). */
   onEpochBegin?: (epoch: number) => void;
   /** Called after every epoch with its number (from 1). */
@@ -55,7 +55,7 @@ export async function trainModel(o: TrainOptions): Promise<void> {
         onBatchEnd: async (batch, logs) => {
           step++;
           const now = performance.now();
-          o.onStep({
+          await o.onStep({
             step,
             epoch,
             stepInEpoch: batch + 1,

@@ -1,0 +1,195 @@
+// The training worker: TF.js, the model, the data sources and the pipeline that
+// feeds them all run here, so no training step ever blocks the page's thread.
+// The page drives it through comlink (`Trainer`) and only renders what it
+// reports: one event per step, epoch, disk count and piece of advice.
+import * as Comlink from 'comlink';
+import { adviceFor } from './advice.js';
+import { type AugmentViews, augmentViews } from './augmentation.js';
+import { buildFusionModel, chooseBackend } from './model.js';
+import { clearDisk, LOADER_SEED, Pipeline, type PipelineSource } from './pipeline.js';
+import type { Backend, Settings, Source } from './settings.js';
+import { openSource, type SourceInfo, sourceInfo } from './sources.js';
+import type { DiskUsage, PipelineStats } from './stats.js';
+import type { StepInfo } from './train.js';
+
+/** One training step as the page shows it. */
+export interface StepReport {
+  /** The step's numbers from `fitDataset`. */
+  info: StepInfo;
+  /** Samples per second over the last 10 steps. */
+  throughput: number;
+  /** Share of this epoch's time spent waiting for data, 0..1. */
+  stall: number;
+  /** The pipeline's counters now. */
+  stats: PipelineStats;
+  /** The counters when this epoch began (for per-epoch hit rates). */
+  epochStart: PipelineStats | undefined;
+  /** Batches per epoch. */
+  stepsPerEpoch: number;
+}
+
+/** What the worker reports while it trains, in order. */
+export type TrainEvent =
+  | { type: 'phase'; phase: 'model' | 'batch' }
+  | { type: 'epoch'; epoch: number }
+  | { type: 'step'; step: StepReport }
+  | { type: 'disk'; usage: DiskUsage | undefined; length: number }
+  | { type: 'advice'; text: string; report: string };
+
+/** How a run ended. */
+export interface TrainResult {
+  /** Steps run. */
+  steps: number;
+  /** Mean loss of the first three steps. */
+  firstLoss: number;
+  /** Mean loss of the last three steps. */
+  lastLoss: number;
+  /** Milliseconds from the first batch request to the end. */
+  elapsedMs: number;
+  /** Whether Stop ended it. */
+  stopped: boolean;
+  /** The pipeline's counters at the end. */
+  stats: PipelineStats;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+/** The worker's API (comlink): open sources, train, stop, empty the disk tier. */
+export class Trainer {
+  private readonly sources: Partial<Record<Source, Promise<PipelineSource>>> = {};
+  private running: AbortController | undefined;
+
+  /** Start TF.js with `backend` (falls back to WebGL, then CPU); returns the backend that runs. */
+  init(backend: Backend): Promise<string> {
+    return chooseBackend(backend);
+  }
+
+  private source(kind: Source, online: boolean): Promise<PipelineSource> {
+    let src = this.sources[kind];
+    if (!src) {
+      src = openSource(kind, self.location.origin, online);
+      src.catch(() => delete this.sources[kind]);
+      this.sources[kind] = src;
+    }
+    return src;
+  }
+
+  /** Open (once) the source `kind`; `online` is the page's `navigator.onLine`. */
+  async open(kind: Source, online: boolean): Promise<SourceInfo> {
+    return sourceInfo(await this.source(kind, online));
+  }
+
+  /** Sample 0's augmented views for the grid. */
+  async augmentViews(kind: Source, online: boolean): Promise<AugmentViews> {
+    return augmentViews((await this.source(kind, online)).dataset, LOADER_SEED);
+  }
+
+  /** Stop the current run at the next step boundary. */
+  stop(): void {
+    this.running?.abort(new Error('stopped by the user'));
+  }
+
+  /** Empty the disk tier. */
+  clearDisk(): Promise<void> {
+    return clearDisk();
+  }
+
+  /** Train with `s`, reporting to `onEvent`; resolves when done or stopped. */
+  async train(
+    s: Settings,
+    online: boolean,
+    onEvent: (e: TrainEvent) => void | Promise<void>,
+  ): Promise<TrainResult> {
+    if (this.running) throw new Error('a run is already in progress');
+    const ac = new AbortController();
+    this.running = ac;
+    let pipeline: Pipeline | undefined;
+    let model: ReturnType<typeof buildFusionModel> | undefined;
+    try {
+      const src = await this.source(s.source, online);
+      pipeline = await Pipeline.create(src, s);
+      const p = pipeline;
+      onEvent({ type: 'phase', phase: 'model' });
+      model = buildFusionModel({ side: 64, features: src.features });
+      const { trainModel } = await import('./train.js');
+      onEvent({ type: 'phase', phase: 'batch' });
+      // Awaited where order matters: events travel on their own port, the result on another.
+      const showDisk = async () =>
+        await onEvent({
+          type: 'disk',
+          usage: await p.diskUsage().catch(() => undefined),
+          length: p.length,
+        });
+      await showDisk();
+      const recent: { ms: number; n: number }[] = [];
+      const t0 = performance.now();
+      const losses: number[] = [];
+      let steps = 0;
+      let epochStart: PipelineStats | undefined;
+      let epochWait = 0;
+      let epochT0 = t0;
+      await trainModel({
+        model,
+        dataset: p.tfDataset,
+        epochs: s.epochs,
+        signal: ac.signal,
+        onEpochBegin: (epoch) => {
+          epochStart = p.stats();
+          epochWait = p.waitMs;
+          epochT0 = performance.now();
+          onEvent({ type: 'epoch', epoch });
+        },
+        onStep: (info) => {
+          steps = info.step;
+          losses.push(info.loss);
+          recent.push({ ms: info.stepMs, n: s.batchSize });
+          if (recent.length > 10) recent.shift();
+          const ms = recent.reduce((a, r) => a + r.ms, 0);
+          const throughput = ms > 0 ? (recent.reduce((a, r) => a + r.n, 0) * 1000) / ms : 0;
+          const elapsed = performance.now() - epochT0;
+          const stall = elapsed > 0 ? Math.min(1, (p.waitMs - epochWait) / elapsed) : 0;
+          const stepsPerEpoch = p.stepsPerEpoch;
+          const stats = p.stats();
+          if (info.step % 25 === 1) void showDisk();
+          // The page answers once it has drawn the step: training takes the
+          // core back only then, so the page's frames are not starved.
+          return onEvent({
+            type: 'step',
+            step: { info, throughput, stall, stats, epochStart, stepsPerEpoch },
+          });
+        },
+        onEpoch: async (epoch) => {
+          // The whole epoch on disk before the next one reads it.
+          await p.flushDisk();
+          await showDisk();
+          // A stopped epoch is partial: no advice from it.
+          if (ac.signal.aborted || !epochStart) return;
+          const now = p.stats();
+          const advice = adviceFor(now, epochStart, {
+            epoch,
+            length: p.length,
+            strategy: s.strategy,
+          });
+          if (advice) onEvent({ type: 'advice', ...advice });
+          console.info(`[demo] epoch ${epoch}: ${JSON.stringify({ ...now, engine: undefined })}`);
+        },
+      });
+      await showDisk();
+      return {
+        steps,
+        // Mean of the first and of the last three steps: one batch's loss is noisy.
+        firstLoss: mean(losses.slice(0, 3)),
+        lastLoss: mean(losses.slice(-3)),
+        elapsedMs: performance.now() - t0,
+        stopped: ac.signal.aborted,
+        stats: p.stats(),
+      };
+    } finally {
+      model?.dispose();
+      await pipeline?.close().catch(() => undefined);
+      this.running = undefined;
+    }
+  }
+}
+
+Comlink.expose(new Trainer());
