@@ -5,8 +5,9 @@
 //     worker by clone or transfer, write, flush, Web Lock, index update), each timed on its own;
 // (1) put and get throughput of OpfsStore, IdbStore and idb-keyval for 4 KB samples (10,000)
 //     and 150 KB samples (2,000), each with N operations in flight (default 8), and the
-//     ceiling: one raw OPFS SyncAccessHandle in a worker (sequential writes with one flush per
-//     N records; one read per sample into a fresh buffer). R rounds (default 5) of puts, then
+//     ceiling: one raw OPFS SyncAccessHandle in a worker (sequential writes, one call per record,
+//     flushed every 100 ms like OpfsStore's default group commit; one read per sample into a
+//     fresh buffer). R rounds (default 5) of puts, then
 //     a warm-up read pass and R rounds of reads; round r runs the competitors rotated by r
 //     (A B C D, B C D A, ...), every put round from an empty store after a 1.5 s pause, every
 //     read round in its own shuffled order with every value checked. Figures are the median

@@ -153,8 +153,9 @@ const rawWorker = () =>
 
 /**
  * The ceiling: one raw SyncAccessHandle in a worker, timed inside the worker.
- * Writes: sequential, one flush per `concurrency` records (the store's batch
- * when that many puts are in flight). Reads: one read per sample into a fresh buffer.
+ * Writes: sequential, one write call per record, flushed as often as OpfsStore's
+ * default group commit flushes (every 100 ms). Reads: one read per sample into
+ * a fresh buffer.
  */
 function rawCompetitor(): Competitor {
   const worker = rawWorker();
@@ -165,7 +166,7 @@ function rawCompetitor(): Competitor {
   return {
     name: 'raw-handle',
     reset: async () => {},
-    putAll: (count, bytes, concurrency) => ms({ op: 'write', count, bytes, batch: concurrency }),
+    putAll: (count, bytes) => ms({ op: 'write', count, bytes, flushEveryMs: 100 }),
     readAll: (order, bytes) => ms({ op: 'read', order, bytes }),
     dispose: async () => {
       await ms({ op: 'close' });

@@ -139,6 +139,8 @@ export class OpfsStore implements PersistentStore {
   /** Write messages sent and not yet answered. */
   private writesInFlight = 0;
   private writesIdle: (() => void)[] = [];
+  /** Batch buffers the worker sent back, reused for the next batches. */
+  private spare: ArrayBuffer[] = [];
   private persistedAnswer: boolean | undefined;
 
   constructor(options: OpfsStoreOptions) {
@@ -322,13 +324,14 @@ export class OpfsStore implements PersistentStore {
   }
 
   private sendBatch(batch: PendingWrite[]): void {
-    const packed = packRecords(batch);
+    const packed = packRecords(batch, this.spare.pop(), true);
     const keys = batch.map((w) => w.key);
     this.writesInFlight++;
     this.client
       .call('write', (api) => api.write(Comlink.transfer(packed, [packed.buffer]), keys))
       .then(
-        (errors) => {
+        ({ errors, buffer }) => {
+          if (this.spare.length < 2) this.spare.push(buffer);
           for (let i = 0; i < batch.length; i++) {
             const e = errors[i];
             if (e) batch[i]!.reject(deserializeError(e));

@@ -19,6 +19,12 @@ export interface OpfsOpenArgs {
   backend: 'auto' | 'sync' | 'async';
 }
 
+/** What a write answers: one error (or null) per record, and the batch buffer to reuse. Internal. */
+export interface OpfsWriteResult {
+  errors: (SerializedError | null)[];
+  buffer: ArrayBuffer;
+}
+
 /** What every host method answers: its value, or the error (core's one serializer). Internal. */
 export type OpfsReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
 
@@ -36,9 +42,10 @@ export interface OpfsHostApi {
   delete(key: string): Promise<OpfsReply<boolean>>;
   /**
    * Write a batch packed by packRecords (its buffer moves here, no copy);
-   * `keys` names its records in order. One error (or null) per record.
+   * `keys` names its records in order. Answers one error (or null) per
+   * record, and the batch's buffer, moved back for the next batch.
    */
-  write(batch: Uint8Array, keys: string[]): Promise<OpfsReply<(SerializedError | null)[]>>;
+  write(batch: Uint8Array, keys: string[]): Promise<OpfsReply<OpfsWriteResult>>;
   /** Flush everything written so far (the group commit, now). */
   flush(): Promise<OpfsReply<void>>;
   keys(): Promise<OpfsReply<string[]>>;
@@ -96,12 +103,15 @@ export class OpfsHost implements OpfsHostApi {
     return this.inOrder(() => this.engineOrThrow().deleteKey(key));
   }
 
-  write(batch: Uint8Array, keys: string[]): Promise<OpfsReply<(SerializedError | null)[]>> {
-    return this.inOrder(async () =>
-      (await this.engineOrThrow().writeBatch(batch, keys)).map((e) =>
+  async write(batch: Uint8Array, keys: string[]): Promise<OpfsReply<OpfsWriteResult>> {
+    const reply = await this.inOrder(async () => ({
+      errors: (await this.engineOrThrow().writeBatch(batch, keys)).map((e) =>
         e === undefined ? null : serializeError(e),
       ),
-    );
+      buffer: batch.buffer as ArrayBuffer,
+    }));
+    // The buffer goes back to the page for its next batch (moved, not copied).
+    return reply.ok ? Comlink.transfer(reply, [reply.value.buffer]) : reply;
   }
 
   flush(): Promise<OpfsReply<void>> {

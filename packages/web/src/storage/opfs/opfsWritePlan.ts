@@ -22,16 +22,34 @@ export function checkedKeyLength(key: string): number {
   return n;
 }
 
+/** Smallest batch buffer; larger ones are the next power of two, so buffers get reused. */
+const MIN_BATCH_BUFFER = 2 ** 20;
+
 /**
  * Pack a write batch into one buffer (the page does this, then transfers the
- * buffer to the worker): the records back to back, each value copied once,
- * checksums left for the worker ({@link planBatch} seals them in place).
+ * buffer to the worker, which sends it back for reuse): the records back to
+ * back, each value copied once, checksums left for the worker
+ * ({@link planBatch} seals them in place). Uses `spare` when it is large
+ * enough, else a new buffer (with `reusable`, sized up to a power of two of
+ * at least 1 MiB so later batches fit); returns a view of exactly the batch.
  * Internal.
  */
-export function packRecords(items: readonly PackItem[]): Uint8Array {
+export function packRecords(
+  items: readonly PackItem[],
+  spare?: ArrayBuffer,
+  reusable = false,
+): Uint8Array {
   let total = 0;
   for (const it of items) total += RECORD_HEADER + it.keyLen + (it.value?.byteLength ?? 0);
-  const out = new Uint8Array(total);
+  const buffer =
+    spare && spare.byteLength >= total
+      ? spare
+      : new ArrayBuffer(
+          reusable
+            ? Math.max(MIN_BATCH_BUFFER, 2 ** Math.ceil(Math.log2(Math.max(1, total))))
+            : total,
+        );
+  const out = new Uint8Array(buffer, 0, total);
   let at = 0;
   for (const it of items) {
     encodeRecord(out, at, it.key, it.keyLen, it.value, it.value === undefined ? FLAG_TOMBSTONE : 0);
