@@ -139,10 +139,12 @@ function report(bd: BreakdownRow[], tp: ThroughputRow[], ep: EpochRow[]): void {
     console.log(
       '\nWhere a put goes (ms per record, each stage timed on its own; batch = ops in flight)',
     );
-    console.log('size   batch  stage                                        thread   msPerRecord');
+    console.log(
+      'size   batch  stage                                                thread   msPerRecord',
+    );
     for (const r of bd) {
       console.log(
-        `${sizeLabel(r.bytes).padStart(5)} ${String(r.batch).padStart(6)}  ${r.stage.padEnd(44)} ${r.thread.padEnd(7)} ${r.msPerRecord.toFixed(4).padStart(12)}`,
+        `${sizeLabel(r.bytes).padStart(5)} ${String(r.batch).padStart(6)}  ${r.stage.padEnd(52)} ${r.thread.padEnd(7)} ${r.msPerRecord.toFixed(4).padStart(12)}`,
       );
       rows.push({
         section: 'breakdown',
