@@ -13,6 +13,7 @@ import {
   segmentName,
   verifyEntry,
 } from './opfsFormat.js';
+import { GroupCommit } from './opfsGroupCommit.js';
 import { OpfsSegmentIndex, type Segment } from './opfsSegmentIndex.js';
 import { readNewestSnapshot, writeSnapshotFile } from './opfsSnapshotFiles.js';
 import {
@@ -86,12 +87,9 @@ export class OpfsSegmentEngine {
   private snapGen = 0;
   private dirty = false;
   private snapTimer: ReturnType<typeof setTimeout> | undefined;
-  private counters = { evictedSegments: 0, corruptDropped: 0, quotaErrors: 0, flushes: 0 };
+  private counters = { evictedSegments: 0, corruptDropped: 0, quotaErrors: 0 };
   private stale = false;
-  /** Segments written since their last flush (the open group commit). */
-  private readonly unflushed = new Set<Segment>();
-  private headUnflushed = false;
-  private commitTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly commit: GroupCommit;
 
   /** Another store on the directory changed it: re-check the head before the next read. */
   markStale(): void {
@@ -104,7 +102,11 @@ export class OpfsSegmentEngine {
     private readonly lock: WriterLock,
     /** Called after this engine changed the directory (the host tells other stores). */
     private readonly onChange: () => void = () => {},
-  ) {}
+  ) {
+    this.commit = new GroupCommit(opts.flushDelayMs, () => {
+      this.locked(() => this.commit.flush()).catch(() => {});
+    });
+  }
 
   /** Load the newest valid snapshot, then recover every record written after it. */
   async open(): Promise<void> {
@@ -303,8 +305,7 @@ export class OpfsSegmentEngine {
       }
       await this.bumpHead();
       this.markDirty();
-      if (this.opts.flushDelayMs === 0) await this.flushWritten();
-      else this.commitTimer ??= setTimeout(() => this.commit(), this.opts.flushDelayMs);
+      if (!this.commit.schedule()) await this.commit.flush();
       return results;
     });
   }
@@ -320,28 +321,10 @@ export class OpfsSegmentEngine {
     return true;
   }
 
-  /** The group commit: flush what was written since the last one, then let go of the lock. */
-  private commit(): void {
-    this.commitTimer = undefined;
-    this.locked(() => this.flushWritten()).catch(() => {});
-  }
-
-  /** Flush every segment written since its last flush, and the head (caller holds the lock). */
-  private async flushWritten(): Promise<void> {
-    if (this.unflushed.size > 0) this.counters.flushes++;
-    for (const s of this.unflushed) await s.file.flush();
-    this.unflushed.clear();
-    if (this.headUnflushed && this.head) await this.head.flush();
-    this.headUnflushed = false;
-  }
-
   /** Make everything written so far durable (the flush of the group commit, now). */
   async flush(): Promise<void> {
-    if (this.commitTimer !== undefined) {
-      clearTimeout(this.commitTimer);
-      this.commitTimer = undefined;
-    }
-    await this.locked(() => this.flushWritten());
+    this.commit.cancel();
+    await this.locked(() => this.commit.flush());
   }
 
   /**
@@ -352,7 +335,7 @@ export class OpfsSegmentEngine {
     try {
       return await this.lock.run(fn);
     } finally {
-      if (this.commitTimer === undefined) void this.lock.release();
+      if (!this.commit.pending) void this.lock.release();
     }
   }
 
@@ -379,7 +362,7 @@ export class OpfsSegmentEngine {
     if (!victim) return false;
     this.index.dropSegmentEntries(victim.id);
     this.index.segments.delete(victim.id);
-    this.unflushed.delete(victim);
+    this.commit.forget(victim.file);
     // Persist an index without the segment before its bytes go away.
     await this.writeSnapshot();
     await victim.file.truncate(0).catch(() => {});
@@ -404,7 +387,7 @@ export class OpfsSegmentEngine {
           throw new DOMException('simulated quota exceeded', 'QuotaExceededError');
         }
         await segment.file.write(segment.end, chunk);
-        this.unflushed.add(segment);
+        this.commit.wrote(segment.file);
         segment.end += chunk.length;
         return undefined;
       } catch (err) {
@@ -434,7 +417,7 @@ export class OpfsSegmentEngine {
     this.next = Math.max(this.next, head.next);
     await this.head.write(0, encodeHead({ seq: this.seq, next: this.next }));
     // Flushed with the group commit: other stores read it through the OS at once.
-    this.headUnflushed = true;
+    this.commit.wrote(this.head);
     this.onChange();
   }
 
@@ -458,7 +441,7 @@ export class OpfsSegmentEngine {
       clearTimeout(this.snapTimer);
       this.snapTimer = undefined;
     }
-    await this.flushWritten();
+    await this.commit.flush();
     this.snapGen = await writeSnapshotFile(this.fs, this.snapGen, (gen) =>
       this.index.snapshot(gen, this.next),
     );
@@ -474,7 +457,7 @@ export class OpfsSegmentEngine {
   clear(): Promise<void> {
     return this.locked(async () => {
       await this.catchUp();
-      this.unflushed.clear();
+      for (const s of this.index.segments.values()) this.commit.forget(s.file);
       for (const s of this.index.segments.values()) {
         await s.file.truncate(0).catch(() => {});
         await s.file.close().catch(() => {});
@@ -497,6 +480,7 @@ export class OpfsSegmentEngine {
       segments: this.index.segments.size,
       backend: this.fs.kind,
       ...this.counters,
+      flushes: this.commit.count,
     };
   }
 
