@@ -1,9 +1,11 @@
-// Runs in Chromium (served by the Vite server of bench/store.ts): store
-// throughput (OpfsStore, IdbStore, idb-keyval in the same page) and one epoch
-// from disk versus one over the throttled HTTP server.
+// Runs in Chromium (served by the Vite server of bench/store.ts): a breakdown of
+// where a put's time goes, store throughput (OpfsStore, IdbStore, idb-keyval and
+// the raw SyncAccessHandle ceiling in the same page, alternating in rounds) and
+// one epoch from disk versus one over the throttled HTTP server.
 import { createCachedDataset, type Dataset, fromLoader, IdbStore, OpfsStore } from '@medfusion/web';
 import { deleteDB } from 'idb';
 import { createStore, clear as kvClear, get as kvGet, set as kvSet } from 'idb-keyval';
+import type { RawReply, RawRequest } from './rawHandle.worker.js';
 
 /** What bench/store.ts asks for. */
 export interface StoreBenchConfig {
@@ -23,19 +25,20 @@ export interface StoreBenchConfig {
   netSweepSamples: number;
   /** Prefetch depths tried for the disk epoch (full epochs). */
   diskSweep: number[];
-  /** Timed read rounds per store and size (the median is reported). */
-  readRounds: number;
+  /** Timed rounds per store, op and size (the median is reported, with the spread). */
+  rounds: number;
   /** Which parts to run. */
-  only: 'all' | 'throughput' | 'epoch';
+  only: 'all' | 'throughput' | 'epoch' | 'breakdown';
 }
 
-/** One throughput measurement. */
+/** One store, op and size over every round. */
 export interface ThroughputRow {
   store: string;
   op: 'put' | 'get';
   count: number;
   bytes: number;
-  ms: number;
+  /** Elapsed ms of each round, in round order. */
+  rounds: number[];
 }
 
 /** One epoch measurement. */
@@ -48,6 +51,17 @@ export interface EpochRow {
   diskHits: number;
   /** True for the full epoch with the best setting (others are the sweep). */
   best: boolean;
+}
+
+/** Where the time of one put goes: ms per record for each stage. */
+export interface BreakdownRow {
+  bytes: number;
+  /** Records per batch (the ops in flight). */
+  batch: number;
+  stage: string;
+  /** Which thread pays it. */
+  thread: 'page' | 'worker' | 'both';
+  msPerRecord: number;
 }
 
 const log = (m: string) => console.log(`[bench] ${m}`);
@@ -85,95 +99,235 @@ async function pump(
   return performance.now() - t0;
 }
 
-interface KV {
+/** One competitor of a round: a timed put pass and a timed read pass over `count` keys. */
+interface Competitor {
   name: string;
-  put(k: string, v: Uint8Array): Promise<unknown>;
-  get(k: string): Promise<Uint8Array | undefined>;
+  /** Empty the store (untimed) before a put round. */
+  reset(): Promise<void>;
+  /** Write keys 0..count-1; ms. */
+  putAll(count: number, bytes: number, concurrency: number, values: Uint8Array[]): Promise<number>;
+  /** Read every key in `order`, checking each value; ms. */
+  readAll(order: number[], bytes: number, concurrency: number): Promise<number>;
   dispose(): Promise<void>;
 }
 
-function stores(): KV[] {
+/** A competitor over a key-value API (the three stores). */
+function kvCompetitor(
+  name: string,
+  put: (k: string, v: Uint8Array) => Promise<unknown>,
+  get: (k: string) => Promise<Uint8Array | undefined>,
+  reset: () => Promise<void>,
+  dispose: () => Promise<void>,
+): Competitor {
+  return {
+    name,
+    reset,
+    dispose,
+    putAll: (count, _bytes, concurrency, values) =>
+      pump(count, concurrency, (i) => put(`k${i}`, values[i % values.length]!)),
+    async readAll(order, bytes, concurrency) {
+      let bad = 0;
+      const ms = await pump(order.length, concurrency, async (n) => {
+        const i = order[n]!;
+        const v = await get(`k${i}`);
+        if (!v || v.length !== bytes || v[0] !== (i % 16) + 1 || v[bytes - 1] !== (i % 16) + 1)
+          bad++;
+      });
+      if (bad) throw new Error(`${name}: ${bad} reads returned wrong data`);
+      return ms;
+    },
+  };
+}
+
+/** Ask the raw-handle worker; resolves with its reply. */
+function ask(worker: Worker, req: RawRequest): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    worker.onmessage = (ev: MessageEvent<RawReply>) =>
+      'error' in ev.data ? reject(new Error(ev.data.error)) : resolve(ev.data);
+    worker.postMessage(req);
+  });
+}
+
+const rawWorker = () =>
+  new Worker(new URL('./rawHandle.worker.ts', import.meta.url), { type: 'module' });
+
+/**
+ * The ceiling: one raw SyncAccessHandle in a worker, timed inside the worker.
+ * Writes: sequential, one write call per record, flushed as often as OpfsStore's
+ * default group commit flushes (every 100 ms). Reads: one read per sample into
+ * a fresh buffer.
+ */
+function rawCompetitor(): Competitor {
+  const worker = rawWorker();
+  const ms = async (req: RawRequest) => {
+    const r = await ask(worker, req);
+    return 'ms' in r ? r.ms : Number.NaN;
+  };
+  return {
+    name: 'raw-handle',
+    reset: async () => {},
+    putAll: (count, bytes) => ms({ op: 'write', count, bytes, flushEveryMs: 100 }),
+    readAll: (order, bytes) => ms({ op: 'read', order, bytes }),
+    dispose: async () => {
+      await ms({ op: 'close' });
+      worker.terminate();
+    },
+  };
+}
+
+function competitors(): Competitor[] {
   const opfs = new OpfsStore({ dir: 'bench-store-opfs', maxBytes: 4 * 2 ** 30 });
   const idb = new IdbStore({ name: 'bench-store-idb', maxBytes: 4 * 2 ** 30 });
   const kv = createStore('bench-store-keyval', 'kv');
   // idb-keyval keeps its connection open (deleteDB would wait forever): clear only.
   return [
-    {
-      name: 'OpfsStore',
-      put: (k, v) => opfs.put(k, v),
-      get: (k) => opfs.get(k),
-      dispose: async () => {
+    kvCompetitor(
+      'OpfsStore',
+      (k, v) => opfs.put(k, v),
+      (k) => opfs.get(k),
+      () => opfs.clear(),
+      async () => {
         await opfs.clear();
         await opfs.close();
         const root = await navigator.storage.getDirectory();
         await root.removeEntry('bench-store-opfs', { recursive: true }).catch(() => {});
       },
-    },
-    {
-      name: 'IdbStore',
-      put: (k, v) => idb.put(k, v),
-      get: (k) => idb.get(k),
-      dispose: async () => {
+    ),
+    kvCompetitor(
+      'IdbStore',
+      (k, v) => idb.put(k, v),
+      (k) => idb.get(k),
+      () => idb.clear(),
+      async () => {
         await idb.close();
         await deleteDB('bench-store-idb');
       },
-    },
-    {
-      name: 'idb-keyval',
-      put: (k, v) => kvSet(k, v, kv),
-      get: (k) => kvGet<Uint8Array>(k, kv),
-      dispose: () => kvClear(kv),
-    },
+    ),
+    kvCompetitor(
+      'idb-keyval',
+      (k, v) => kvSet(k, v, kv),
+      (k) => kvGet<Uint8Array>(k, kv),
+      () => kvClear(kv),
+      () => kvClear(kv),
+    ),
+    rawCompetitor(),
   ];
 }
 
+/**
+ * Put rounds, then read rounds. Round r runs the competitors in the order
+ * rotated by r (A B C D, B C D A, ...); every put round starts from an empty
+ * store after a pause (so one's background work does not slow the next), every
+ * read round reads every key in its own shuffled order, checked.
+ */
 async function throughput(cfg: StoreBenchConfig): Promise<ThroughputRow[]> {
   const rows: ThroughputRow[] = [];
   for (const [count, bytes] of cfg.sizes) {
     const values = Array.from({ length: 16 }, (_, v) => new Uint8Array(bytes).fill(v + 1));
-    const all = stores();
-    // puts: one store at a time, so they never compete for the disk
-    for (const s of all) {
-      await idle(); // let the previous store's background work (compaction, deletes) settle
-      const putMs = await pump(count, cfg.concurrency, (i) => s.put(`k${i}`, values[i % 16]!));
-      rows.push({ store: s.name, op: 'put', count, bytes, ms: putMs });
-      log(`${s.name} ${bytes} B x ${count}: put ${putMs.toFixed(0)} ms`);
+    const all = competitors();
+    const puts = new Map<string, number[]>(all.map((s) => [s.name, []]));
+    const gets = new Map<string, number[]>(all.map((s) => [s.name, []]));
+    for (let r = 0; r < cfg.rounds; r++) {
+      for (let j = 0; j < all.length; j++) {
+        const s = all[(r + j) % all.length]!;
+        await s.reset();
+        await idle();
+        puts.get(s.name)![r] = await s.putAll(count, bytes, cfg.concurrency, values);
+      }
+      log(`${bytes} B x ${count}: put round ${r + 1}/${cfg.rounds} done`);
     }
     await idle();
-    // reads: a warm-up pass each, then cfg.readRounds rounds; round r starts with a different
-    // store (alternating order) and reads every key in its own shuffled order, checked; the
-    // median round per store is reported
-    const read = (s: KV, seed: number) => {
-      const order = permutation(count, seed);
-      let bad = 0;
-      return pump(count, cfg.concurrency, async (n) => {
-        const i = order[n]!;
-        const v = await s.get(`k${i}`);
-        if (!v || v.length !== bytes || v[0] !== (i % 16) + 1 || v[bytes - 1] !== (i % 16) + 1)
-          bad++;
-      }).then((ms) => {
-        if (bad) throw new Error(`${s.name}: ${bad} reads returned wrong data`);
-        return ms;
-      });
-    };
-    for (const s of all) await read(s, 98);
-    const rounds = new Map<string, number[]>(all.map((s) => [s.name, []]));
-    for (let r = 0; r < cfg.readRounds; r++) {
+    for (const s of all) await s.readAll(permutation(count, 98), bytes, cfg.concurrency);
+    for (let r = 0; r < cfg.rounds; r++) {
+      const order = permutation(count, 99 + r);
       for (let j = 0; j < all.length; j++) {
         const s = all[(r + j) % all.length]!;
         await pause();
-        rounds.get(s.name)!.push(await read(s, 99 + r));
+        gets.get(s.name)![r] = await s.readAll(order, bytes, cfg.concurrency);
       }
     }
     for (const s of all) {
-      const ms = rounds.get(s.name)!.sort((a, b) => a - b);
-      const getMs = ms[ms.length >> 1]!;
-      log(
-        `${s.name} ${bytes} B x ${count}: get rounds ${ms.map((m) => m.toFixed(0)).join(' ')} ms, median ${getMs.toFixed(0)}`,
-      );
-      rows.push({ store: s.name, op: 'get', count, bytes, ms: getMs });
+      rows.push({ store: s.name, op: 'put', count, bytes, rounds: puts.get(s.name)! });
+      rows.push({ store: s.name, op: 'get', count, bytes, rounds: gets.get(s.name)! });
     }
     for (const s of all) await s.dispose();
+  }
+  return rows;
+}
+
+/**
+ * Where a put's time goes, stage by stage, per record at `concurrency`
+ * records per batch: the page's part (validation and packing into the batch
+ * buffer), the hop to the worker (structured clone of every value, as before,
+ * against one transferred batch buffer), then the worker's (checksums, the
+ * sequential write, the flush, the Web Lock). Each stage is timed on its own
+ * with performance.now(), here and in the raw-handle worker, never in the
+ * shipped store.
+ */
+async function breakdown(cfg: StoreBenchConfig): Promise<BreakdownRow[]> {
+  const rows: BreakdownRow[] = [];
+  const worker = rawWorker();
+  const echo = new Worker(new URL('./echo.worker.ts', import.meta.url), { type: 'module' });
+  const hop = (msg: unknown, transfer: Transferable[]) =>
+    new Promise<unknown>((resolve) => {
+      echo.onmessage = (ev) => resolve(ev.data);
+      echo.postMessage(msg, transfer);
+    });
+  try {
+    for (const [count, bytes] of cfg.sizes) {
+      const batch = cfg.concurrency;
+      const n = Math.max(batch, Math.min(count, Math.floor((64 * 2 ** 20) / bytes)));
+      const values = Array.from({ length: batch }, (_, v) => new Uint8Array(bytes).fill(v + 1));
+      const keys = values.map((_, i) => `bench@1/${i}`);
+      const add = (stage: string, thread: BreakdownRow['thread'], ms: number) =>
+        rows.push({ bytes, batch, stage, thread, msPerRecord: ms });
+      // encode: a record header, the key and one copy of each value into one batch buffer,
+      // new per batch (as the worker did before the group commit) or reused (as the page does now)
+      const enc = new TextEncoder();
+      const recordBytes = 24 + 16 + bytes;
+      const encode = (packed: Uint8Array) => {
+        const dv = new DataView(packed.buffer);
+        for (let j = 0; j < batch; j++) {
+          const at = j * recordBytes;
+          dv.setUint32(at, 0x3152464d, true);
+          dv.setUint32(at + 8, bytes, true);
+          enc.encodeInto(keys[j]!, packed.subarray(at + 24, at + 40));
+          packed.set(values[j]!, at + 40);
+        }
+      };
+      let t0 = performance.now();
+      for (let i = 0; i < n; i += batch) encode(new Uint8Array(batch * recordBytes));
+      add('encode (copy into a new batch buffer)', 'page', (performance.now() - t0) / n);
+      let packed = new Uint8Array(batch * recordBytes);
+      t0 = performance.now();
+      for (let i = 0; i < n; i += batch) encode(packed);
+      add('encode (copy into a reused batch buffer)', 'page', (performance.now() - t0) / n);
+      // hop: structured clone of every value, then one transferred buffer
+      t0 = performance.now();
+      for (let i = 0; i < n; i += batch) await hop(values, []);
+      add('postMessage (clone each value)', 'both', (performance.now() - t0) / n);
+      t0 = performance.now();
+      for (let i = 0; i < n; i += batch) {
+        packed = (await hop(packed, [packed.buffer])) as Uint8Array<ArrayBuffer>;
+      }
+      add('postMessage (transfer batch there and back)', 'both', (performance.now() - t0) / n);
+      const r = await ask(worker, { op: 'stages', count: n, bytes, batch });
+      if ('stages' in r) {
+        add('checksum', 'worker', r.stages.checksum!);
+        add('write (sequential)', 'worker', r.stages.write!);
+        add('flush (one per batch; now one per group commit)', 'worker', r.stages.flush!);
+        add('Web Lock (one per batch; now one per group commit)', 'worker', r.stages.lock!);
+      }
+      // index update: one Map entry per record
+      const index = new Map<string, { segment: number; offset: number; len: number }>();
+      t0 = performance.now();
+      for (let i = 0; i < n; i++) index.set(`k${i}`, { segment: 1, offset: i * bytes, len: bytes });
+      add('index update', 'worker', (performance.now() - t0) / n);
+    }
+  } finally {
+    await ask(worker, { op: 'close' }).catch(() => {});
+    worker.terminate();
+    echo.terminate();
   }
   return rows;
 }
@@ -285,17 +439,23 @@ async function epochs(cfg: StoreBenchConfig): Promise<EpochRow[]> {
   return rows;
 }
 
+/** What {@link runStoreBench} answers. */
+export interface StoreBenchResult {
+  breakdown: BreakdownRow[];
+  throughput: ThroughputRow[];
+  epochs: EpochRow[];
+}
+
 /** Entry point called by bench/store.ts. */
-async function runStoreBench(
-  cfg: StoreBenchConfig,
-): Promise<{ throughput: ThroughputRow[]; epochs: EpochRow[] }> {
+async function runStoreBench(cfg: StoreBenchConfig): Promise<StoreBenchResult> {
   const root = await navigator.storage.getDirectory();
   for (const d of ['bench-store-opfs', 'bench-store-epoch'])
     await root.removeEntry(d, { recursive: true }).catch(() => {});
   await deleteDB('bench-store-idb');
-  const t = cfg.only === 'epoch' ? [] : await throughput(cfg);
-  const e = cfg.only === 'throughput' ? [] : await epochs(cfg);
-  return { throughput: t, epochs: e };
+  const b = cfg.only === 'all' || cfg.only === 'breakdown' ? await breakdown(cfg) : [];
+  const t = cfg.only === 'all' || cfg.only === 'throughput' ? await throughput(cfg) : [];
+  const e = cfg.only === 'all' || cfg.only === 'epoch' ? await epochs(cfg) : [];
+  return { breakdown: b, throughput: t, epochs: e };
 }
 
 (window as unknown as { runStoreBench: typeof runStoreBench }).runStoreBench = runStoreBench;

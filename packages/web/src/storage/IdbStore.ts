@@ -80,6 +80,8 @@ export class IdbStore implements PersistentStore {
   private db: Promise<IDBPDatabase<Schema>> | undefined;
   /** key → length, in least-recently-used-first order. */
   private readonly lru = new Map<string, number>();
+  /** key → checksum of the value as last written or read here (the one-request read path). */
+  private readonly sums = new Map<string, number>();
   private bytes = 0;
   private seq = 0;
   private closed = false;
@@ -121,6 +123,7 @@ export class IdbStore implements PersistentStore {
           db.close();
           this.db = undefined;
           this.lru.clear();
+          this.sums.clear();
           this.bytes = 0;
         },
         terminated: () => {
@@ -141,6 +144,7 @@ export class IdbStore implements PersistentStore {
       order.sort((a, b) => a.m.seq - b.m.seq);
       for (const { k, m } of order) {
         this.lru.set(k, m.len);
+        this.sums.set(k, m.sum);
         this.bytes += m.len;
         this.seq = Math.max(this.seq, m.seq);
       }
@@ -172,6 +176,7 @@ export class IdbStore implements PersistentStore {
     const len = this.lru.get(key);
     if (len === undefined) return;
     this.lru.delete(key);
+    this.sums.delete(key);
     this.bytes -= len;
   }
 
@@ -179,6 +184,19 @@ export class IdbStore implements PersistentStore {
   async get(key: string): Promise<StoreValue | undefined> {
     checkStoreKey(key);
     const db = await this.open();
+    // One request, as a plain key-value store makes: a one-chunk value whose
+    // length and checksum this store knows. Anything else (another tab changed
+    // it, it is gone, it is damaged) takes the full read below.
+    const len = this.lru.get(key);
+    const sum = this.sums.get(key);
+    if (len !== undefined && sum !== undefined && len <= this.chunkBytes) {
+      const v = await db.get('data', [key, 0]);
+      if (v && v.length === len && checksum(v) === sum) {
+        this.lru.delete(key);
+        this.lru.set(key, len);
+        return v;
+      }
+    }
     // Both requests in one round trip: the entry's meta and all its chunks.
     const tx = db.transaction(['meta', 'data']);
     const [meta, parts] = await Promise.all([
@@ -217,6 +235,7 @@ export class IdbStore implements PersistentStore {
     // touch: most recently used now
     this.lru.delete(key);
     this.lru.set(key, meta.len);
+    this.sums.set(key, meta.sum);
     return out;
   }
 
@@ -322,6 +341,7 @@ export class IdbStore implements PersistentStore {
           this.forget(p.key);
           if (p.meta) {
             this.lru.set(p.key, p.meta.len);
+            this.sums.set(p.key, p.meta.sum);
             this.bytes += p.meta.len;
           }
         }
@@ -380,6 +400,7 @@ export class IdbStore implements PersistentStore {
     const tx = db.transaction(['meta', 'data'], 'readwrite');
     await Promise.all([tx.objectStore('meta').clear(), tx.objectStore('data').clear(), tx.done]);
     this.lru.clear();
+    this.sums.clear();
     this.bytes = 0;
   }
 

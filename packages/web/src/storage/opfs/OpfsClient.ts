@@ -69,6 +69,7 @@ export class OpfsClient {
         has: remote.has,
         delete: remote.delete,
         write: remote.write,
+        flush: remote.flush,
         keys: remote.keys,
         clear: remote.clear,
         usage: remote.usage,

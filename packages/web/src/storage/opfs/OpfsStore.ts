@@ -1,10 +1,12 @@
 import { ClosedError, type PersistentStore, type StoreValue } from '@medfusion/core';
 import { deserializeError } from '@medfusion/core/internal';
+import * as Comlink from 'comlink';
 import { StoreError } from '../storeErrors.js';
 import { checkMaxBytes, checkStoreKey, checkStoreValue } from '../storeValidate.js';
 import { OpfsClient } from './OpfsClient.js';
 import type { OpfsHostApi, OpfsOpenArgs, OpfsReply } from './opfsHost.js';
 import type { EngineUsage } from './opfsSegmentEngine.js';
+import { checkedKeyLength, packRecords } from './opfsWritePlan.js';
 
 /** Options of {@link OpfsStore}. */
 export interface OpfsStoreOptions {
@@ -55,6 +57,17 @@ export interface OpfsStoreOptions {
    */
   snapshotDelayMs?: number;
   /**
+   * Group commit: the longest time written records wait for the flush that
+   * makes them survive an OS crash or power loss. A put resolves once its
+   * bytes are written to the segment file, where a reload, a crashed tab or
+   * another store already finds them; the flush follows within this delay,
+   * once for every batch written meanwhile ({@link OpfsStore.flush} forces
+   * it). `0` flushes each batch before its puts resolve. The writer lock is
+   * held until that flush, so another store's writes wait at most this long.
+   * @default 100
+   */
+  flushDelayMs?: number;
+  /**
    * Longest wait for one call to the store's worker; past it the call
    * rejects with StoreError `STORE_TIMEOUT` (nothing waits forever).
    * @default 30000
@@ -70,6 +83,7 @@ export interface OpfsStoreUsage extends EngineUsage {
 
 interface PendingWrite {
   key: string;
+  keyLen: number;
   value: Uint8Array | undefined;
   resolve: () => void;
   reject: (e: unknown) => void;
@@ -87,6 +101,8 @@ const MiB = 2 ** 20;
  * Measured: whole batches beat splitting them to overlap reading and consuming.
  */
 const MAX_GET_BATCH = 64;
+/** Most bytes one write message carries (a larger burst goes as several, in order). */
+const MAX_WRITE_BATCH_BYTES = 16 * MiB;
 
 /**
  * A {@link PersistentStore} in the Origin Private File System. Samples are
@@ -94,9 +110,11 @@ const MAX_GET_BATCH = 64;
  * is slow); a dedicated worker reads and writes them through
  * `createSyncAccessHandle`, falling back to the async File System API where
  * sync handles are missing. Every entry carries its length and checksum and
- * is verified on read: a mismatch is a miss, never corrupt bytes. Writes are
- * flushed before they are indexed and serialize through a Web Lock, so a
- * crash, a reload or a second tab never leaves half an entry.
+ * is verified on read: a mismatch is a miss, never corrupt bytes. Puts issued
+ * together are packed into one buffer that moves to the worker and goes to
+ * disk as one sequential write; the flush is a group commit (see
+ * `flushDelayMs`). Writers serialize through a Web Lock, so a crash, a reload
+ * or a second tab never leaves half an entry.
  *
  * @example
  * const store = new OpfsStore({ dir: 'medfusion/xray', maxBytes: 2 * 2 ** 30, persist: true });
@@ -118,7 +136,11 @@ export class OpfsStore implements PersistentStore {
   private writes: PendingWrite[] = [];
   private gets: PendingGet[] = [];
   private opened = false;
-  private writing = false;
+  /** Write messages sent and not yet answered. */
+  private writesInFlight = 0;
+  private writesIdle: (() => void)[] = [];
+  /** Batch buffers the worker sent back, reused for the next batches. */
+  private spare: ArrayBuffer[] = [];
   private persistedAnswer: boolean | undefined;
 
   constructor(options: OpfsStoreOptions) {
@@ -142,6 +164,12 @@ export class OpfsStore implements PersistentStore {
         `snapshotDelayMs must be a non-negative number, got ${String(snapshotDelayMs)}`,
       );
     }
+    const flushDelayMs = options.flushDelayMs ?? 100;
+    if (typeof flushDelayMs !== 'number' || !(flushDelayMs >= 0) || flushDelayMs === Infinity) {
+      throw new RangeError(
+        `flushDelayMs must be a finite non-negative number, got ${String(flushDelayMs)}`,
+      );
+    }
     const backend = options.backend ?? 'auto';
     if (backend !== 'auto' && backend !== 'async') {
       throw new RangeError(`backend must be 'auto' or 'async', got ${JSON.stringify(backend)}`);
@@ -151,6 +179,7 @@ export class OpfsStore implements PersistentStore {
       maxBytes: this.maxBytes,
       segmentBytes,
       snapshotDelayMs,
+      flushDelayMs,
       backend,
       ...(options.quotaBytes === undefined ? {} : { quotaBytes: options.quotaBytes }),
     };
@@ -245,45 +274,84 @@ export class OpfsStore implements PersistentStore {
   }
 
   /**
-   * Store `value` under `key`. Writes issued together (or while a batch is
-   * being written) go to disk as one batch. Rejects with StoreError
+   * Store `value` under `key`. Puts issued together (in one turn of the event
+   * loop) are packed into one buffer that moves to the worker and is written
+   * as one sequential append; the put resolves once its bytes are in the
+   * segment file (a reload finds them), and they are flushed within
+   * `flushDelayMs` (see {@link flush}). Rejects with StoreError
    * `QUOTA_EXCEEDED` when the browser refuses the bytes even after evicting.
    */
   async put(key: string, value: StoreValue): Promise<void> {
     checkStoreKey(key);
     checkStoreValue(value);
-    return this.enqueueWrite(key, value);
-  }
-
-  private async enqueueWrite(key: string, value: Uint8Array | undefined): Promise<void> {
+    const keyLen = checkedKeyLength(key);
     if (this.closed) throw new ClosedError('OpfsStore');
-    await this.open();
+    if (!this.opened) await this.open();
     return new Promise<void>((resolve, reject) => {
-      this.writes.push({ key, value, resolve, reject });
-      if (!this.writing) {
-        this.writing = true;
-        queueMicrotask(() => void this.drainWrites());
-      }
+      if (this.client.gone) return reject(this.client.gone);
+      this.writes.push({ key, keyLen, value, resolve, reject });
+      if (this.writes.length === 1) queueMicrotask(() => this.sendWrites());
     });
   }
 
-  private async drainWrites(): Promise<void> {
-    while (this.writes.length > 0) {
-      const batch = this.writes;
-      this.writes = [];
-      try {
-        const items = batch.map((w) => ({ key: w.key, value: w.value }));
-        const errors = await this.client.call('write', (api) => api.write(items));
-        batch.forEach((w, i) => {
-          const e = errors[i];
-          if (e) w.reject(deserializeError(e));
-          else w.resolve();
-        });
-      } catch (err) {
-        for (const w of batch) w.reject(err);
+  /**
+   * Make every put issued before this call durable: sent, written and
+   * flushed to disk (the group commit, now). Resolves once they are.
+   */
+  async flush(): Promise<void> {
+    if (this.closed) throw new ClosedError('OpfsStore');
+    if (!this.opened) await this.open();
+    this.sendWrites();
+    await this.client.call('flush', (api) => api.flush());
+  }
+
+  /** Pack the queued puts and send them, up to MAX_WRITE_BATCH_BYTES per message. */
+  private sendWrites(): void {
+    const queued = this.writes;
+    this.writes = [];
+    let from = 0;
+    while (from < queued.length) {
+      let bytes = 0;
+      let to = from;
+      while (to < queued.length && (to === from || bytes < MAX_WRITE_BATCH_BYTES)) {
+        bytes += queued[to]!.keyLen + (queued[to]!.value?.byteLength ?? 0);
+        to++;
       }
+      const batch = from === 0 && to === queued.length ? queued : queued.slice(from, to);
+      this.sendBatch(batch);
+      from = to;
     }
-    this.writing = false;
+  }
+
+  private sendBatch(batch: PendingWrite[]): void {
+    const packed = packRecords(batch, this.spare.pop(), true);
+    const keys = batch.map((w) => w.key);
+    this.writesInFlight++;
+    this.client
+      .call('write', (api) => api.write(Comlink.transfer(packed, [packed.buffer]), keys))
+      .then(
+        ({ errors, buffer }) => {
+          if (this.spare.length < 2) this.spare.push(buffer);
+          for (let i = 0; i < batch.length; i++) {
+            const e = errors[i];
+            if (e) batch[i]!.reject(deserializeError(e));
+            else batch[i]!.resolve();
+          }
+        },
+        (err) => {
+          for (const w of batch) w.reject(err);
+        },
+      )
+      .finally(() => {
+        if (--this.writesInFlight === 0) for (const done of this.writesIdle.splice(0)) done();
+      });
+  }
+
+  /** Resolves once no put is queued or in flight. */
+  private async writesSettled(): Promise<void> {
+    if (this.writes.length > 0) this.sendWrites();
+    if (this.writesInFlight === 0) return;
+    await new Promise<void>((resolve) => this.writesIdle.push(resolve));
   }
 
   /** Remove `key`; true when it was present. */
@@ -330,13 +398,13 @@ export class OpfsStore implements PersistentStore {
     return this.persistedAnswer;
   }
 
-  /** Persist the index, release the handles and stop the worker. */
+  /** Finish and flush the queued puts, persist the index, release the handles and stop the worker. */
   async close(): Promise<void> {
     if (this.closed) return;
     try {
       if (this.ready) {
         await this.ready.catch(() => {});
-        while (this.writing) await new Promise((r) => setTimeout(r, 1));
+        if (!this.client.gone) await this.writesSettled();
         if (!this.client.gone) {
           await this.client.call('close', (api) => api.close()).catch(() => {});
           // Calls sent before the close get the worker's own answer, not a cut.

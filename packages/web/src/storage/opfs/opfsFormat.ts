@@ -24,14 +24,8 @@ const HEAD_MAGIC = 0x3148464d; // "MFH1"
 /** Record flag: the key was deleted. */
 export const FLAG_TOMBSTONE = 1;
 
-const EMPTY = new Uint8Array(0);
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-
-/** UTF-8 bytes of a key. */
-export function keyBytes(key: string): Uint8Array {
-  return enc.encode(key);
-}
 
 /** Where one entry lives. */
 export interface EntryLocation {
@@ -52,34 +46,76 @@ export function recordSize(keyLen: number, dataLen: number): number {
   return RECORD_HEADER + keyLen + dataLen;
 }
 
-/** Write one record (header, key, data) into `out` at `at`; returns the data checksum. */
-export function writeRecord(
-  out: Uint8Array,
-  at: number,
-  key: Uint8Array,
-  data: Uint8Array | undefined,
-  flags: number,
-): number {
-  const dv = new DataView(out.buffer, out.byteOffset + at, RECORD_HEADER);
-  const len = data?.byteLength ?? 0;
-  const dataSum = checksum(data ?? EMPTY);
-  dv.setUint32(0, RECORD_MAGIC, true);
-  dv.setUint16(4, flags, true);
-  dv.setUint16(6, key.length, true);
-  dv.setUint32(8, len, true);
-  dv.setUint32(12, dataSum, true);
-  out.set(key, at + RECORD_HEADER);
-  dv.setUint32(16, headSum(out.subarray(at, at + 16), key), true);
-  dv.setUint32(20, 0, true);
-  if (data) out.set(data, at + RECORD_HEADER + key.length);
-  return dataSum;
+/** UTF-8 length of `text` (what `TextEncoder` would produce), without encoding it. */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
 }
 
+/**
+ * Encode one record into `out` at `at` without its checksums (zero): header,
+ * key (`keyLen` UTF-8 bytes of `key`) and one copy of `data`. {@link sealRecord}
+ * fills the checksums in place before the record is written.
+ */
+export function encodeRecord(
+  out: Uint8Array,
+  at: number,
+  key: string,
+  keyLen: number,
+  data: Uint8Array | undefined,
+  flags: number,
+): void {
+  const dv = new DataView(out.buffer, out.byteOffset + at, RECORD_HEADER);
+  dv.setUint32(0, RECORD_MAGIC, true);
+  dv.setUint16(4, flags, true);
+  dv.setUint16(6, keyLen, true);
+  dv.setUint32(8, data?.byteLength ?? 0, true);
+  dv.setUint32(12, 0, true);
+  dv.setUint32(16, 0, true);
+  dv.setUint32(20, 0, true);
+  enc.encodeInto(key, out.subarray(at + RECORD_HEADER, at + RECORD_HEADER + keyLen));
+  if (data) out.set(data, at + RECORD_HEADER + keyLen);
+}
+
+/**
+ * Compute the checksums of the encoded record at `at` of `buf` and store them
+ * in its header (in place: no copy). Returns the record's size, or -1 when
+ * no whole record starts there.
+ */
+export function sealRecord(buf: Uint8Array, at: number): number {
+  if (at + RECORD_HEADER > buf.length) return -1;
+  const dv = new DataView(buf.buffer, buf.byteOffset + at, RECORD_HEADER);
+  if (dv.getUint32(0, true) !== RECORD_MAGIC) return -1;
+  const keyLen = dv.getUint16(6, true);
+  const size = recordSize(keyLen, dv.getUint32(8, true));
+  if (at + size > buf.length) return -1;
+  dv.setUint32(12, checksum(buf.subarray(at + RECORD_HEADER + keyLen, at + size)), true);
+  const key = buf.subarray(at + RECORD_HEADER, at + RECORD_HEADER + keyLen);
+  dv.setUint32(16, headSum(buf.subarray(at, at + 16), key), true);
+  return size;
+}
+
+/** Scratch for {@link headSum}: the header's first 16 bytes followed by the key, reused. */
+let headScratch = new Uint8Array(16 + 256);
+
 function headSum(first16: Uint8Array, key: Uint8Array): number {
-  const tmp = new Uint8Array(16 + key.length);
-  tmp.set(first16, 0);
-  tmp.set(key, 16);
-  return checksum(tmp);
+  const n = 16 + key.length;
+  if (headScratch.length < n) headScratch = new Uint8Array(Math.max(n, headScratch.length * 2));
+  headScratch.set(first16, 0);
+  headScratch.set(key, 16);
+  return checksum(headScratch.subarray(0, n));
 }
 
 /** A record header as parsed by {@link parseHeader}. */
@@ -138,17 +174,41 @@ export function verifyEntry(
   key: string,
   loc: EntryLocation,
 ): Uint8Array | undefined {
-  const rec = verifyRecord(bytes);
+  const header = parseHeader(bytes);
+  if (!header) return undefined;
   if (
-    !rec ||
-    rec.key !== key ||
-    rec.header.flags !== 0 ||
-    rec.header.dataLen !== loc.len ||
-    rec.header.dataSum !== loc.sum
+    header.flags !== 0 ||
+    header.keyLen !== loc.keyLen ||
+    header.dataLen !== loc.len ||
+    header.dataSum !== loc.sum
   ) {
     return undefined;
   }
-  return rec.data;
+  const size = recordSize(header.keyLen, header.dataLen);
+  if (bytes.length < size) return undefined;
+  const keyBytes = bytes.subarray(RECORD_HEADER, RECORD_HEADER + header.keyLen);
+  if (headSum(bytes.subarray(0, 16), keyBytes) !== header.headSum) return undefined;
+  if (!sameKey(keyBytes, key)) return undefined;
+  const data = bytes.subarray(RECORD_HEADER + header.keyLen, size);
+  if (checksum(data) !== header.dataSum) return undefined;
+  return data;
+}
+
+/** Whether the UTF-8 bytes `bytes` spell `key` (ASCII compared in place, the rest decoded). */
+function sameKey(bytes: Uint8Array, key: string): boolean {
+  if (bytes.length === key.length) {
+    let ascii = true;
+    for (let i = 0; i < bytes.length; i++) {
+      const c = key.charCodeAt(i);
+      if (c >= 0x80) {
+        ascii = false;
+        break;
+      }
+      if (bytes[i] !== c) return false;
+    }
+    if (ascii) return true;
+  }
+  return dec.decode(bytes) === key;
 }
 
 /** Persisted index state. */

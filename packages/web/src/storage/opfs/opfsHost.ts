@@ -3,10 +3,10 @@ import { type SerializedError, serializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { holdLockForever } from '../../workers/workerLiveness.js';
 import { StoreError } from '../storeErrors.js';
-import { withWebLock } from '../webLocks.js';
 import { asyncBackend } from './opfsAsyncFallback.js';
 import { type FileBackend, openDirectory } from './opfsFiles.js';
 import { type EngineUsage, OpfsSegmentEngine } from './opfsSegmentEngine.js';
+import { WriterLease } from './opfsWriterLease.js';
 
 /** What OpfsStore sends to open the engine. Internal. */
 export interface OpfsOpenArgs {
@@ -15,13 +15,14 @@ export interface OpfsOpenArgs {
   segmentBytes: number;
   quotaBytes?: number;
   snapshotDelayMs: number;
+  flushDelayMs: number;
   backend: 'auto' | 'sync' | 'async';
 }
 
-/** One write of a batch: a put (value) or a delete (undefined). Internal. */
-export interface OpfsWriteItem {
-  key: string;
-  value: Uint8Array | undefined;
+/** What a write answers: one error (or null) per record, and the batch buffer to reuse. Internal. */
+export interface OpfsWriteResult {
+  errors: (SerializedError | null)[];
+  buffer: ArrayBuffer;
 }
 
 /** What every host method answers: its value, or the error (core's one serializer). Internal. */
@@ -39,8 +40,14 @@ export interface OpfsHostApi {
   getMany(keys: string[]): Promise<OpfsReply<(Uint8Array | undefined)[]>>;
   has(key: string): Promise<OpfsReply<boolean>>;
   delete(key: string): Promise<OpfsReply<boolean>>;
-  /** Write a batch; one error (or null) per item. */
-  write(items: OpfsWriteItem[]): Promise<OpfsReply<(SerializedError | null)[]>>;
+  /**
+   * Write a batch packed by packRecords (its buffer moves here, no copy);
+   * `keys` names its records in order. Answers one error (or null) per
+   * record, and the batch's buffer, moved back for the next batch.
+   */
+  write(batch: Uint8Array, keys: string[]): Promise<OpfsReply<OpfsWriteResult>>;
+  /** Flush everything written so far (the group commit, now). */
+  flush(): Promise<OpfsReply<void>>;
   keys(): Promise<OpfsReply<string[]>>;
   clear(): Promise<OpfsReply<void>>;
   usage(): Promise<OpfsReply<EngineUsage>>;
@@ -93,21 +100,22 @@ export class OpfsHost implements OpfsHostApi {
   }
 
   delete(key: string): Promise<OpfsReply<boolean>> {
-    return this.inOrder(async () => {
-      const engine = this.engineOrThrow();
-      const had = await engine.has(key);
-      const [err] = await engine.writeBatch([{ key, value: undefined }]);
-      if (err) throw err;
-      return had;
-    });
+    return this.inOrder(() => this.engineOrThrow().deleteKey(key));
   }
 
-  write(items: OpfsWriteItem[]): Promise<OpfsReply<(SerializedError | null)[]>> {
-    return this.inOrder(async () =>
-      (await this.engineOrThrow().writeBatch(items)).map((e) =>
+  async write(batch: Uint8Array, keys: string[]): Promise<OpfsReply<OpfsWriteResult>> {
+    const reply = await this.inOrder(async () => ({
+      errors: (await this.engineOrThrow().writeBatch(batch, keys)).map((e) =>
         e === undefined ? null : serializeError(e),
       ),
-    );
+      buffer: batch.buffer as ArrayBuffer,
+    }));
+    // The buffer goes back to the page for its next batch (moved, not copied).
+    return reply.ok ? Comlink.transfer(reply, [reply.value.buffer]) : reply;
+  }
+
+  flush(): Promise<OpfsReply<void>> {
+    return this.inOrder(() => this.engineOrThrow().flush());
   }
 
   keys(): Promise<OpfsReply<string[]>> {
@@ -150,9 +158,10 @@ export class OpfsHost implements OpfsHostApi {
         maxBytes: a.maxBytes,
         segmentBytes: a.segmentBytes,
         snapshotDelayMs: a.snapshotDelayMs,
+        flushDelayMs: a.flushDelayMs,
         ...(a.quotaBytes === undefined ? {} : { quotaBytes: a.quotaBytes }),
       },
-      (fn) => withWebLock(lockName, fn),
+      new WriterLease(lockName),
       () => ch?.postMessage({ from: this.self }),
     );
     if (ch) {

@@ -6,15 +6,22 @@ import {
   decodeHead,
   type EntryLocation,
   encodeHead,
+  FLAG_TOMBSTONE,
   isLegacySegmentName,
   recordSize,
   segmentIdOf,
   segmentName,
   verifyEntry,
 } from './opfsFormat.js';
+import { GroupCommit } from './opfsGroupCommit.js';
 import { OpfsSegmentIndex, type Segment } from './opfsSegmentIndex.js';
 import { readNewestSnapshot, writeSnapshotFile } from './opfsSnapshotFiles.js';
-import { appendEnd, packAppend, planWrites } from './opfsWritePlan.js';
+import {
+  appendEnd,
+  checkedKeyLength as keyLength,
+  packRecords,
+  planBatch,
+} from './opfsWritePlan.js';
 
 /** Settings of the segment engine (validated by OpfsStore). Internal. */
 export interface EngineOptions {
@@ -26,6 +33,11 @@ export interface EngineOptions {
   quotaBytes?: number;
   /** Delay before a changed index is snapshotted. */
   snapshotDelayMs: number;
+  /**
+   * Longest wait between writing a batch and flushing it (the group commit);
+   * 0 flushes every batch before its puts resolve.
+   */
+  flushDelayMs: number;
 }
 
 /** Usage as the engine reports it. */
@@ -42,13 +54,23 @@ export interface EngineUsage extends StoreUsage {
   corruptDropped: number;
   /** QuotaExceededError seen since open. */
   quotaErrors: number;
+  /**
+   * Group commits since open: flushes of the segments written since the
+   * previous one (see `flushDelayMs`); puts issued together share one.
+   */
+  flushes: number;
 }
 
 /** Marks a read the sync fast path leaves to the async one. */
 const SLOW_PATH = Symbol('slow path');
 
-/** Runs `fn` under the directory's writer lock. */
-export type LockFn = <T>(fn: () => Promise<T>) => Promise<T>;
+/** The directory's writer lock, held as a lease (see WriterLease). */
+export interface WriterLock {
+  /** Run `fn` holding the lock; it stays held until {@link release}. */
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  /** Let go once the runs queued so far finished. */
+  release(): Promise<void>;
+}
 
 /**
  * The OPFS store's logic, independent of where it runs and which file API
@@ -67,6 +89,7 @@ export class OpfsSegmentEngine {
   private snapTimer: ReturnType<typeof setTimeout> | undefined;
   private counters = { evictedSegments: 0, corruptDropped: 0, quotaErrors: 0 };
   private stale = false;
+  private readonly commit: GroupCommit;
 
   /** Another store on the directory changed it: re-check the head before the next read. */
   markStale(): void {
@@ -76,10 +99,14 @@ export class OpfsSegmentEngine {
   constructor(
     private readonly fs: FileBackend,
     private readonly opts: EngineOptions,
-    private readonly lock: LockFn,
+    private readonly lock: WriterLock,
     /** Called after this engine changed the directory (the host tells other stores). */
     private readonly onChange: () => void = () => {},
-  ) {}
+  ) {
+    this.commit = new GroupCommit(opts.flushDelayMs, () => {
+      this.locked(() => this.commit.flush()).catch(() => {});
+    });
+  }
 
   /** Load the newest valid snapshot, then recover every record written after it. */
   async open(): Promise<void> {
@@ -158,6 +185,15 @@ export class OpfsSegmentEngine {
    * {@link get}, which re-syncs with disk and drops a corrupt entry.
    */
   async getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]> {
+    // One 16-byte read per batch: a write by another store (tab) is seen at
+    // once, even before its broadcast arrives.
+    if (!this.stale && this.head?.readSync) {
+      try {
+        if (decodeHead(this.head.readSync(0, 16)).seq !== this.seq) this.stale = true;
+      } catch {
+        this.stale = true;
+      }
+    }
     const out: (Uint8Array | undefined)[] = new Array(keys.length);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
@@ -213,52 +249,99 @@ export class OpfsSegmentEngine {
   }
 
   /**
-   * Append a batch of puts (value) and deletes (undefined) under the writer
-   * lock, flush them, and only then index them. Returns one error (or
-   * undefined) per item.
+   * Append a packed batch (see packRecords; the checksums are sealed here, in
+   * place) under the writer lock, then index it; `keys` names its records.
+   * The bytes are written with one sequential write per segment touched and
+   * are readable at once, by this store, another one or a reloaded page; the
+   * flush that makes them survive an OS crash follows within `flushDelayMs`,
+   * once for everything written meanwhile (at once when it is 0). Returns one
+   * error (or undefined) per record.
    */
-  writeBatch(
-    items: { key: string; value: Uint8Array | undefined }[],
-  ): Promise<(unknown | undefined)[]> {
-    return this.lock(async () => {
+  async writeBatch(bytes: Uint8Array, keys: readonly string[]): Promise<(unknown | undefined)[]> {
+    const plan = planBatch(bytes, keys, this.opts.maxBytes);
+    const { results, starts, ends } = plan;
+    return this.locked(async () => {
       await this.refreshIfChanged();
-      const { results, todo } = planWrites(items, this.opts.maxBytes, (key) =>
-        this.index.entries.has(key),
-      );
       let k = 0;
-      while (k < todo.length) {
+      while (k < keys.length && results[k] !== undefined) k++;
+      while (k < keys.length) {
         // Fill one append to the active segment.
         let segment = this.index.active();
-        const first = todo[k]!;
-        if (!segment || (segment.end > 0 && segment.end + first.size > this.opts.segmentBytes)) {
-          await this.makeRoom(first.size);
+        const firstSize = ends[k]! - starts[k]!;
+        if (!segment || (segment.end > 0 && segment.end + firstSize > this.opts.segmentBytes)) {
+          await this.makeRoom(firstSize);
           segment = await this.newSegment();
         } else {
-          await this.makeRoom(first.size, segment.id);
+          await this.makeRoom(firstSize, segment.id);
           if (!this.index.segments.has(segment.id)) segment = await this.newSegment();
         }
         const room = Math.min(
           this.opts.segmentBytes - segment.end,
           this.opts.maxBytes - this.index.diskBytes(),
         );
-        const j = appendEnd(todo, k, room);
-        const { chunk, locs } = packAppend(todo, k, j, segment.id, segment.end);
-        const err = await this.appendWithQuotaRetry(segment, chunk);
+        const j = appendEnd(plan, k, room);
+        const base = segment.end - starts[k]!;
+        // A view into the batch buffer: no copy on the way to the disk.
+        const err = await this.appendWithQuotaRetry(
+          segment,
+          bytes.subarray(starts[k]!, ends[j - 1]!),
+        );
         if (err !== undefined) {
-          for (let t = k; t < todo.length; t++) results[todo[t]!.i] = err;
+          for (let t = k; t < keys.length; t++) results[t] ??= err;
           break;
         }
-        for (const { key, loc } of locs) {
-          if (loc) this.index.set(key, loc);
-          else this.index.drop(key);
+        for (let t = k; t < j; t++) {
+          const at = starts[t]!;
+          const dv = new DataView(bytes.buffer, bytes.byteOffset + at, 16);
+          if (dv.getUint16(4, true) & FLAG_TOMBSTONE) this.index.drop(keys[t]!);
+          else {
+            this.index.set(keys[t]!, {
+              segment: segment.id,
+              offset: base + at,
+              keyLen: dv.getUint16(6, true),
+              len: dv.getUint32(8, true),
+              sum: dv.getUint32(12, true),
+            });
+          }
         }
         this.index.touch(segment);
         k = j;
+        while (k < keys.length && results[k] !== undefined) k++;
       }
       await this.bumpHead();
       this.markDirty();
+      if (!this.commit.schedule()) await this.commit.flush();
       return results;
     });
+  }
+
+  /** Write one tombstone for `key` (when indexed); true when it was. */
+  async deleteKey(key: string): Promise<boolean> {
+    if (!(await this.has(key))) return false;
+    const [err] = await this.writeBatch(
+      packRecords([{ key, keyLen: keyLength(key), value: undefined }]),
+      [key],
+    );
+    if (err) throw err;
+    return true;
+  }
+
+  /** Make everything written so far durable (the flush of the group commit, now). */
+  async flush(): Promise<void> {
+    this.commit.cancel();
+    await this.locked(() => this.commit.flush());
+  }
+
+  /**
+   * Run `fn` under the writer lock; let go of it afterwards unless a group
+   * commit is pending (then the commit lets go).
+   */
+  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await this.lock.run(fn);
+    } finally {
+      if (!this.commit.pending) void this.lock.release();
+    }
   }
 
   private async newSegment(): Promise<Segment> {
@@ -284,6 +367,7 @@ export class OpfsSegmentEngine {
     if (!victim) return false;
     this.index.dropSegmentEntries(victim.id);
     this.index.segments.delete(victim.id);
+    this.commit.forget(victim.file);
     // Persist an index without the segment before its bytes go away.
     await this.writeSnapshot();
     await victim.file.truncate(0).catch(() => {});
@@ -308,7 +392,7 @@ export class OpfsSegmentEngine {
           throw new DOMException('simulated quota exceeded', 'QuotaExceededError');
         }
         await segment.file.write(segment.end, chunk);
-        await segment.file.flush();
+        this.commit.wrote(segment.file);
         segment.end += chunk.length;
         return undefined;
       } catch (err) {
@@ -337,7 +421,8 @@ export class OpfsSegmentEngine {
     this.seq = Math.max(head.seq, this.seq) + 1;
     this.next = Math.max(this.next, head.next);
     await this.head.write(0, encodeHead({ seq: this.seq, next: this.next }));
-    await this.head.flush();
+    // Flushed with the group commit: other stores read it through the OS at once.
+    this.commit.wrote(this.head);
     this.onChange();
   }
 
@@ -346,17 +431,22 @@ export class OpfsSegmentEngine {
     if (this.snapTimer === undefined) {
       this.snapTimer = setTimeout(() => {
         this.snapTimer = undefined;
-        this.lock(() => this.writeSnapshot()).catch(() => {});
+        this.locked(() => this.writeSnapshot()).catch(() => {});
       }, this.opts.snapshotDelayMs);
     }
   }
 
-  /** Write the index to the older of the two snapshot files (caller holds the lock). */
+  /**
+   * Write the index to the older of the two snapshot files (caller holds the
+   * lock), after flushing the records it points at: a snapshot never names
+   * bytes an OS crash could take back.
+   */
   private async writeSnapshot(): Promise<void> {
     if (this.snapTimer !== undefined) {
       clearTimeout(this.snapTimer);
       this.snapTimer = undefined;
     }
+    await this.commit.flush();
     this.snapGen = await writeSnapshotFile(this.fs, this.snapGen, (gen) =>
       this.index.snapshot(gen, this.next),
     );
@@ -365,13 +455,14 @@ export class OpfsSegmentEngine {
 
   /** Persist the index now if it changed. */
   async persistIndex(): Promise<void> {
-    if (this.dirty) await this.lock(() => this.writeSnapshot());
+    if (this.dirty) await this.locked(() => this.writeSnapshot());
   }
 
   /** Remove every segment and entry. */
   clear(): Promise<void> {
-    return this.lock(async () => {
+    return this.locked(async () => {
       await this.catchUp();
+      for (const s of this.index.segments.values()) this.commit.forget(s.file);
       for (const s of this.index.segments.values()) {
         await s.file.truncate(0).catch(() => {});
         await s.file.close().catch(() => {});
@@ -394,13 +485,16 @@ export class OpfsSegmentEngine {
       segments: this.index.segments.size,
       backend: this.fs.kind,
       ...this.counters,
+      flushes: this.commit.count,
     };
   }
 
   /** Persist the index and release every handle. */
   async close(): Promise<void> {
+    await this.flush().catch(() => {});
     await this.persistIndex().catch(() => {});
     if (this.snapTimer !== undefined) clearTimeout(this.snapTimer);
+    await this.lock.release();
     for (const s of this.index.segments.values()) await s.file.close().catch(() => {});
     this.index.segments.clear();
     await this.head?.close().catch(() => {});

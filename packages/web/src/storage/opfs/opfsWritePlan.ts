@@ -1,111 +1,119 @@
 import { StoreError } from '../storeErrors.js';
 import {
-  type EntryLocation,
+  encodeRecord,
   FLAG_TOMBSTONE,
-  keyBytes,
-  recordSize,
-  writeRecord,
+  RECORD_HEADER,
+  sealRecord,
+  utf8Length,
 } from './opfsFormat.js';
 
-/** One record a write batch will append. Internal. */
-export interface PlannedRecord {
-  /** Index of the item in the batch. */
-  i: number;
-  /** The item's key. */
-  keyText: string;
-  /** UTF-8 bytes of the key. */
-  key: Uint8Array;
-  /** The value, or undefined for a delete (tombstone). */
+/** One put (value) or delete (undefined) to pack. Internal. */
+export interface PackItem {
+  key: string;
+  /** UTF-8 length of the key (from {@link checkedKeyLength}). */
+  keyLen: number;
   value: Uint8Array | undefined;
-  /** Record size on disk. */
-  size: number;
+}
+
+/** UTF-8 length of `key`; a RangeError past the 65535 bytes a record header holds. Internal. */
+export function checkedKeyLength(key: string): number {
+  const n = utf8Length(key);
+  if (n > 0xffff) throw new RangeError(`key must be at most 65535 UTF-8 bytes, got ${n}`);
+  return n;
+}
+
+/** Smallest batch buffer; larger ones are the next power of two, so buffers get reused. */
+const MIN_BATCH_BUFFER = 2 ** 20;
+
+/**
+ * Pack a write batch into one buffer (the page does this, then transfers the
+ * buffer to the worker, which sends it back for reuse): the records back to
+ * back, each value copied once, checksums left for the worker
+ * ({@link planBatch} seals them in place). Uses `spare` when it is large
+ * enough, else a new buffer (with `reusable`, sized up to a power of two of
+ * at least 1 MiB so later batches fit); returns a view of exactly the batch.
+ * Internal.
+ */
+export function packRecords(
+  items: readonly PackItem[],
+  spare?: ArrayBuffer,
+  reusable = false,
+): Uint8Array {
+  let total = 0;
+  for (const it of items) total += RECORD_HEADER + it.keyLen + (it.value?.byteLength ?? 0);
+  const buffer =
+    spare && spare.byteLength >= total
+      ? spare
+      : new ArrayBuffer(
+          reusable
+            ? Math.max(MIN_BATCH_BUFFER, 2 ** Math.ceil(Math.log2(Math.max(1, total))))
+            : total,
+        );
+  const out = new Uint8Array(buffer, 0, total);
+  let at = 0;
+  for (const it of items) {
+    encodeRecord(out, at, it.key, it.keyLen, it.value, it.value === undefined ? FLAG_TOMBSTONE : 0);
+    at += RECORD_HEADER + it.keyLen + (it.value?.byteLength ?? 0);
+  }
+  return out;
+}
+
+/** A packed batch as the worker sees it: where each record starts and ends, and its error. Internal. */
+export interface BatchPlan {
+  /** Offset of record i in the batch buffer. */
+  starts: number[];
+  /** End (exclusive) of record i. */
+  ends: number[];
+  /** An error for a record that must not be written (too large), else undefined. */
+  results: (unknown | undefined)[];
 }
 
 /**
- * Check a batch of puts (value) and deletes (undefined) and list the
- * records to append: deletes of unknown keys are skipped, a too-long key
- * or an entry larger than `maxBytes` gets its error in `results`. Internal.
+ * Seal every record of the packed batch `bytes` (checksums computed in
+ * place) and list them; a record larger than `maxBytes` gets its
+ * ENTRY_TOO_LARGE error and is left out. `keys` names the records in order.
+ * Internal.
  */
-export function planWrites(
-  items: readonly { key: string; value: Uint8Array | undefined }[],
-  maxBytes: number,
-  isIndexed: (key: string) => boolean,
-): { results: (unknown | undefined)[]; todo: PlannedRecord[] } {
-  const results: (unknown | undefined)[] = new Array(items.length).fill(undefined);
-  const todo: PlannedRecord[] = [];
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i]!;
-    if (item.value === undefined && !isIndexed(item.key)) continue;
-    const kb = keyBytes(item.key);
-    if (kb.length > 0xffff) {
-      results[i] = new RangeError(`key must be at most 65535 UTF-8 bytes, got ${kb.length}`);
-      continue;
+export function planBatch(bytes: Uint8Array, keys: readonly string[], maxBytes: number): BatchPlan {
+  const starts: number[] = new Array(keys.length);
+  const ends: number[] = new Array(keys.length);
+  const results: (unknown | undefined)[] = new Array(keys.length).fill(undefined);
+  let at = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const size = sealRecord(bytes, at);
+    if (size < 0) {
+      throw new StoreError('STORE_FAILED', `write batch is malformed at record ${i} (byte ${at})`);
     }
-    const size = recordSize(kb.length, item.value?.byteLength ?? 0);
+    starts[i] = at;
+    ends[i] = at + size;
     if (size > maxBytes) {
       results[i] = new StoreError(
         'ENTRY_TOO_LARGE',
-        `value for key ${JSON.stringify(item.key)} needs ${size} bytes, more than maxBytes ${maxBytes}`,
+        `value for key ${JSON.stringify(keys[i])} needs ${size} bytes, more than maxBytes ${maxBytes}`,
       );
-      continue;
     }
-    todo.push({ i, keyText: item.key, key: kb, value: item.value, size });
+    at += size;
   }
-  return { results, todo };
+  if (at !== bytes.length) {
+    throw new StoreError('STORE_FAILED', `write batch has ${bytes.length - at} stray bytes`);
+  }
+  return { starts, ends, results };
 }
 
 /**
- * End (exclusive) of the append starting at `todo[from]` (records written to
- * one segment file in one write): records are added while they fit in `room`
- * bytes; the first one always goes. Internal.
+ * End (exclusive) of the append starting at record `from` (records written
+ * to one segment file in one write, contiguous in the batch buffer): records
+ * are added while they fit in `room` bytes and carry no error; the first one
+ * always goes. Internal.
  */
-export function appendEnd(todo: readonly PlannedRecord[], from: number, room: number): number {
-  let bytes = 0;
-  let j = from;
-  while (j < todo.length) {
-    const s = todo[j]!.size;
-    if (j > from && bytes + s > room) break;
-    bytes += s;
+export function appendEnd(plan: BatchPlan, from: number, room: number): number {
+  let j = from + 1;
+  while (
+    j < plan.starts.length &&
+    plan.results[j] === undefined &&
+    plan.ends[j]! - plan.starts[from]! <= room
+  ) {
     j++;
   }
   return j;
-}
-
-/**
- * Encode records `todo[from..to)` back to back into one chunk to append at
- * `fileEnd` of segment file `segmentId`; `locs` says where each key will live
- * (undefined for a delete) once the chunk is flushed. Internal.
- */
-export function packAppend(
-  todo: readonly PlannedRecord[],
-  from: number,
-  to: number,
-  segmentId: number,
-  fileEnd: number,
-): { chunk: Uint8Array; locs: { key: string; loc: EntryLocation | undefined }[] } {
-  let chunkBytes = 0;
-  for (let t = from; t < to; t++) chunkBytes += todo[t]!.size;
-  const chunk = new Uint8Array(chunkBytes);
-  const locs: { key: string; loc: EntryLocation | undefined }[] = [];
-  let at = 0;
-  for (let t = from; t < to; t++) {
-    const item = todo[t]!;
-    const flags = item.value === undefined ? FLAG_TOMBSTONE : 0;
-    const sum = writeRecord(chunk, at, item.key, item.value, flags);
-    locs.push({
-      key: item.keyText,
-      loc:
-        item.value === undefined
-          ? undefined
-          : {
-              segment: segmentId,
-              offset: fileEnd + at,
-              keyLen: item.key.length,
-              len: item.value.byteLength,
-              sum,
-            },
-    });
-    at += item.size;
-  }
-  return { chunk, locs };
 }

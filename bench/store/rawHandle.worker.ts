@@ -1,0 +1,136 @@
+/// <reference lib="webworker" />
+// Bench only: the physical ceiling of the disk tier, measured with one raw OPFS
+// SyncAccessHandle in a dedicated worker (what OpfsStore's worker uses), and the
+// per-stage costs of a put that live in a worker (write, flush, Web Lock, checksum).
+// Timed inside the worker with performance.now(): no messaging in the figures.
+import { checksum } from '@medfusion/core';
+
+interface SyncHandle {
+  read(buffer: Uint8Array, options?: { at: number }): number;
+  write(buffer: Uint8Array, options?: { at: number }): number;
+  truncate(size: number): void;
+  flush(): void;
+  close(): void;
+}
+
+/** A request to the raw-handle worker. */
+export type RawRequest =
+  | { op: 'write'; count: number; bytes: number; flushEveryMs: number }
+  | { op: 'read'; order: number[]; bytes: number }
+  | { op: 'stages'; count: number; bytes: number; batch: number }
+  | { op: 'close' };
+
+/** Its answer: elapsed ms of the timed loop, or per-stage ms per record. */
+export type RawReply = { ms: number } | { stages: Record<string, number> } | { error: string };
+
+const FILE = 'bench-raw-handle.bin';
+let handle: SyncHandle | undefined;
+
+async function open(): Promise<SyncHandle> {
+  if (handle) return handle;
+  const root = await navigator.storage.getDirectory();
+  const fh = (await root.getFileHandle(FILE, { create: true })) as FileSystemFileHandle & {
+    createSyncAccessHandle(): Promise<SyncHandle>;
+  };
+  handle = await fh.createSyncAccessHandle();
+  return handle;
+}
+
+/**
+ * Sequential writes of `count` records (one write call each) from one reused
+ * buffer, with OpfsStore's default durability: a flush once `flushEveryMs`
+ * passed since the last one (its group commit); the last flush is left out of
+ * the time, as the store's is.
+ */
+async function writeCeiling(count: number, bytes: number, flushEveryMs: number): Promise<number> {
+  const h = await open();
+  h.truncate(0);
+  h.flush();
+  const rec = new Uint8Array(bytes).fill(7);
+  const t0 = performance.now();
+  let flushed = t0;
+  for (let i = 0; i < count; i++) {
+    h.write(rec, { at: i * bytes });
+    const now = performance.now();
+    if (now - flushed >= flushEveryMs) {
+      h.flush();
+      flushed = performance.now();
+    }
+  }
+  const ms = performance.now() - t0;
+  h.flush();
+  return ms;
+}
+
+/** One read per sample into a fresh buffer (the caller owns what it gets), in `order`. */
+async function readCeiling(order: number[], bytes: number): Promise<number> {
+  const h = await open();
+  let sink = 0;
+  const t0 = performance.now();
+  for (const i of order) {
+    const buf = new Uint8Array(bytes);
+    sink += h.read(buf, { at: i * bytes });
+  }
+  const ms = performance.now() - t0;
+  if (sink !== order.length * bytes) throw new Error(`short reads: ${sink} bytes`);
+  return ms;
+}
+
+/** Per-record cost of each worker-side stage of a put, for `count` records in batches of `batch`. */
+async function stages(
+  count: number,
+  bytes: number,
+  batch: number,
+): Promise<Record<string, number>> {
+  const h = await open();
+  h.truncate(0);
+  const rec = new Uint8Array(bytes).fill(3);
+  const t = { checksum: 0, write: 0, flush: 0, lock: 0 };
+  let at = 0;
+  let sink = 0;
+  for (let i = 0; i < count; i += batch) {
+    const n = Math.min(batch, count - i);
+    let t0 = performance.now();
+    await navigator.locks.request('bench-raw-handle', async () => {});
+    t.lock += performance.now() - t0;
+    t0 = performance.now();
+    for (let j = 0; j < n; j++) sink ^= checksum(rec);
+    t.checksum += performance.now() - t0;
+    t0 = performance.now();
+    for (let j = 0; j < n; j++) {
+      h.write(rec, { at });
+      at += bytes;
+    }
+    t.write += performance.now() - t0;
+    t0 = performance.now();
+    h.flush();
+    t.flush += performance.now() - t0;
+  }
+  if (sink === 0.5) console.log(sink);
+  return {
+    checksum: t.checksum / count,
+    write: t.write / count,
+    flush: t.flush / count,
+    lock: t.lock / count,
+  };
+}
+
+self.onmessage = async (ev: MessageEvent<RawRequest>) => {
+  const m = ev.data;
+  try {
+    let reply: RawReply;
+    if (m.op === 'write') reply = { ms: await writeCeiling(m.count, m.bytes, m.flushEveryMs) };
+    else if (m.op === 'read') reply = { ms: await readCeiling(m.order, m.bytes) };
+    else if (m.op === 'stages') reply = { stages: await stages(m.count, m.bytes, m.batch) };
+    else {
+      handle?.close();
+      handle = undefined;
+      const root = await navigator.storage.getDirectory();
+      await root.removeEntry(FILE).catch(() => {});
+      reply = { ms: 0 };
+    }
+    self.postMessage(reply);
+  } catch (err) {
+    self.postMessage({ error: String(err) });
+  }
+};
