@@ -206,7 +206,7 @@ describe('demo (npm run demo: built and served with the data, in Chromium)', () 
     // 0 is valid where the label says what it means; the header follows the settings in use
     expect(await page.locator('label:has(input[name="samples"])').textContent()).toMatch(/0 = all/);
     expect(await page.locator('label:has(input[name="workers"])').textContent()).toMatch(
-      /0 = page thread/,
+      /0 = decode in the training worker/,
     );
     const samples = page.locator('input[name="samples"]');
     expect(await samples.inputValue()).toBe('0');
