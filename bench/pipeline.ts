@@ -22,6 +22,7 @@ import { chromium } from 'playwright';
 import { createServer, defaultClientConditions, type Plugin } from 'vite';
 import { demoData } from '../demo/vite.config.js';
 import { chromiumLaunchOptions } from './_chromium.js';
+import { printTable } from './_table.js';
 import { CpuMeter } from './pipeline/cpu.js';
 import { describeStep, type RequestEvent } from './pipeline/timeline.js';
 import { ROWS, type Row, type RowConfig, type RowResult } from './pipeline/types.js';
@@ -251,13 +252,7 @@ function report(runs: RowResult[][], timelines: string[]): void {
     'page CPU',
     'rest of Chromium CPU',
   ];
-  const widths = header.map((h, i) =>
-    Math.max(h.length, ...lines.map((l) => (l[i] as string).length)),
-  );
-  const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ');
-  console.log(fmt(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const l of lines) console.log(fmt(l));
+  printTable(header, lines);
   console.log(
     `targets: every prefetch row ≥ 1.0x none (cold and warm, each run); both-disk cold ≥ 1.2x; ` +
       `both-disk warm stall < 5 %. ${SAMPLES} samples, ${LATENCY} ms latency, TF.js ${BACKEND}, ` +

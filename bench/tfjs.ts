@@ -23,6 +23,7 @@ import { arg, intArg, numArg } from './_args.js';
 import { chromiumLaunchOptions } from './_chromium.js';
 import { callBenchPage, openBenchPage, serveBenchPage } from './_page.js';
 import { median, round } from './_stats.js';
+import { printTable } from './_table.js';
 import { startDataServer } from './tfjs/dataServer.js';
 import type { BenchConfig, RowResult } from './tfjs/main.js';
 import { generatePngs, PNG_SIZE } from './tfjs/pngs.js';
@@ -191,13 +192,7 @@ function report(
     r.stepMs === null ? '-' : r.stepMs.toFixed(1),
     String(r.peakInFlight),
   ]);
-  const widths = header.map((h, i) =>
-    Math.max(h.length, ...lines.map((l) => (l[i] as string).length)),
-  );
-  const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ');
-  console.log(fmt(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const l of lines) console.log(fmt(l));
+  printTable(header, lines);
   console.log(
     `targets: (a) ours ≥ 4x tf.data; (b) our data-stall share < 5 %. ${SAMPLES} samples, ` +
       `${LATENCY_MS} ms latency, batch ${cfg.batchSize}, TF.js backend ${cfg.backend}, ` +
