@@ -124,7 +124,7 @@ async function main(): Promise<void> {
     worker: { format: 'es' },
     optimizeDeps: {
       entries: ['index.html', '../../demo/src/loader.worker.ts'],
-      include: ['@tensorflow/tfjs', 'comlink', 'idb', 'papaparse'],
+      include: ['@tensorflow/tfjs', 'comlink', 'idb', '@medfusion/web > papaparse'],
     },
     cacheDir: resolve(repoRoot, 'node_modules/.vite-bench-pipeline'),
     server: { host: '127.0.0.1', port: 0, fs: { allow: [repoRoot] }, hmr: false, watch: null },
