@@ -4,8 +4,8 @@ import * as Comlink from 'comlink';
 import { StoreError } from '../storeErrors.js';
 import { checkMaxBytes, checkStoreKey, checkStoreValue } from '../storeValidate.js';
 import { OpfsClient } from './OpfsClient.js';
+import type { EngineUsage } from './opfsEngineTypes.js';
 import type { OpfsHostApi, OpfsOpenArgs, OpfsReply } from './opfsHost.js';
-import type { EngineUsage } from './opfsSegmentEngine.js';
 import { checkedKeyLength, packRecords } from './opfsWritePlan.js';
 
 /** Options of {@link OpfsStore}. */

@@ -4,8 +4,9 @@ import * as Comlink from 'comlink';
 import { holdLockForever } from '../../workers/workerLiveness.js';
 import { StoreError } from '../storeErrors.js';
 import { asyncBackend } from './opfsAsyncFallback.js';
+import type { EngineUsage } from './opfsEngineTypes.js';
 import { type FileBackend, openDirectory } from './opfsFiles.js';
-import { type EngineUsage, OpfsSegmentEngine } from './opfsSegmentEngine.js';
+import { OpfsSegmentEngine } from './opfsSegmentEngine.js';
 import { WriterLease } from './opfsWriterLease.js';
 
 /** What OpfsStore sends to open the engine. Internal. */

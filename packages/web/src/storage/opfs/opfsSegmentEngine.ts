@@ -1,6 +1,6 @@
-import type { StoreUsage } from '@medfusion/core';
-import { isQuotaError } from '@medfusion/core';
 import { StoreError } from '../storeErrors.js';
+import type { EngineCounters, EngineOptions, EngineUsage, WriterLock } from './opfsEngineTypes.js';
+import { OpfsEvictor } from './opfsEvictor.js';
 import type { FileBackend, OpfsFile } from './opfsFiles.js';
 import {
   decodeHead,
@@ -15,7 +15,8 @@ import {
 } from './opfsFormat.js';
 import { GroupCommit } from './opfsGroupCommit.js';
 import { OpfsSegmentIndex, type Segment } from './opfsSegmentIndex.js';
-import { readNewestSnapshot, writeSnapshotFile } from './opfsSnapshotFiles.js';
+import { readNewestSnapshot } from './opfsSnapshotFiles.js';
+import { OpfsSnapshotWriter } from './opfsSnapshotWriter.js';
 import {
   appendEnd,
   checkedKeyLength as keyLength,
@@ -23,54 +24,8 @@ import {
   planBatch,
 } from './opfsWritePlan.js';
 
-/** Settings of the segment engine (validated by OpfsStore). Internal. */
-export interface EngineOptions {
-  /** Byte budget for segment data. */
-  maxBytes: number;
-  /** Target segment size. */
-  segmentBytes: number;
-  /** Simulated origin quota in bytes (tests), or undefined. */
-  quotaBytes?: number;
-  /** Delay before a changed index is snapshotted. */
-  snapshotDelayMs: number;
-  /**
-   * Longest wait between writing a batch and flushing it (the group commit);
-   * 0 flushes every batch before its puts resolve.
-   */
-  flushDelayMs: number;
-}
-
-/** Usage as the engine reports it. */
-export interface EngineUsage extends StoreUsage {
-  /** Bytes the segment files take (records, headers, superseded records). */
-  diskBytes: number;
-  /** Number of segment files. */
-  segments: number;
-  /** Whether sync handles or the async API back the store. */
-  backend: 'sync' | 'async';
-  /** Segments evicted since open. */
-  evictedSegments: number;
-  /** Entries dropped because their bytes failed verification. */
-  corruptDropped: number;
-  /** QuotaExceededError seen since open. */
-  quotaErrors: number;
-  /**
-   * Group commits since open: flushes of the segments written since the
-   * previous one (see `flushDelayMs`); puts issued together share one.
-   */
-  flushes: number;
-}
-
 /** Marks a read the sync fast path leaves to the async one. */
 const SLOW_PATH = Symbol('slow path');
-
-/** The directory's writer lock, held as a lease (see WriterLease). */
-export interface WriterLock {
-  /** Run `fn` holding the lock; it stays held until {@link release}. */
-  run<T>(fn: () => Promise<T>): Promise<T>;
-  /** Let go once the runs queued so far finished. */
-  release(): Promise<void>;
-}
 
 /**
  * The OPFS store's logic, independent of where it runs and which file API
@@ -84,12 +39,15 @@ export class OpfsSegmentEngine {
   private head: OpfsFile | undefined;
   private seq = 0;
   private next = 1;
-  private snapGen = 0;
-  private dirty = false;
-  private snapTimer: ReturnType<typeof setTimeout> | undefined;
-  private counters = { evictedSegments: 0, corruptDropped: 0, quotaErrors: 0 };
+  private readonly counters: EngineCounters = {
+    evictedSegments: 0,
+    corruptDropped: 0,
+    quotaErrors: 0,
+  };
   private stale = false;
   private readonly commit: GroupCommit;
+  private readonly snapshots: OpfsSnapshotWriter;
+  private readonly evictor: OpfsEvictor;
 
   /** Another store on the directory changed it: re-check the head before the next read. */
   markStale(): void {
@@ -106,6 +64,24 @@ export class OpfsSegmentEngine {
     this.commit = new GroupCommit(opts.flushDelayMs, () => {
       this.locked(() => this.commit.flush()).catch(() => {});
     });
+    this.snapshots = new OpfsSnapshotWriter(
+      fs,
+      this.index,
+      this.commit,
+      opts.snapshotDelayMs,
+      () => this.next,
+      () => {
+        this.locked(() => this.snapshots.write()).catch(() => {});
+      },
+    );
+    this.evictor = new OpfsEvictor(
+      fs,
+      this.index,
+      this.commit,
+      this.snapshots,
+      this.counters,
+      opts,
+    );
   }
 
   /** Load the newest valid snapshot, then recover every record written after it. */
@@ -117,7 +93,7 @@ export class OpfsSegmentEngine {
     for (const name of names) if (isLegacySegmentName(name)) await this.fs.remove(name);
     const onDisk = new Set(names.map(segmentIdOf).filter((id): id is number => id !== undefined));
     if (best) {
-      this.snapGen = best.gen;
+      this.snapshots.resume(best.gen);
       this.next = best.next;
       const skipped = await this.index.load(best, async (id) =>
         onDisk.has(id) ? this.fs.open(segmentName(id), false) : undefined,
@@ -125,7 +101,7 @@ export class OpfsSegmentEngine {
       // Entries the snapshot placed past their segment: dropped, and the snapshot rewritten.
       if (skipped > 0) {
         this.counters.corruptDropped += skipped;
-        this.markDirty();
+        this.snapshots.markDirty();
       }
     }
     await this.catchUp(names);
@@ -170,7 +146,7 @@ export class OpfsSegmentEngine {
     if (!data) {
       // Corrupt or torn: a miss, and the entry is gone for good.
       if (this.index.drop(key)) this.counters.corruptDropped++;
-      this.markDirty();
+      this.snapshots.markDirty();
       return undefined;
     }
     const segment = this.index.segments.get(loc.segment);
@@ -269,10 +245,10 @@ export class OpfsSegmentEngine {
         let segment = this.index.active();
         const firstSize = ends[k]! - starts[k]!;
         if (!segment || (segment.end > 0 && segment.end + firstSize > this.opts.segmentBytes)) {
-          await this.makeRoom(firstSize);
+          await this.evictor.makeRoom(firstSize);
           segment = await this.newSegment();
         } else {
-          await this.makeRoom(firstSize, segment.id);
+          await this.evictor.makeRoom(firstSize, segment.id);
           if (!this.index.segments.has(segment.id)) segment = await this.newSegment();
         }
         const room = Math.min(
@@ -282,7 +258,7 @@ export class OpfsSegmentEngine {
         const j = appendEnd(plan, k, room);
         const base = segment.end - starts[k]!;
         // A view into the batch buffer: no copy on the way to the disk.
-        const err = await this.appendWithQuotaRetry(
+        const err = await this.evictor.appendWithQuotaRetry(
           segment,
           bytes.subarray(starts[k]!, ends[j - 1]!),
         );
@@ -309,7 +285,7 @@ export class OpfsSegmentEngine {
         while (k < keys.length && results[k] !== undefined) k++;
       }
       await this.bumpHead();
-      this.markDirty();
+      this.snapshots.markDirty();
       if (!this.commit.schedule()) await this.commit.flush();
       return results;
     });
@@ -354,67 +330,6 @@ export class OpfsSegmentEngine {
     return s;
   }
 
-  /** Evict least recently used segments until `size` more bytes fit in maxBytes. */
-  private async makeRoom(size: number, keep?: number): Promise<void> {
-    while (this.index.diskBytes() + size > this.opts.maxBytes) {
-      if (!(await this.evictOne(keep)) && !(await this.evictOne())) return;
-    }
-  }
-
-  /** Evict the least recently used segment (other than `keep`); false when none. */
-  private async evictOne(keep?: number): Promise<boolean> {
-    const victim = this.index.lruVictim(keep);
-    if (!victim) return false;
-    this.index.dropSegmentEntries(victim.id);
-    this.index.segments.delete(victim.id);
-    this.commit.forget(victim.file);
-    // Persist an index without the segment before its bytes go away.
-    await this.writeSnapshot();
-    await victim.file.truncate(0).catch(() => {});
-    await victim.file.flush().catch(() => {});
-    await victim.file.close().catch(() => {});
-    await this.fs.remove(segmentName(victim.id));
-    this.counters.evictedSegments++;
-    return true;
-  }
-
-  /** Append `chunk` at the segment's end and flush; on QuotaExceededError evict once and retry. */
-  private async appendWithQuotaRetry(
-    segment: Segment,
-    chunk: Uint8Array,
-  ): Promise<unknown | undefined> {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        if (
-          this.opts.quotaBytes !== undefined &&
-          this.index.diskBytes() + chunk.length > this.opts.quotaBytes
-        ) {
-          throw new DOMException('simulated quota exceeded', 'QuotaExceededError');
-        }
-        await segment.file.write(segment.end, chunk);
-        this.commit.wrote(segment.file);
-        segment.end += chunk.length;
-        return undefined;
-      } catch (err) {
-        await segment.file.truncate(segment.end).catch(() => {});
-        if (!isQuotaError(err))
-          return new StoreError(
-            'STORE_FAILED',
-            `writing ${segmentName(segment.id)} failed: ${String(err)}`,
-            { cause: err },
-          );
-        this.counters.quotaErrors++;
-        if (attempt === 0 && (await this.evictOne(segment.id))) continue;
-        return new StoreError(
-          'QUOTA_EXCEEDED',
-          `storage quota exceeded writing ${chunk.length} bytes, even after evicting`,
-          { cause: err },
-        );
-      }
-    }
-    return new StoreError('QUOTA_EXCEEDED', 'storage quota exceeded');
-  }
-
   private async bumpHead(): Promise<void> {
     if (!this.head) return;
     const head = decodeHead(await this.head.read(0, 16));
@@ -426,36 +341,9 @@ export class OpfsSegmentEngine {
     this.onChange();
   }
 
-  private markDirty(): void {
-    this.dirty = true;
-    if (this.snapTimer === undefined) {
-      this.snapTimer = setTimeout(() => {
-        this.snapTimer = undefined;
-        this.locked(() => this.writeSnapshot()).catch(() => {});
-      }, this.opts.snapshotDelayMs);
-    }
-  }
-
-  /**
-   * Write the index to the older of the two snapshot files (caller holds the
-   * lock), after flushing the records it points at: a snapshot never names
-   * bytes an OS crash could take back.
-   */
-  private async writeSnapshot(): Promise<void> {
-    if (this.snapTimer !== undefined) {
-      clearTimeout(this.snapTimer);
-      this.snapTimer = undefined;
-    }
-    await this.commit.flush();
-    this.snapGen = await writeSnapshotFile(this.fs, this.snapGen, (gen) =>
-      this.index.snapshot(gen, this.next),
-    );
-    this.dirty = false;
-  }
-
   /** Persist the index now if it changed. */
   async persistIndex(): Promise<void> {
-    if (this.dirty) await this.locked(() => this.writeSnapshot());
+    if (this.snapshots.dirty) await this.locked(() => this.snapshots.write());
   }
 
   /** Remove every segment and entry. */
@@ -469,7 +357,7 @@ export class OpfsSegmentEngine {
         await this.fs.remove(segmentName(s.id));
       }
       this.index.clear();
-      await this.writeSnapshot();
+      await this.snapshots.write();
       await this.bumpHead();
     });
   }
@@ -493,7 +381,7 @@ export class OpfsSegmentEngine {
   async close(): Promise<void> {
     await this.flush().catch(() => {});
     await this.persistIndex().catch(() => {});
-    if (this.snapTimer !== undefined) clearTimeout(this.snapTimer);
+    this.snapshots.cancel();
     await this.lock.release();
     for (const s of this.index.segments.values()) await s.file.close().catch(() => {});
     this.index.segments.clear();

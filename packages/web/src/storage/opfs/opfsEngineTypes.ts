@@ -1,0 +1,54 @@
+import type { StoreUsage } from '@medfusion/core';
+
+/** Settings of the segment engine (validated by OpfsStore). Internal. */
+export interface EngineOptions {
+  /** Byte budget for segment data. */
+  maxBytes: number;
+  /** Target segment size. */
+  segmentBytes: number;
+  /** Simulated origin quota in bytes (tests), or undefined. */
+  quotaBytes?: number;
+  /** Delay before a changed index is snapshotted. */
+  snapshotDelayMs: number;
+  /**
+   * Longest wait between writing a batch and flushing it (the group commit);
+   * 0 flushes every batch before its puts resolve.
+   */
+  flushDelayMs: number;
+}
+
+/** Usage as the engine reports it. */
+export interface EngineUsage extends StoreUsage {
+  /** Bytes the segment files take (records, headers, superseded records). */
+  diskBytes: number;
+  /** Number of segment files. */
+  segments: number;
+  /** Whether sync handles or the async API back the store. */
+  backend: 'sync' | 'async';
+  /** Segments evicted since open. */
+  evictedSegments: number;
+  /** Entries dropped because their bytes failed verification. */
+  corruptDropped: number;
+  /** QuotaExceededError seen since open. */
+  quotaErrors: number;
+  /**
+   * Group commits since open: flushes of the segments written since the
+   * previous one (see `flushDelayMs`); puts issued together share one.
+   */
+  flushes: number;
+}
+
+/** The directory's writer lock, held as a lease (see WriterLease). */
+export interface WriterLock {
+  /** Run `fn` holding the lock; it stays held until {@link release}. */
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  /** Let go once the runs queued so far finished. */
+  release(): Promise<void>;
+}
+
+/** The engine's event counters, shared with the part that evicts. Internal. */
+export interface EngineCounters {
+  evictedSegments: number;
+  corruptDropped: number;
+  quotaErrors: number;
+}
