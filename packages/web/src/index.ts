@@ -226,8 +226,8 @@ export type {
   MemoryMappedCacheStats,
 } from './storage/MemoryMappedCache.js';
 export { MemoryMappedCache } from './storage/MemoryMappedCache.js';
-export type { OpfsStoreOptions, OpfsStoreUsage } from './storage/opfs/OpfsStore.js';
 export { OpfsStore } from './storage/opfs/OpfsStore.js';
+export type { OpfsStoreOptions, OpfsStoreUsage } from './storage/opfs/opfsStoreOptions.js';
 export type { StoreErrorCode } from './storage/storeErrors.js';
 export { StoreError } from './storage/storeErrors.js';
 export type { CacheDirStoreOptions } from './storage/storeForCacheDir.js';

@@ -1,0 +1,133 @@
+import { checkMaxBytes } from '../storeValidate.js';
+import type { EngineUsage } from './opfsEngineTypes.js';
+import type { OpfsOpenArgs } from './opfsHost.js';
+
+/** Options of {@link OpfsStore}. */
+export interface OpfsStoreOptions {
+  /**
+   * OPFS directory holding the segments and index; `/` nests.
+   * @example 'medfusion/chest-xray'
+   */
+  dir: string;
+  /**
+   * Byte budget of the segment files; over it whole segments are evicted, least
+   * recently used first. The index adds a few dozen bytes per entry.
+   * @default 1073741824 (1 GiB)
+   */
+  maxBytes?: number;
+  /**
+   * Target segment file size.
+   * @default maxBytes / 8, clamped to [1 MiB, 64 MiB] (and to maxBytes)
+   */
+  segmentBytes?: number;
+  /**
+   * Ask the browser to keep this origin's storage under pressure
+   * (`navigator.storage.persist()`); the answer is in {@link OpfsStore.persisted}.
+   * @default false
+   */
+  persist?: boolean;
+  /**
+   * Run the store in its own dedicated worker with sync access handles
+   * (fast). `false` keeps it on this thread with the async File System API.
+   * @default true
+   */
+  worker?: boolean;
+  /**
+   * File API: `'auto'` uses sync access handles where offered, `'async'`
+   * forces the createWritable/getFile fallback.
+   * @default 'auto'
+   */
+  backend?: 'auto' | 'async';
+  /**
+   * Pretend the origin's quota is this many bytes: writes beyond it fail with
+   * QuotaExceededError. For testing the quota path.
+   * @default undefined (the browser's own quota)
+   */
+  quotaBytes?: number;
+  /**
+   * How long a changed index may wait before it is snapshotted (records
+   * written since are recovered from the segment tails anyway).
+   * @default 1000
+   */
+  snapshotDelayMs?: number;
+  /**
+   * Group commit: the longest time written records wait for the flush that
+   * makes them survive an OS crash or power loss. A put resolves once its
+   * bytes are written to the segment file, where a reload, a crashed tab or
+   * another store already finds them; the flush follows within this delay,
+   * once for every batch written meanwhile ({@link OpfsStore.flush} forces
+   * it). `0` flushes each batch before its puts resolve. The writer lock is
+   * held until that flush, so another store's writes wait at most this long.
+   * @default 100
+   */
+  flushDelayMs?: number;
+  /**
+   * Longest wait for one call to the store's worker; past it the call
+   * rejects with StoreError `STORE_TIMEOUT` (nothing waits forever).
+   * @default 30000
+   */
+  callTimeoutMs?: number;
+}
+
+/** Usage of an {@link OpfsStore}: entries, bytes, and what the disk holds. */
+export interface OpfsStoreUsage extends EngineUsage {
+  /** Answer of `navigator.storage.persist()` when `persist: true` was asked. */
+  persisted?: boolean;
+}
+
+const MiB = 2 ** 20;
+
+/**
+ * Check the options of {@link OpfsStore} and fill in the defaults: the
+ * arguments the host opens the store with, and the per-call timeout. Throws
+ * TypeError / RangeError on a bad option, in the order the store always
+ * checked them. Internal.
+ */
+export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
+  args: OpfsOpenArgs;
+  callTimeoutMs: number;
+} {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`options must be an object with a dir, got ${String(options)}`);
+  }
+  if (typeof options.dir !== 'string')
+    throw new TypeError(`dir must be a string, got ${typeof options.dir}`);
+  if (options.dir.replace(/\//g, '') === '')
+    throw new RangeError(`dir must name a directory, got ${JSON.stringify(options.dir)}`);
+  const maxBytes = checkMaxBytes('maxBytes', options.maxBytes ?? 2 ** 30);
+  const segmentBytes =
+    options.segmentBytes === undefined
+      ? Math.min(maxBytes, Math.max(MiB, Math.min(64 * MiB, Math.floor(maxBytes / 8))))
+      : checkMaxBytes('segmentBytes', options.segmentBytes);
+  if (options.quotaBytes !== undefined) checkMaxBytes('quotaBytes', options.quotaBytes);
+  const snapshotDelayMs = options.snapshotDelayMs ?? 1000;
+  if (typeof snapshotDelayMs !== 'number' || !(snapshotDelayMs >= 0)) {
+    throw new RangeError(
+      `snapshotDelayMs must be a non-negative number, got ${String(snapshotDelayMs)}`,
+    );
+  }
+  const flushDelayMs = options.flushDelayMs ?? 100;
+  if (typeof flushDelayMs !== 'number' || !(flushDelayMs >= 0) || flushDelayMs === Infinity) {
+    throw new RangeError(
+      `flushDelayMs must be a finite non-negative number, got ${String(flushDelayMs)}`,
+    );
+  }
+  const backend = options.backend ?? 'auto';
+  if (backend !== 'auto' && backend !== 'async') {
+    throw new RangeError(`backend must be 'auto' or 'async', got ${JSON.stringify(backend)}`);
+  }
+  const args: OpfsOpenArgs = {
+    dir: options.dir,
+    maxBytes,
+    segmentBytes,
+    snapshotDelayMs,
+    flushDelayMs,
+    backend,
+    ...(options.quotaBytes === undefined ? {} : { quotaBytes: options.quotaBytes }),
+  };
+  const callTimeoutMs = options.callTimeoutMs ?? 30_000;
+  if (typeof callTimeoutMs !== 'number' || !(callTimeoutMs > 0)) {
+    throw new RangeError(`callTimeoutMs must be a positive number, got ${String(callTimeoutMs)}`);
+  }
+  return { args, callTimeoutMs };
+}
