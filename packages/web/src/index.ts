@@ -218,8 +218,8 @@ export type {
 } from './sources/webdataset/webDatasetOptions.js';
 export type { CreateCachedDatasetOptions } from './storage/createCachedDataset.js';
 export { createCachedDataset } from './storage/createCachedDataset.js';
-export type { IdbStoreOptions, IdbStoreUsage } from './storage/IdbStore.js';
 export { IdbStore } from './storage/IdbStore.js';
+export type { IdbStoreOptions, IdbStoreUsage } from './storage/idbStoreOptions.js';
 export type {
   CachedTypedArray,
   MemoryMappedCacheOptions,

@@ -3,54 +3,13 @@ import {
   checksum,
   isQuotaError,
   type PersistentStore,
-  type StoreUsage,
   type StoreValue,
 } from '@medfusion/core';
-import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
-import { isMeta, type Meta } from './idbMeta.js';
+import { type IDBPDatabase, openDB } from 'idb';
+import { chunkRange, type IdbSchema, isMeta, type Meta } from './idbMeta.js';
+import type { IdbStoreOptions, IdbStoreUsage } from './idbStoreOptions.js';
 import { StoreError } from './storeErrors.js';
 import { checkMaxBytes, checkStoreKey, checkStoreValue } from './storeValidate.js';
-
-/** Options of {@link IdbStore}. */
-export interface IdbStoreOptions {
-  /** IndexedDB database name. @example 'medfusion-xray' */
-  name: string;
-  /**
-   * Byte budget of stored values; over it the least recently used entries go.
-   * @default 1073741824 (1 GiB)
-   */
-  maxBytes?: number;
-  /**
-   * Values larger than this are split into records of this size.
-   * @default 1048576 (1 MiB)
-   */
-  chunkBytes?: number;
-  /**
-   * Pretend the origin's quota is this many bytes (testing the quota path).
-   * @default undefined (the browser's own quota)
-   */
-  quotaBytes?: number;
-}
-
-/** Usage of an {@link IdbStore}. */
-export interface IdbStoreUsage extends StoreUsage {
-  /** Entries evicted to stay under maxBytes or after a quota error. */
-  evictions: number;
-  /**
-   * Entries dropped as corrupt, never returned: a value failing its length or checksum, or a
-   * damaged meta record (`null`; a length, checksum, chunk count or sequence number that is not
-   * a non-negative integer; a length over `maxBytes`), which is skipped when the store opens and
-   * removed with its chunks.
-   */
-  corruptDropped: number;
-  /** QuotaExceededError seen since open. */
-  quotaErrors: number;
-}
-
-interface Schema extends DBSchema {
-  meta: { key: string; value: Meta };
-  data: { key: [string, number]; value: Uint8Array };
-}
 
 interface PendingWrite {
   key: string;
@@ -77,7 +36,7 @@ export class IdbStore implements PersistentStore {
   readonly maxBytes: number;
   private readonly chunkBytes: number;
   private readonly quotaBytes: number | undefined;
-  private db: Promise<IDBPDatabase<Schema>> | undefined;
+  private db: Promise<IDBPDatabase<IdbSchema>> | undefined;
   /** key → length, in least-recently-used-first order. */
   private readonly lru = new Map<string, number>();
   /** key → checksum of the value as last written or read here (the one-request read path). */
@@ -108,12 +67,12 @@ export class IdbStore implements PersistentStore {
     return typeof indexedDB !== 'undefined';
   }
 
-  private open(): Promise<IDBPDatabase<Schema>> {
+  private open(): Promise<IDBPDatabase<IdbSchema>> {
     if (this.closed) return Promise.reject(new ClosedError('IdbStore'));
     this.db ??= (async () => {
       if (!IdbStore.isSupported())
         throw new StoreError('STORE_UNAVAILABLE', 'IndexedDB is not available here');
-      const db = await openDB<Schema>(this.name, 1, {
+      const db = await openDB<IdbSchema>(this.name, 1, {
         upgrade(d) {
           d.createObjectStore('meta');
           d.createObjectStore('data');
@@ -158,15 +117,13 @@ export class IdbStore implements PersistentStore {
   }
 
   /** Delete damaged meta records and their chunks (best effort: they are skipped anyway). */
-  private async removeDamaged(db: IDBPDatabase<Schema>, keys: IDBValidKey[]): Promise<void> {
+  private async removeDamaged(db: IDBPDatabase<IdbSchema>, keys: IDBValidKey[]): Promise<void> {
     const tx = db.transaction(['meta', 'data'], 'readwrite');
     const reqs: Promise<unknown>[] = [tx.done];
     for (const k of keys) {
       reqs.push(tx.objectStore('meta').delete(k as string));
       if (typeof k === 'string') {
-        reqs.push(
-          tx.objectStore('data').delete(IDBKeyRange.bound([k, 0], [k, Number.MAX_SAFE_INTEGER])),
-        );
+        reqs.push(tx.objectStore('data').delete(chunkRange(k)));
       }
     }
     await Promise.all(reqs);
@@ -201,7 +158,7 @@ export class IdbStore implements PersistentStore {
     const tx = db.transaction(['meta', 'data']);
     const [meta, parts] = await Promise.all([
       tx.objectStore('meta').get(key),
-      tx.objectStore('data').getAll(IDBKeyRange.bound([key, 0], [key, Number.MAX_SAFE_INTEGER])),
+      tx.objectStore('data').getAll(chunkRange(key)),
     ]);
     if (meta === undefined) {
       this.forget(key);
@@ -316,13 +273,12 @@ export class IdbStore implements PersistentStore {
         const tx = db.transaction(['meta', 'data'], 'readwrite');
         const metaStore = tx.objectStore('meta');
         const dataStore = tx.objectStore('data');
-        const range = (k: string) => IDBKeyRange.bound([k, 0], [k, Number.MAX_SAFE_INTEGER]);
         const reqs: Promise<unknown>[] = [];
         for (const v of victims) {
-          reqs.push(metaStore.delete(v), dataStore.delete(range(v)));
+          reqs.push(metaStore.delete(v), dataStore.delete(chunkRange(v)));
         }
         for (const p of prepared) {
-          reqs.push(dataStore.delete(range(p.key)));
+          reqs.push(dataStore.delete(chunkRange(p.key)));
           if (!p.meta) {
             reqs.push(metaStore.delete(p.key));
             continue;

@@ -1,3 +1,5 @@
+import type { DBSchema } from 'idb';
+
 /** The meta record IdbStore keeps per key (web-internal). */
 export interface Meta {
   /** Length of the value in bytes. */
@@ -29,4 +31,15 @@ export function isMeta(m: unknown, maxBytes: number): m is Meta {
     chunks <= Math.max(1, len) &&
     count(seq)
   );
+}
+
+/** The database layout: one meta record per key, its chunks under [key, index] (web-internal). */
+export interface IdbSchema extends DBSchema {
+  meta: { key: string; value: Meta };
+  data: { key: [string, number]; value: Uint8Array };
+}
+
+/** Every chunk record of `key`. */
+export function chunkRange(key: string): IDBKeyRange {
+  return IDBKeyRange.bound([key, 0], [key, Number.MAX_SAFE_INTEGER]);
 }
