@@ -4,10 +4,9 @@ import { nonNegativeInt, positiveInt } from '../util/validate.js';
 import type { CacheStats } from './CachedDataset.js';
 import { diagnose } from './diagnose.js';
 
-/** Hit rate above which the cache is working (the reference's 70 %). */
-export const EFFECTIVE_HIT_RATE = 0.7;
-/** Hit rate below which the reference warns (30 %). */
-export const LOW_HIT_RATE = 0.3;
+import { EFFECTIVE_HIT_RATE, LOW_HIT_RATE } from './hitRateThresholds.js';
+
+export { EFFECTIVE_HIT_RATE, LOW_HIT_RATE };
 
 function pct(x: number): string {
   return `${(x * 100).toFixed(1)} %`;

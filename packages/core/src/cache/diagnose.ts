@@ -3,7 +3,7 @@ import type { LoadLatencyStats } from '../engine/autotune/LatencyWindow.js';
 import type { EngineStats } from '../engine/engineOptions.js';
 import type { TieredCacheStats } from '../engine/TieredCachedDataset.js';
 import { nonNegativeFinite } from '../util/validate.js';
-import { EFFECTIVE_HIT_RATE, LOW_HIT_RATE } from './cacheReport.js';
+import { EFFECTIVE_HIT_RATE, LOW_HIT_RATE } from './hitRateThresholds.js';
 
 /** Data-stall share of the step below which the consumer (training step) is the bottleneck. */
 export const CONSUMER_BOUND_STALL_SHARE = 0.1;

@@ -94,8 +94,7 @@ export class SequentialPlan implements EpochPlan {
    * @example new SequentialPlan(3).indexAt(2); // 2
    */
   constructor(length: number) {
-    this.length = length;
-    nonNegativeInt('length', length);
+    this.length = nonNegativeInt('length', length);
   }
   /** `position` itself. */
   indexAt(position: number): number {

@@ -90,6 +90,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
   private constructor(
     options: CsvImageDatasetOptions<T>,
     csv: { url: string; header: string[]; rows: string[][] },
+    scope: UrlScope,
   ) {
     const imageColumn = options.imageColumn ?? 'image';
     const labelColumn = options.labelColumn ?? 'label';
@@ -124,13 +125,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
       }
       return position.get(col) as number;
     });
-    const base = resolveUrl(
-      'imageBaseUrl',
-      urlOption('imageBaseUrl', options.imageBaseUrl),
-      locationHref(),
-    );
-    const csvOrigin = new URL(csv.url).origin;
-    this.scope = new UrlScope(base, options.urlPolicy, [csvOrigin]);
+    this.scope = scope;
     const width = tabular.length;
     const n = rows.length;
     this.length = n;
@@ -298,10 +293,12 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
         `missingValues must be an array of strings, got ${JSON.stringify(options.missingValues)}`,
       );
     }
-    // Checks urlPolicy's shape before any request.
-    new UrlScope(
+    // Built before any request, so a bad urlPolicy fails first; credentials may go to the
+    // origins the user named (the manifest's and the images').
+    const scope = new UrlScope(
       resolveUrl('imageBaseUrl', urlOption('imageBaseUrl', options.imageBaseUrl), locationHref()),
       options.urlPolicy,
+      [new URL(csvUrl).origin],
     );
     const maxLineBytes = positiveInt('maxLineBytes', options.maxLineBytes ?? 2 ** 23);
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -326,7 +323,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
         },
       );
     }
-    return new CsvImageDataset<T>(options, parseManifest(text, csvUrl));
+    return new CsvImageDataset<T>(options, parseManifest(text, csvUrl), scope);
   }
 
   /** The URL of sample `index`'s image; throws the row's error for a refused URL. */
