@@ -50,6 +50,25 @@ describe('IndexPermutation', () => {
     expect(Array.from(shuffledOrder(10, 42, 0))).toEqual([2, 1, 4, 3, 9, 7, 8, 6, 0, 5]);
   });
 
+  it('gives the same order once it has tabulated its rounds (long reads) as position by position', () => {
+    // A fresh permutation asked for one position computes its rounds directly; one asked for a
+    // whole epoch switches to tables after about 2^lo + 2^hi positions. Both must agree everywhere.
+    for (const [n, seed, epoch] of [
+      [5000, 3, 1],
+      [65_537, 2 ** 40 + 5, 9],
+      [100_000, 11, 2 ** 33],
+    ] as const) {
+      const whole = new IndexPermutation(n, seed, epoch);
+      const order = Array.from(whole);
+      for (let p = 0; p < n; p += 97) {
+        expect(order[p]).toBe(new IndexPermutation(n, seed, epoch).indexAt(p));
+        expect(whole.positionOf(order[p]!)).toBe(p);
+        expect(new IndexPermutation(n, seed, epoch).positionOf(order[p]!)).toBe(p);
+      }
+      expect(order[n - 1]).toBe(new IndexPermutation(n, seed, epoch).indexAt(n - 1));
+    }
+  });
+
   it('puts every index at every position equally often over seeds (chi-square)', () => {
     const n = 8;
     const seeds = 4000;

@@ -8,6 +8,12 @@ const ROUNDS = 8;
 const TWO_27 = 134217728;
 /** Philox output, reused by every call (nothing is allocated per index). */
 const words = new Uint32Array(4);
+/**
+ * Halves of at most this many bits get their round outputs tabulated (two
+ * tables of 4 × 2^bits words, at most 2 MiB together) once a permutation has
+ * been asked for enough positions to pay for them.
+ */
+const TABLE_MAX_BITS = 16;
 
 function checkSafe(name: string, value: number): number {
   nonNegativeInt(name, value);
@@ -34,6 +40,13 @@ function checkSafe(name: string, value: number): number {
  * `positionOf(i)` runs the rounds backwards. Integer arithmetic only: every
  * engine gives the same order, for any `length` up to 2^53.
  *
+ * Cost: eight Philox blocks per position at first; once a permutation has
+ * been asked for about as many positions as `2^lo + 2^hi` (a full epoch
+ * asks `length`), it tabulates the round outputs of every half value
+ * (4 · (2^lo + 2^hi) blocks, done once, same results) and each position
+ * then costs eight table reads. Halves wider than 16 bits (lengths past
+ * 2^32) are never tabulated.
+ *
  * @example
  * const order = new IndexPermutation(1_000_000_000, 42, 0);
  * order.indexAt(0); // the first sample of epoch 0
@@ -56,6 +69,14 @@ export class IndexPermutation implements EpochPlan {
   private readonly k1: number;
   private readonly e0: number;
   private readonly e1: number;
+  /** 2^hiBits. */
+  private readonly hiScale: number;
+  /** Positions asked so far, until the tables exist. */
+  private asked = 0;
+  /** Round outputs F(r, lo) of the even rounds r = 0, 2, 4, 6: `[r/2 · 2^lo + lo]`. */
+  private evenRounds: Uint32Array | undefined;
+  /** Round outputs F(r, hi) of the odd rounds r = 1, 3, 5, 7: `[(r−1)/2 · 2^hi + hi]`. */
+  private oddRounds: Uint32Array | undefined;
 
   /**
    * @param length indices are `[0, length)`, any length up to 2^53
@@ -75,7 +96,8 @@ export class IndexPermutation implements EpochPlan {
     this.hiBits = bits >>> 1;
     const loBits = bits - this.hiBits;
     this.loScale = 2 ** loBits;
-    this.hiMask = 2 ** this.hiBits - 1;
+    this.hiScale = 2 ** this.hiBits;
+    this.hiMask = this.hiScale - 1;
     this.loMask = this.loScale - 1;
     this.k0 = seed >>> 0;
     this.k1 = Math.floor(seed / TWO_32) >>> 0;
@@ -85,6 +107,7 @@ export class IndexPermutation implements EpochPlan {
 
   /** The index read at `position` (in [0, length)). */
   indexAt(position: number): number {
+    if (this.evenRounds === undefined) this.countAsked();
     let x = position;
     do x = this.encrypt(x);
     while (x >= this.length);
@@ -93,6 +116,7 @@ export class IndexPermutation implements EpochPlan {
 
   /** The position at which `index` (in [0, length)) is read. */
   positionOf(index: number): number {
+    if (this.evenRounds === undefined) this.countAsked();
     let x = index;
     do x = this.decrypt(x);
     while (x >= this.length);
@@ -104,6 +128,21 @@ export class IndexPermutation implements EpochPlan {
     return iteratePlan(this);
   }
 
+  /** Tabulate the rounds once the positions asked have cost as many blocks as the tables will. */
+  private countAsked(): void {
+    this.asked++;
+    if (this.loScale > 2 ** TABLE_MAX_BITS || 2 * this.asked < this.loScale + this.hiScale) return;
+    const even = new Uint32Array(4 * this.loScale);
+    const odd = new Uint32Array(4 * this.hiScale);
+    for (let k = 0; k < 4; k++) {
+      for (let lo = 0; lo < this.loScale; lo++) even[k * this.loScale + lo] = this.round(2 * k, lo);
+      for (let hi = 0; hi < this.hiScale; hi++)
+        odd[k * this.hiScale + hi] = this.round(2 * k + 1, hi);
+    }
+    this.evenRounds = even;
+    this.oddRounds = odd;
+  }
+
   private round(r: number, half: number): number {
     philox4x32(half + r * TWO_27, this.stream, this.e0, this.e1, this.k0, this.k1, words);
     return words[0]!;
@@ -112,6 +151,15 @@ export class IndexPermutation implements EpochPlan {
   private encrypt(x: number): number {
     let hi = Math.floor(x / this.loScale);
     let lo = x - hi * this.loScale;
+    const even = this.evenRounds;
+    const odd = this.oddRounds;
+    if (even !== undefined && odd !== undefined) {
+      for (let k = 0; k < 4; k++) {
+        hi = (hi ^ even[k * this.loScale + lo]!) & this.hiMask;
+        lo = (lo ^ odd[k * this.hiScale + hi]!) & this.loMask;
+      }
+      return hi * this.loScale + lo;
+    }
     for (let r = 0; r < ROUNDS; r += 2) {
       hi = (hi ^ this.round(r, lo)) & this.hiMask;
       lo = (lo ^ this.round(r + 1, hi)) & this.loMask;
@@ -122,6 +170,15 @@ export class IndexPermutation implements EpochPlan {
   private decrypt(x: number): number {
     let hi = Math.floor(x / this.loScale);
     let lo = x - hi * this.loScale;
+    const even = this.evenRounds;
+    const odd = this.oddRounds;
+    if (even !== undefined && odd !== undefined) {
+      for (let k = 3; k >= 0; k--) {
+        lo = (lo ^ odd[k * this.hiScale + hi]!) & this.loMask;
+        hi = (hi ^ even[k * this.loScale + lo]!) & this.hiMask;
+      }
+      return hi * this.loScale + lo;
+    }
     for (let r = ROUNDS - 2; r >= 0; r -= 2) {
       lo = (lo ^ this.round(r + 1, hi)) & this.loMask;
       hi = (hi ^ this.round(r, lo)) & this.hiMask;
