@@ -193,12 +193,13 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
     throwIfAborted(signal);
     const shared = this.inflight.get(index);
     if (shared) return shared;
-    const p = this.load(index, signal).finally(() => this.inflight.delete(index));
+    const p = this.load(index, opts).finally(() => this.inflight.delete(index));
     this.inflight.set(index, p);
     return p;
   }
 
-  private async load(index: number, signal: AbortSignal | undefined): Promise<T> {
+  private async load(index: number, opts: GetOptions | undefined): Promise<T> {
+    const signal = opts?.signal;
     const key = this.keyOf(index);
     let bytes: Uint8Array | undefined;
     this.reading++;
@@ -222,7 +223,8 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
       }
     }
     throwIfAborted(signal);
-    const sample = await this.source.get(index, signal ? { signal } : undefined);
+    // the caller's options as given: its signal, and the speculation of a prefetch
+    const sample = await this.source.get(index, opts);
     this.counters.misses++;
     if (this.disabledReason === undefined) {
       let encoded: Uint8Array | undefined;

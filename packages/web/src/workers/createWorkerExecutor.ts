@@ -4,12 +4,14 @@ import {
   type Executor,
   LoadTimeoutError,
   MedFusionError,
+  type RunOptions,
 } from '@medfusion/core';
 import {
   describe,
   deserializeError,
   type SerializedError,
   serializeError,
+  takeDemandFirst,
 } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
@@ -28,8 +30,11 @@ export interface WorkerExecutor<T> extends Executor<T> {
    * Load sample `index` in a worker; rejects (never hangs) on abort, timeout,
    * crash or close. `input`, when given, goes with the call (structured-cloned,
    * again on the retry after a crash) to the worker's function.
+   * `options.speculation` marks a speculative call: while calls wait for a
+   * worker, every demand call (no speculation, or a promoted one) starts
+   * before it.
    */
-  run(index: number, signal?: AbortSignal, input?: unknown): Promise<T>;
+  run(index: number, signal?: AbortSignal, input?: unknown, options?: RunOptions): Promise<T>;
   /** Current counters. */
   stats(): WorkerExecutorStats;
   /** Terminate every worker and reject every pending call with `ClosedError`. Idempotent. */
@@ -41,7 +46,8 @@ let poolSeq = 0;
 /**
  * Run sample loads in a pool of Web Workers (comlink RPC), with no way to hang:
  * per-call timeouts, crash detection (Web Locks or heartbeat) with one retry on a
- * fresh worker, FIFO dispatch to the least busy worker, aborts that reach the
+ * fresh worker, dispatch to the least busy worker (demand calls first, then
+ * speculative ones, each in the order called), aborts that reach the
  * worker, zero-copy transfer of returned buffers. The worker side calls
  * {@link exposeLoader}.
  *
@@ -265,11 +271,14 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     pump();
   }
 
-  /** FIFO: the oldest waiting call goes to the ready worker with the fewest calls. */
+  /**
+   * The oldest waiting demand call (else the oldest speculative one) goes to
+   * the ready worker with the fewest calls. Speculation is read now, so a
+   * call promoted while it waited counts as demand.
+   */
   function pump(): void {
     while (queue.length > 0) {
-      const head = queue[0] as Call;
-      if (head.done) {
+      if ((queue[0] as Call).done) {
         queue.shift();
         continue;
       }
@@ -279,8 +288,8 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
         if (best === undefined || slot.calls.size < best.calls.size) best = slot;
       }
       if (best === undefined) return;
-      queue.shift();
-      send(head, best);
+      const call = takeDemandFirst(queue) as Call;
+      if (!call.done) send(call, best); // a settled one is only dropped
     }
   }
 
@@ -307,7 +316,12 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     }, heartbeatMs);
   }
 
-  function run(index: number, signal?: AbortSignal, input?: unknown): Promise<T> {
+  function run(
+    index: number,
+    signal?: AbortSignal,
+    input?: unknown,
+    options?: RunOptions,
+  ): Promise<T> {
     if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) {
       return Promise.reject(
         new RangeError(`index must be a non-negative integer, got ${String(index)}`),
@@ -323,6 +337,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
         id: ++callSeq,
         index,
         input,
+        speculation: options?.speculation,
         resolve: resolve as (value: unknown) => void,
         reject,
         signal,
