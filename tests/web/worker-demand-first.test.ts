@@ -78,3 +78,49 @@ describe('worker pool: demand before speculation', () => {
     expect(order).toEqual([100, 60, 61, 62, 0, 1]);
   });
 });
+
+describe('worker pool: speculation bounded by the cores free for it', () => {
+  // the abort fixture's loads only end when aborted, so calls stay where they are
+  const pendingWorker = () =>
+    new Worker(new URL('./fixtures/abort.worker.ts', import.meta.url), { type: 'module' });
+
+  it('runs speculative calls on `speculativeWorkers` workers only; demand calls use every worker', async () => {
+    const executor = createWorkerExecutor<never>({
+      worker: pendingWorker,
+      poolSize: 2,
+      concurrency: 2,
+      speculativeWorkers: 1,
+    });
+    closers.push(() => executor.close());
+    await expect.poll(() => executor.stats().readyWorkers, WAIT).toBe(2);
+    const controller = new AbortController();
+    const calls: Promise<unknown>[] = [];
+    const call = (index: number, speculative: boolean) =>
+      calls.push(
+        executor
+          .run(
+            index,
+            controller.signal,
+            undefined,
+            speculative ? { speculation: new Speculation() } : {},
+          )
+          .catch(() => index),
+      );
+    for (let i = 0; i < 5; i++) call(i, true);
+    // one worker × concurrency 2 takes speculation; the other worker stays free
+    expect(executor.stats()).toMatchObject({ inFlight: 2, queued: 3 });
+    call(50, false);
+    call(51, false);
+    expect(executor.stats()).toMatchObject({ inFlight: 4, queued: 3 });
+    controller.abort();
+    await Promise.all(calls);
+  });
+
+  it('refuses a speculativeWorkers that is not a positive integer, naming it', () => {
+    const worker = () =>
+      new Worker(new URL('./fixtures/echo.worker.ts', import.meta.url), { type: 'module' });
+    expect(() => createWorkerExecutor({ worker, speculativeWorkers: 0 })).toThrow(
+      /speculativeWorkers must be a positive integer, got 0/,
+    );
+  });
+});

@@ -66,6 +66,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     callTimeoutMs,
     startTimeoutMs,
     concurrency,
+    speculativeWorkers,
     heartbeatMs,
     maxStartFailures,
     useLocks,
@@ -273,8 +274,9 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
 
   /**
    * The oldest waiting demand call (else the oldest speculative one) goes to
-   * the ready worker with the fewest calls. Speculation is read now, so a
-   * call promoted while it waited counts as demand.
+   * the ready worker with the fewest calls; a speculative call only to one of
+   * the first `speculativeWorkers` ready workers. Speculation is read now, so
+   * a call promoted while it waited counts as demand.
    */
   function pump(): void {
     while (queue.length > 0) {
@@ -283,13 +285,29 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
         continue;
       }
       let best: Slot | undefined;
+      let bestSpeculative: Slot | undefined;
+      let ready = 0;
       for (const slot of slots) {
-        if (!slot.ready || slot.calls.size >= concurrency) continue;
+        if (!slot.ready) continue;
+        const mayGuess = ready++ < speculativeWorkers;
+        if (slot.calls.size >= concurrency) continue;
         if (best === undefined || slot.calls.size < best.calls.size) best = slot;
+        if (
+          mayGuess &&
+          (bestSpeculative === undefined || slot.calls.size < bestSpeculative.calls.size)
+        )
+          bestSpeculative = slot;
       }
       if (best === undefined) return;
       const call = takeDemandFirst(queue) as Call;
-      if (!call.done) send(call, best); // a settled one is only dropped
+      if (call.done) continue; // a settled call is only dropped
+      if (call.speculation?.speculative !== true) send(call, best);
+      else if (bestSpeculative !== undefined) send(call, bestSpeculative);
+      else {
+        // no demand call waits (it would have come first): speculation waits for its workers
+        queue.unshift(call);
+        return;
+      }
     }
   }
 
