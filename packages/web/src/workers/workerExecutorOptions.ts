@@ -33,7 +33,8 @@ export interface WorkerExecutorOptions {
    */
   startTimeoutMs?: number;
   /**
-   * Calls in flight on one worker; further calls wait in one FIFO queue.
+   * Calls in flight on one worker; further calls wait in one queue, in the
+   * order called except that demand calls go before speculative ones.
    * @default 16
    */
   concurrency?: number;
