@@ -1,4 +1,4 @@
-import { createWorkerExecutor, Speculation } from '@medfusion/web';
+import { CachingEngine, createWorkerExecutor, Speculation } from '@medfusion/web';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // Issue 18's ordering rule in the worker pool: a call a reader waits for
@@ -76,6 +76,22 @@ describe('worker pool: demand before speculation', () => {
     const results = await Promise.all([busy, ...calls]);
     const order = [...results].sort((a, b) => a.seq - b.seq).map((r) => r.index);
     expect(order).toEqual([100, 60, 61, 62, 0, 1]);
+  });
+});
+
+describe('engine over a worker pool: demand before speculation', () => {
+  it("starts a reader's load next while the engine's 10 prefetches wait for the one worker", async () => {
+    const executor = await busyPool();
+    // numWorkers leaves the engine room for all 11: the pool's queue decides the order
+    const engine = new CachingEngine<Echo>(
+      { length: 100, get: () => Promise.reject(new Error('loads run on the executor')) },
+      { executor, cacheSize: 100, prefetchSize: 11, numWorkers: 12 },
+    );
+    engine.setPlan([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]); // 0 takes the worker, 1..10 wait
+    expect(executor.stats()).toMatchObject({ inFlight: 1, queued: 10 });
+    const read = await engine.get(50); // a reader's miss
+    expect(read.seq).toBe(1); // right after the prefetch that held the worker
+    await engine.close();
   });
 });
 
