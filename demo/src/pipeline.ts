@@ -7,7 +7,6 @@ import {
   DataLoader,
   type Dataset,
   type Executor,
-  fromLoader,
   type PersistentStore,
   type PlanAware,
   shardPlan,
@@ -123,19 +122,23 @@ export class Pipeline {
           })
         : undefined;
     const executor = this.executor;
-    const load = fromLoader<CsvImageSample>(this.length, async (index, signal) => {
-      try {
-        const opts = signal ? { signal } : {};
-        const sample = executor
-          ? await executor.run(index, signal ?? neverAborted)
-          : await (source.dataset as Dataset<CsvImageSample>).get(index, opts);
-        this.networkLoads++;
-        return sample;
-      } catch (err) {
-        this.networkErrors++;
-        throw err;
-      }
-    });
+    // the engine's options go on as given: the signal, and the speculation of a
+    // prefetch, so the decode pool starts the reader's loads first
+    const load: Dataset<CsvImageSample> = {
+      length: this.length,
+      get: async (index, opts) => {
+        try {
+          const sample = executor
+            ? await executor.run(index, opts?.signal ?? neverAborted, undefined, opts)
+            : await (source.dataset as Dataset<CsvImageSample>).get(index, opts);
+          this.networkLoads++;
+          return sample;
+        } catch (err) {
+          this.networkErrors++;
+          throw err;
+        }
+      },
+    };
     // The cache hands each epoch's plan down to its source: pass it on to the
     // shards source so reads run ahead in merged range requests.
     const network: Dataset<CsvImageSample> & PlanAware = {

@@ -1,10 +1,18 @@
 import { flushMicrotasks, fromLoader, MemoryStore, PersistentTierDataset } from '@medfusion/core';
 import { describe, expect, it } from 'vitest';
 
-/** A MemoryStore whose reads stay pending until released, logging every call. */
+/**
+ * A MemoryStore whose reads stay pending until released, logging every call.
+ * It cannot list its keys, so the tier asks it for every read (a listable
+ * store's known misses never reach it: disk-known-miss.test.ts).
+ */
 class SlowReadStore extends MemoryStore {
   readonly log: string[] = [];
   private held: (() => void)[] = [];
+
+  override async keys(): Promise<string[]> {
+    throw new Error('this store cannot list its keys');
+  }
 
   override async get(key: string) {
     this.log.push(`get ${key}`);

@@ -54,8 +54,9 @@ export type { TuneCacheOptions, TuneCacheResult, TuneCacheRow } from './cache/tu
 export { REFERENCE_CACHE_SIZES, tuneCache } from './cache/tuneCache.js';
 export type { Dataset, GetOptions, Loader, PlanAware } from './dataset/Dataset.js';
 export { fromArray, fromLoader, isPlanAware } from './dataset/Dataset.js';
-export type { Executor } from './dataset/Executor.js';
+export type { Executor, RunOptions } from './dataset/Executor.js';
 export { InThreadExecutor } from './dataset/InThreadExecutor.js';
+export { Speculation } from './dataset/Speculation.js';
 export type { TuningStats } from './engine/autotune/AutoTuner.js';
 export type { LoadLatencyStats } from './engine/autotune/LatencyWindow.js';
 export type { CachingDataset } from './engine/CachingDataset.js';

@@ -9,6 +9,7 @@ export { checkNormalizeChannels } from './augment/normalize.js';
 // --- value rendering, option checks, plan following, removed plumbing ---
 export { checkPlan } from './dataset/Dataset.js';
 export { findInPlan } from './dataset/findInPlan.js';
+export { takeDemandFirst } from './dataset/Speculation.js';
 export { AccessPredictor } from './engine/accessPredictor.js';
 // --- error codes and the one serializer for every worker boundary ---
 export { ERROR_CODES, isErrorCode } from './errorCodes.js';

@@ -1,10 +1,18 @@
 import type { PlanInput } from '../plan/EpochPlan.js';
 import { index as checkIndex, func, nonNegativeInt } from '../util/validate.js';
+import type { Speculation } from './Speculation.js';
 
 /** Options passed to {@link Dataset.get}. */
 export interface GetOptions {
   /** Aborts the load; a loader should stop work and reject when it fires. */
   signal?: AbortSignal;
+  /**
+   * Set when the read is speculative (the engine's prefetch): a dataset that
+   * queues work (a worker pool, request slots per origin) should start it
+   * after demand work, and as demand once it is promoted.
+   * @default undefined (demand: a reader waits)
+   */
+  speculation?: Speculation;
 }
 
 /**

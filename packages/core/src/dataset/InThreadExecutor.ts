@@ -1,6 +1,6 @@
 import { abortReason, raceAbort } from '../util/abort.js';
 import type { Dataset } from './Dataset.js';
-import type { Executor } from './Executor.js';
+import type { Executor, RunOptions } from './Executor.js';
 
 /**
  * The default {@link Executor}: runs `dataset.get` on the calling thread as
@@ -29,12 +29,18 @@ export class InThreadExecutor<T> implements Executor<T> {
     this.settleOnAbort = options.settleOnAbort ?? true;
   }
 
-  /** Load sample `index`; rejects with the abort reason when `signal` fires. */
-  run(index: number, signal: AbortSignal): Promise<T> {
+  /**
+   * Load sample `index`; rejects with the abort reason when `signal` fires.
+   * It queues nothing itself: `options.speculation` goes on to `dataset.get`
+   * (as `GetOptions.speculation`), for the queues behind it. `input` is ignored.
+   */
+  run(index: number, signal: AbortSignal, _input?: unknown, options?: RunOptions): Promise<T> {
     if (this.settleOnAbort && signal.aborted) return Promise.reject(abortReason(signal));
     let result: Promise<T>;
     try {
-      result = Promise.resolve(this.dataset.get(index, { signal }));
+      const speculation = options?.speculation;
+      const opts = speculation === undefined ? { signal } : { signal, speculation };
+      result = Promise.resolve(this.dataset.get(index, opts));
     } catch (error) {
       return Promise.reject(error);
     }

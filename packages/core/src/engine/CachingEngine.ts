@@ -126,7 +126,10 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       if (flight.prefetch && !flight.claimed) {
         flight.claimed = true;
         this.counters.used++;
-        // a prefetch retry waiting for a slot is now a reader's load: demand priority
+        // a reader waits for it now: demand in the executor's queues (worker
+        // pool, request slots), and a prefetch retry waiting for one of our
+        // slots moves to the readers' queue
+        flight.promote();
         if (flight.state === 'queued') this.runner.enqueue(flight);
       }
       if (flight.state === 'ready') {

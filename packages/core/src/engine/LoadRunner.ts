@@ -107,7 +107,7 @@ export class LoadRunner<T> {
     }, this.loadTimeoutMs);
     let run: Promise<T>;
     try {
-      run = this.executor.run(f.key, controller.signal);
+      run = this.executor.run(f.key, controller.signal, undefined, f.runOptions);
     } catch (error) {
       run = Promise.reject(error);
     }

@@ -59,7 +59,8 @@ function executorSource<T>(length: number, executor: Executor<T>): Dataset<T> {
     get: (index: number, opts?: GetOptions) => {
       const signal = opts?.signal;
       if (signal === undefined) throw new TypeError('executor loads need a signal');
-      return executor.run(index, signal);
+      // GetOptions carries the speculation of a prefetch, as RunOptions does
+      return executor.run(index, signal, undefined, opts);
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { RunOptions } from '../dataset/Executor.js';
+import { Speculation } from '../dataset/Speculation.js';
 import { LoadTimeoutError } from '../errors.js';
 import { abortReason } from '../util/abort.js';
 import type { Clock, TimerHandle } from '../util/Clock.js';
@@ -42,13 +44,25 @@ export class LoadFlight<T> {
   /** Clock time the current attempt started (load latency for the stats and the tuner). */
   startedAt = 0;
   waiters: Waiter<T>[] = [];
+  /**
+   * What the executor is told: a prefetch runs with a {@link Speculation}
+   * (promoted when a reader claims it), a caller's miss as demand (undefined).
+   */
+  readonly runOptions: RunOptions | undefined;
 
   constructor(
     /** The sample index. */
     readonly key: number,
     /** Started by the prefetcher (true) or by a caller's miss (false). */
     readonly prefetch: boolean,
-  ) {}
+  ) {
+    this.runOptions = prefetch ? { speculation: new Speculation() } : undefined;
+  }
+
+  /** A reader waits for this load now: every queue still holding it treats it as demand. */
+  promote(): void {
+    this.runOptions?.speculation?.promote();
+  }
 }
 
 /**

@@ -148,6 +148,14 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
   private counters = { diskHits: 0, misses: 0, diskErrors: 0 };
   /** Store reads in progress; queued writes wait until there are none. */
   private reading = 0;
+  /**
+   * Samples known to be in the store: its keys under this fingerprint (listed
+   * once, at the first read) and every sample queued for writing since.
+   */
+  private readonly present = new Set<number>();
+  /** Whether `present` holds the store's listing: a sample outside it is a known miss. */
+  private listed = false;
+  private listing: Promise<void> | undefined;
   private disabledReason: string | undefined;
   private droppedWhileDisabled = 0;
 
@@ -193,22 +201,28 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
     throwIfAborted(signal);
     const shared = this.inflight.get(index);
     if (shared) return shared;
-    const p = this.load(index, signal).finally(() => this.inflight.delete(index));
+    const p = this.load(index, opts).finally(() => this.inflight.delete(index));
     this.inflight.set(index, p);
     return p;
   }
 
-  private async load(index: number, signal: AbortSignal | undefined): Promise<T> {
+  private async load(index: number, opts: GetOptions | undefined): Promise<T> {
+    const signal = opts?.signal;
     const key = this.keyOf(index);
     let bytes: Uint8Array | undefined;
-    this.reading++;
-    try {
-      bytes = await this.store.get(key);
-    } catch (err) {
-      this.counters.diskErrors++;
-      this.onDiskError(err, key);
-    } finally {
-      if (--this.reading === 0) this.queue.resume();
+    this.listing ??= this.list();
+    // A known miss goes straight to the source: no store round trip before the
+    // load (in a cold epoch every read is one), no store read for writes to yield to.
+    if (!this.listed || this.present.has(index)) {
+      this.reading++;
+      try {
+        bytes = await this.store.get(key);
+      } catch (err) {
+        this.counters.diskErrors++;
+        this.onDiskError(err, key);
+      } finally {
+        if (--this.reading === 0) this.queue.resume();
+      }
     }
     if (bytes !== undefined) {
       try {
@@ -218,11 +232,13 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
       } catch (err) {
         this.counters.diskErrors++;
         this.onDiskError(err, key);
+        this.present.delete(index);
         this.store.delete(key).catch(() => {});
       }
     }
     throwIfAborted(signal);
-    const sample = await this.source.get(index, signal ? { signal } : undefined);
+    // the caller's options as given: its signal, and the speculation of a prefetch
+    const sample = await this.source.get(index, opts);
     this.counters.misses++;
     if (this.disabledReason === undefined) {
       let encoded: Uint8Array | undefined;
@@ -232,11 +248,33 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
         this.counters.diskErrors++;
         this.onDiskError(err, key);
       }
-      if (encoded) this.queue.enqueue(key, encoded);
+      if (encoded) {
+        this.present.add(index);
+        this.queue.enqueue(key, encoded);
+      }
     } else {
       this.droppedWhileDisabled++;
     }
     return sample;
+  }
+
+  /**
+   * Learn which samples the store holds under this fingerprint (once). Until
+   * then, and when listing fails, every read asks the store. A sample another
+   * writer adds later is only missed (loaded from the source again), never wrong.
+   */
+  private async list(): Promise<void> {
+    try {
+      const prefix = `${this.fingerprint}/`;
+      for (const key of await this.store.keys()) {
+        if (!key.startsWith(prefix)) continue;
+        const index = Number(key.slice(prefix.length));
+        if (Number.isInteger(index)) this.present.add(index);
+      }
+      this.listed = true;
+    } catch {
+      // a store that cannot list is asked for every read
+    }
   }
 
   private writeFailed(err: unknown, key: string): void {

@@ -1,10 +1,12 @@
-import { ClosedError } from '@medfusion/core';
-import { abortReason } from '@medfusion/core/internal';
+import { ClosedError, type Speculation } from '@medfusion/core';
+import { abortReason, takeDemandFirst } from '@medfusion/core/internal';
 
 interface Waiter {
   resolve: (release: () => void) => void;
   reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
+  /** Set for a speculative request: it waits behind demand requests until promoted. */
+  speculation: Speculation | undefined;
   onAbort: () => void;
 }
 
@@ -15,8 +17,10 @@ interface OriginSlot {
 
 /**
  * Caps concurrent requests per origin (scheme + host + port), so a prefetcher
- * never floods one bucket or CDN and requests beyond the cap wait in FIFO
- * order. Sources share {@link defaultOriginLimiter} unless given their own.
+ * never floods one bucket or CDN. Requests beyond the cap wait: a freed slot
+ * goes to the oldest demand request (no speculation, or a promoted one), else
+ * to the oldest speculative one. Sources share {@link defaultOriginLimiter}
+ * unless given their own.
  *
  * @example
  * const limiter = new OriginLimiter(4);
@@ -40,8 +44,12 @@ export class OriginLimiter {
     return this.slots.get(origin)?.active ?? 0;
   }
 
-  /** Wait for a slot on `origin`; resolves to the function that gives it back. */
-  acquire(origin: string, signal?: AbortSignal): Promise<() => void> {
+  /**
+   * Wait for a slot on `origin`; resolves to the function that gives it back.
+   * `speculation` marks a speculative request (a prefetch): it gets a slot
+   * only when no demand request waits for one.
+   */
+  acquire(origin: string, signal?: AbortSignal, speculation?: Speculation): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     let slot = this.slots.get(origin);
     if (!slot) {
@@ -58,6 +66,7 @@ export class OriginLimiter {
         resolve,
         reject,
         signal,
+        speculation,
         onAbort: () => {
           const i = s.queue.indexOf(waiter);
           if (i >= 0) s.queue.splice(i, 1);
@@ -74,7 +83,7 @@ export class OriginLimiter {
     return () => {
       if (released) return;
       released = true;
-      const next = slot.queue.shift();
+      const next = takeDemandFirst(slot.queue);
       if (next) {
         next.signal?.removeEventListener('abort', next.onAbort);
         next.resolve(this.releaser(origin, slot));

@@ -1,4 +1,4 @@
-import { MedFusionError, type RetryOptions, retry } from '@medfusion/core';
+import { MedFusionError, type RetryOptions, retry, type Speculation } from '@medfusion/core';
 import { abortReason, throwIfAborted } from '@medfusion/core/internal';
 import {
   fetchWithTimeout,
@@ -105,7 +105,7 @@ export class RangeReader {
       throw new RangeError(`end ${end} is past the object's size ${this.pinnedSize} (${this.url})`);
     }
     if (this.noRange) return Promise.reject(this.noRange);
-    return retry(() => this.readOnce(start, end, options.signal), {
+    return retry(() => this.readOnce(start, end, options.signal, options.speculation), {
       ...this.retryOptions,
       signal: options.signal,
     });
@@ -117,7 +117,7 @@ export class RangeReader {
    * streaming surfaces as a retryable {@link RemoteReadError} from the stream.
    */
   stream(options: ReadOptions = {}): Promise<ReadableStream<Uint8Array>> {
-    return retry(() => this.streamOnce(options.signal), {
+    return retry(() => this.streamOnce(options.signal, options.speculation), {
       ...this.retryOptions,
       signal: options.signal,
     });
@@ -133,8 +133,9 @@ export class RangeReader {
   private async send(
     range: string | undefined,
     signal: AbortSignal | undefined,
+    speculation: Speculation | undefined,
   ): Promise<{ res: Response; release: () => void }> {
-    const release = await this.limiter.acquire(this.origin, signal);
+    const release = await this.limiter.acquire(this.origin, signal, speculation);
     this.requestCount++;
     let res: Response;
     try {
@@ -212,8 +213,9 @@ export class RangeReader {
     start: number,
     end: number,
     signal: AbortSignal | undefined,
+    speculation: Speculation | undefined,
   ): Promise<Uint8Array> {
-    const { res, release } = await this.send(`bytes=${start}-${end - 1}`, signal);
+    const { res, release } = await this.send(`bytes=${start}-${end - 1}`, signal, speculation);
     try {
       if (res.status === 206) {
         const m = /^bytes (\d+)-(\d+)\//.exec(res.headers.get('Content-Range') ?? '');
@@ -287,8 +289,11 @@ export class RangeReader {
     return out;
   }
 
-  private async streamOnce(signal: AbortSignal | undefined): Promise<ReadableStream<Uint8Array>> {
-    const { res, release } = await this.send(undefined, signal);
+  private async streamOnce(
+    signal: AbortSignal | undefined,
+    speculation: Speculation | undefined,
+  ): Promise<ReadableStream<Uint8Array>> {
+    const { res, release } = await this.send(undefined, signal, speculation);
     const body = res.body;
     if (res.status !== 200 || !body) {
       release();

@@ -1,4 +1,4 @@
-import type { RetryOptions } from '@medfusion/core';
+import type { RetryOptions, Speculation } from '@medfusion/core';
 import type { RequestTimeoutOptions } from './fetchWithTimeout.js';
 import type { OriginLimiter } from './OriginLimiter.js';
 
@@ -52,4 +52,11 @@ export interface RangeReaderOptions extends HttpOptions {
 export interface ReadOptions {
   /** Aborts the read (and its retries); the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Marks a speculative read (a prefetch): while requests wait for a slot of
+   * the origin, every demand request (no speculation, or a promoted one)
+   * gets one first.
+   * @default undefined (demand)
+   */
+  speculation?: Speculation;
 }

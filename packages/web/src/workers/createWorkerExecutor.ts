@@ -4,12 +4,14 @@ import {
   type Executor,
   LoadTimeoutError,
   MedFusionError,
+  type RunOptions,
 } from '@medfusion/core';
 import {
   describe,
   deserializeError,
   type SerializedError,
   serializeError,
+  takeDemandFirst,
 } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
@@ -28,8 +30,11 @@ export interface WorkerExecutor<T> extends Executor<T> {
    * Load sample `index` in a worker; rejects (never hangs) on abort, timeout,
    * crash or close. `input`, when given, goes with the call (structured-cloned,
    * again on the retry after a crash) to the worker's function.
+   * `options.speculation` marks a speculative call: while calls wait for a
+   * worker, every demand call (no speculation, or a promoted one) starts
+   * before it.
    */
-  run(index: number, signal?: AbortSignal, input?: unknown): Promise<T>;
+  run(index: number, signal?: AbortSignal, input?: unknown, options?: RunOptions): Promise<T>;
   /** Current counters. */
   stats(): WorkerExecutorStats;
   /** Terminate every worker and reject every pending call with `ClosedError`. Idempotent. */
@@ -41,7 +46,8 @@ let poolSeq = 0;
 /**
  * Run sample loads in a pool of Web Workers (comlink RPC), with no way to hang:
  * per-call timeouts, crash detection (Web Locks or heartbeat) with one retry on a
- * fresh worker, FIFO dispatch to the least busy worker, aborts that reach the
+ * fresh worker, dispatch to the least busy worker (demand calls first, then
+ * speculative ones, each in the order called), aborts that reach the
  * worker, zero-copy transfer of returned buffers. The worker side calls
  * {@link exposeLoader}.
  *
@@ -60,6 +66,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     callTimeoutMs,
     startTimeoutMs,
     concurrency,
+    speculativeWorkers,
     heartbeatMs,
     maxStartFailures,
     useLocks,
@@ -265,22 +272,42 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     pump();
   }
 
-  /** FIFO: the oldest waiting call goes to the ready worker with the fewest calls. */
+  /**
+   * The oldest waiting demand call (else the oldest speculative one) goes to
+   * the ready worker with the fewest calls; a speculative call only to one of
+   * the first `speculativeWorkers` ready workers. Speculation is read now, so
+   * a call promoted while it waited counts as demand.
+   */
   function pump(): void {
     while (queue.length > 0) {
-      const head = queue[0] as Call;
-      if (head.done) {
+      if ((queue[0] as Call).done) {
         queue.shift();
         continue;
       }
       let best: Slot | undefined;
+      let bestSpeculative: Slot | undefined;
+      let ready = 0;
       for (const slot of slots) {
-        if (!slot.ready || slot.calls.size >= concurrency) continue;
+        if (!slot.ready) continue;
+        const mayGuess = ready++ < speculativeWorkers;
+        if (slot.calls.size >= concurrency) continue;
         if (best === undefined || slot.calls.size < best.calls.size) best = slot;
+        if (
+          mayGuess &&
+          (bestSpeculative === undefined || slot.calls.size < bestSpeculative.calls.size)
+        )
+          bestSpeculative = slot;
       }
       if (best === undefined) return;
-      queue.shift();
-      send(head, best);
+      const call = takeDemandFirst(queue) as Call;
+      if (call.done) continue; // a settled call is only dropped
+      if (call.speculation?.speculative !== true) send(call, best);
+      else if (bestSpeculative !== undefined) send(call, bestSpeculative);
+      else {
+        // no demand call waits (it would have come first): speculation waits for its workers
+        queue.unshift(call);
+        return;
+      }
     }
   }
 
@@ -307,7 +334,12 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     }, heartbeatMs);
   }
 
-  function run(index: number, signal?: AbortSignal, input?: unknown): Promise<T> {
+  function run(
+    index: number,
+    signal?: AbortSignal,
+    input?: unknown,
+    options?: RunOptions,
+  ): Promise<T> {
     if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) {
       return Promise.reject(
         new RangeError(`index must be a non-negative integer, got ${String(index)}`),
@@ -323,6 +355,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
         id: ++callSeq,
         index,
         input,
+        speculation: options?.speculation,
         resolve: resolve as (value: unknown) => void,
         reject,
         signal,

@@ -33,10 +33,21 @@ export interface WorkerExecutorOptions {
    */
   startTimeoutMs?: number;
   /**
-   * Calls in flight on one worker; further calls wait in one FIFO queue.
+   * Calls in flight on one worker; further calls wait in one queue, in the
+   * order called except that demand calls go before speculative ones.
    * @default 16
    */
   concurrency?: number;
+  /**
+   * Web Workers that take speculative calls (`run`'s `options.speculation`,
+   * the engine's prefetches): the cores free for decoding ahead of need.
+   * Demand calls go to every worker; speculative ones only to the first
+   * `speculativeWorkers` ready workers, so decoding ahead never takes the
+   * core of the thread that trains. Queued speculative calls wait for room there.
+   * @default max(1, min(poolSize, navigator.hardwareConcurrency - 1)): one core left to the training thread
+   * @example 1 // a 2-core machine training on one core
+   */
+  speculativeWorkers?: number;
   /**
    * How a dead worker is noticed. `lock`: each worker holds a Web Lock for its
    * whole life, freed the moment it dies (even by a silent `self.close()`).
@@ -104,6 +115,7 @@ export interface ResolvedWorkerExecutorOptions {
   callTimeoutMs: number;
   startTimeoutMs: number;
   concurrency: number;
+  speculativeWorkers: number;
   heartbeatMs: number;
   maxStartFailures: number;
   /** True for Web-Lock liveness, false for heartbeat. */
@@ -143,18 +155,30 @@ export function resolveWorkerExecutorOptions(
   if (options.onCrash !== undefined && typeof options.onCrash !== 'function') {
     throw new TypeError(`onCrash must be a function, got ${String(options.onCrash)}`);
   }
+  const poolSize = intOption('poolSize', options.poolSize, 2);
   return {
     worker,
-    poolSize: intOption('poolSize', options.poolSize, 2),
+    poolSize,
     callTimeoutMs: msOption('callTimeoutMs', options.callTimeoutMs, 30_000),
     startTimeoutMs: msOption('startTimeoutMs', options.startTimeoutMs, 10_000),
     concurrency: intOption('concurrency', options.concurrency, 16),
+    speculativeWorkers: intOption(
+      'speculativeWorkers',
+      options.speculativeWorkers,
+      Math.max(1, Math.min(poolSize, freeCores())),
+    ),
     heartbeatMs: msOption('heartbeatMs', options.heartbeatMs, 1000),
     maxStartFailures: intOption('maxStartFailures', options.maxStartFailures, 3),
     useLocks: liveness === 'lock' || (liveness === 'auto' && hasLocks),
     onCrash: options.onCrash,
     clock: options.clock ?? systemClock,
   };
+}
+
+/** Cores left when one trains: `navigator.hardwareConcurrency - 1` (1 when unknown). */
+function freeCores(): number {
+  const cores = typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency;
+  return typeof cores === 'number' && cores > 1 ? cores - 1 : 1;
 }
 
 function intOption(name: string, value: unknown, fallback: number): number {

@@ -1,4 +1,4 @@
-import type { TimerHandle } from '@medfusion/core';
+import type { Speculation, TimerHandle } from '@medfusion/core';
 import type * as Comlink from 'comlink';
 import type { WorkerApi } from './workerProtocol.js';
 
@@ -8,6 +8,8 @@ export interface PendingCall {
   readonly index: number;
   /** The payload handed to the worker with the index (e.g. a sample to augment). */
   readonly input: unknown;
+  /** Set for a speculative call (a prefetch): it starts after queued demand calls until promoted. */
+  readonly speculation: Speculation | undefined;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
   readonly signal: AbortSignal | undefined;
