@@ -1,61 +1,84 @@
-// `pnpm bench autotune [--scale 0.1] [--rounds 5] [--trace shuffled-epochs|local-repeats]`
+// `pnpm bench autotune [--scale 1] [--rounds 5] [--trace shuffled-epochs|local-repeats]
+//                      [--grid 8x16,8x32,…,64x256]`
 // The seed scenario (DESIGN.md: 10,000 samples × scale, each read 2–3 times, 10 ms of
 // overlappable latency per load, cacheSize 1,000 × scale, the plan handed over) read by a
 // one-sample-at-a-time consumer, under three configurations of cacheType 'both':
 //   reference  the reference's knobs: prefetchSize 10, numWorkers 2
-//   grid-best  the best of a hand-tuning grid: numWorkers × prefetchSize in {2, 8, 32} × {10, 32, 128}
+//   grid-best  the best point of a hand-tuning grid of numWorkers × prefetchSize (--grid)
 //   auto       createCachedDataset's defaults (numWorkers / prefetchSize 'auto')
-// Every configuration runs once per round, the order rotating each round; a figure is the
-// median of the rounds (spread printed). ofBest = samples/s ÷ grid-best's, same scenario.
+//
+// The grid, from first principles: the consumer does no work, so an epoch is bound by loads in
+// flight ÷ latency — a point can at most read `numWorkers / 10 ms × reads / distinct samples`
+// per second (every sample is loaded at least once; the rest may hit). prefetchSize below
+// numWorkers caps the loads in flight, so the grid pairs numWorkers 8, 16, 32, 64 with
+// prefetchSize 2× and 4× that: the whole range 'auto' may use (at most 64 loads in flight and
+// a depth of 256), twice as wide as the first grid ({2, 8, 32} × {10, 32, 128}). The seed's
+// loads are timers, free at any concurrency, so points past auto's limits keep paying
+// (`--grid 128x256,512x1024` shows them); they measure the limit, not the tuner. A point whose
+// ceiling is below a grid figure already measured cannot be grid-best and is not run.
+//
+// Rounds: round 1 runs every configuration once; later rounds run 'auto' and the grid points
+// within half of round 1's best grid figure (an epoch's spread here is a few %). The others
+// (always the reference, at ~200 samples/s the slow part) keep their round-1 figure: their
+// rows say `rounds: 1`. The order rotates each round; a figure is the median of its rounds
+// (spread printed). ofBest = samples/s ÷ grid-best's, same scenario.
 // Target (issue 15): auto ≥ 0.9 of grid-best and ≥ 3× reference.
 import { type CreateCachedDatasetOptions, createCachedDataset } from '@medfusion/core';
+import { arg, intArg, numArg } from './_args.js';
 import { type SeedSample, seedSource } from './_seedSource.js';
+import { median, round } from './_stats.js';
 import { localRepeats, shuffledEpochs } from './_trace.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-const SCALE = Number(arg('scale') ?? 1);
-if (!(SCALE > 0 && SCALE <= 1))
-  throw new RangeError(`--scale must be in (0, 1], got ${arg('scale')}`);
-const ROUNDS = Number(arg('rounds') ?? 5);
-if (!(Number.isInteger(ROUNDS) && ROUNDS >= 1))
-  throw new RangeError(`--rounds must be a positive integer, got ${arg('rounds')}`);
+const SCALE = numArg('scale', 1);
+if (SCALE > 1) throw new RangeError(`--scale must be in (0, 1], got ${SCALE}`);
+const ROUNDS = intArg('rounds', 5);
 const N = Math.round(10_000 * SCALE);
 const CACHE = Math.round(1000 * SCALE);
 const WINDOW = Math.round(2000 * SCALE);
 const LATENCY_MS = 10;
 const SEED = 0x5eed;
-
-type Sample = SeedSample;
+/** Grid points below this share of round 1's best grid figure run one round only. */
+const CONTENDER = 0.5;
 
 const source = seedSource(N, LATENCY_MS);
 
 interface Config {
   name: string;
   group: 'reference' | 'grid' | 'auto';
-  options: CreateCachedDatasetOptions<Sample>;
+  options: CreateCachedDatasetOptions<SeedSample>;
+  /** Loads in flight at most (grid points; Infinity for auto). */
+  numWorkers: number;
 }
+
+const grid = (arg('grid') ?? '8x16,8x32,16x32,16x64,32x64,32x128,64x128,64x256')
+  .split(',')
+  .map((point) => {
+    const [w, p] = point.split('x').map(Number);
+    if (!(Number.isInteger(w) && w! > 0 && Number.isInteger(p) && p! >= 0))
+      throw new RangeError(`--grid points are numWorkers x prefetchSize, got ${point}`);
+    return { numWorkers: w!, prefetchSize: p! };
+  });
 
 const configs: Config[] = [
   {
     name: 'reference',
     group: 'reference',
     options: { cacheType: 'both', cacheSize: CACHE, prefetchSize: 10, numWorkers: 2 },
+    numWorkers: 2,
   },
-  { name: 'auto', group: 'auto', options: { cacheType: 'both', cacheSize: CACHE } },
+  {
+    name: 'auto',
+    group: 'auto',
+    options: { cacheType: 'both', cacheSize: CACHE },
+    numWorkers: Number.POSITIVE_INFINITY,
+  },
+  ...grid.map(({ numWorkers, prefetchSize }) => ({
+    name: `grid w${numWorkers} p${prefetchSize}`,
+    group: 'grid' as const,
+    options: { cacheType: 'both' as const, cacheSize: CACHE, prefetchSize, numWorkers },
+    numWorkers,
+  })),
 ];
-for (const numWorkers of [2, 8, 32]) {
-  for (const prefetchSize of [10, 32, 128]) {
-    configs.push({
-      name: `grid w${numWorkers} p${prefetchSize}`,
-      group: 'grid',
-      options: { cacheType: 'both', cacheSize: CACHE, prefetchSize, numWorkers },
-    });
-  }
-}
 
 /** Samples per second of one epoch of `trace` under `c`. */
 async function runOnce(trace: Int32Array, c: Config): Promise<number> {
@@ -71,12 +94,6 @@ async function runOnce(trace: Int32Array, c: Config): Promise<number> {
   return (trace.length * 1000) / wallMs;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
 interface Row {
   scenario: string;
   config: 'reference' | 'grid-best' | 'auto';
@@ -84,6 +101,8 @@ interface Row {
   detail: string;
   samplesPerSec: number;
   ofBest: number;
+  /** Rounds behind the figure. */
+  rounds: number;
   /** Spread of the rounds: (max − min) / median. */
   spread: number;
 }
@@ -95,32 +114,64 @@ const traces: [string, Int32Array][] = [
 const onlyTrace = arg('trace');
 console.log(
   `autotune bench: seed scenario, ${N} samples, cacheSize ${CACHE}, ${LATENCY_MS} ms per load, ` +
-    `${ROUNDS} rounds (scale ${SCALE})`,
+    `up to ${ROUNDS} rounds (scale ${SCALE})`,
 );
+const started = performance.now();
 const rows: Row[] = [];
 for (const [scenario, trace] of traces) {
   if (onlyTrace && !scenario.endsWith(onlyTrace)) continue;
+  const ceiling = (c: Config) => ((c.numWorkers * 1000) / LATENCY_MS) * (trace.length / N);
   const runs = new Map<string, number[]>(configs.map((c) => [c.name, []]));
-  for (let r = 0; r < ROUNDS; r++) {
-    for (let k = 0; k < configs.length; k++) {
-      const c = configs[(k + r) % configs.length]!;
+  const bestGrid = () =>
+    Math.max(0, ...configs.filter((c) => c.group === 'grid').map((c) => median1(c.name)));
+  const median1 = (name: string) => {
+    const xs = runs.get(name)!;
+    return xs.length > 0 ? median(xs) : 0;
+  };
+  console.log(`\n${scenario}: ${trace.length} reads`);
+  // Round 1: every configuration, the grid by falling ceiling so the prune can act.
+  const first = [
+    configs.find((c) => c.group === 'auto')!,
+    ...configs.filter((c) => c.group === 'grid').sort((a, b) => ceiling(b) - ceiling(a)),
+    configs.find((c) => c.group === 'reference')!,
+  ];
+  const skipped = new Set<string>();
+  for (const c of first) {
+    if (c.group === 'grid' && ceiling(c) < bestGrid()) {
+      skipped.add(c.name);
+      console.log(
+        `  ${c.name.padEnd(16)} not run: its ceiling ${ceiling(c).toFixed(0)} samples/s is below ` +
+          `the grid's ${bestGrid().toFixed(0)}`,
+      );
+      continue;
+    }
+    runs.get(c.name)!.push(await runOnce(trace, c));
+  }
+  const contenders = configs.filter(
+    (c) => c.group === 'auto' || (c.group === 'grid' && median1(c.name) >= CONTENDER * bestGrid()),
+  );
+  for (let r = 1; r < ROUNDS; r++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const c = contenders[(k + r) % contenders.length]!;
       runs.get(c.name)!.push(await runOnce(trace, c));
     }
   }
   const fig = (name: string) => {
     const xs = runs.get(name)!;
     const m = median(xs);
-    return { m, spread: (Math.max(...xs) - Math.min(...xs)) / m };
+    return { m, rounds: xs.length, spread: (Math.max(...xs) - Math.min(...xs)) / m };
   };
-  console.log(`\n${scenario}: ${trace.length} reads`);
   for (const c of configs) {
+    if (skipped.has(c.name)) continue;
     const f = fig(c.name);
     console.log(
-      `  ${c.name.padEnd(16)} ${f.m.toFixed(0).padStart(7)} samples/s  ±${(f.spread * 50).toFixed(1)} %`,
+      `  ${c.name.padEnd(16)} ${f.m.toFixed(0).padStart(7)} samples/s  ±${(f.spread * 50).toFixed(1)} %` +
+        `  (${f.rounds} round${f.rounds > 1 ? 's' : ''})`,
     );
   }
-  const grid = configs.filter((c) => c.group === 'grid');
-  const best = grid.reduce((a, b) => (fig(b.name).m > fig(a.name).m ? b : a));
+  const best = configs
+    .filter((c) => c.group === 'grid' && !skipped.has(c.name))
+    .reduce((a, b) => (fig(b.name).m > fig(a.name).m ? b : a));
   const bestSps = fig(best.name).m;
   const row = (config: Row['config'], name: string): Row => {
     const f = fig(name);
@@ -130,21 +181,22 @@ for (const [scenario, trace] of traces) {
       detail: name,
       samplesPerSec: f.m,
       ofBest: f.m / bestSps,
+      rounds: f.rounds,
       spread: f.spread,
     };
   };
   rows.push(row('reference', 'reference'), row('grid-best', best.name), row('auto', 'auto'));
 }
 
-console.log('\n| scenario | config | samples/s | of grid-best |');
-console.log('|---|---|---|---|');
+console.log('\n| scenario | config | samples/s | of grid-best | rounds |');
+console.log('|---|---|---|---|---|');
 for (const r of rows) {
   console.log(
     `| ${r.scenario} | ${r.config}${r.config === 'grid-best' ? ` (${r.detail})` : ''} | ` +
-      `${r.samplesPerSec.toFixed(0)} ±${(r.spread * 50).toFixed(1)} % | ${r.ofBest.toFixed(3)} |`,
+      `${r.samplesPerSec.toFixed(0)} ±${(r.spread * 50).toFixed(1)} % | ${r.ofBest.toFixed(3)} | ${r.rounds} |`,
   );
 }
-const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+console.log(`\n${((performance.now() - started) / 1000).toFixed(0)} s in all`);
 console.log(
   JSON.stringify({
     bench: 'autotune',
@@ -155,8 +207,9 @@ console.log(
       config: r.config,
       detail: r.detail,
       samplesPerSec: round(r.samplesPerSec, 1),
-      ofBest: round(r.ofBest),
-      spread: round(r.spread),
+      ofBest: round(r.ofBest, 3),
+      rounds: r.rounds,
+      spread: round(r.spread, 3),
     })),
   }),
 );

@@ -3,6 +3,13 @@
 //    [--transport h1,h1x4,h2]`   (rows: fetch-only, tfjs-data, tfjs-data-tuned, ours-in-thread,
 //    ours-workers; transports: HTTP/1.1 one origin, HTTP/1.1 over 4 origins, HTTP/2)
 //
+// Autotune rows (issue 15): `ours-in-thread@WxP` runs W loads in flight with prefetch P,
+// `ours-in-thread@auto` leaves both 'auto' (same for ours-workers). With an @auto row, the
+// summary adds { scenario, config: 'reference' | 'grid-best' | 'auto', samplesPerSec, ofBest }
+// rows: reference = @2x10 (the reference's knobs), grid-best = the best other @WxP row, e.g.
+//   --rows ours-in-thread@2x10,ours-in-thread@8x16,ours-in-thread@16x32,ours-in-thread@32x64,
+//          ours-in-thread@64x128,ours-in-thread@auto
+//
 // Feeding a TF.js model in Chromium: tf.data (generator → mapAsync decode → prefetch(10) →
 // batch(32)) against our pipeline (DataLoader → PrefetchDataset → toTfDataset) with loads run
 // in-thread or by the Web Worker executor (2 workers). Source: 2,000 generated 64×64 PNGs served
@@ -193,12 +200,63 @@ function report(
     String(r.peakInFlight),
   ]);
   printTable(header, lines);
+  const autotune = autotuneRows(out);
+  if (autotune.length > 0) {
+    printTable(
+      ['scenario', 'config', 'samples/s', 'of grid-best'],
+      autotune.map((r) => [
+        r.scenario,
+        `${r.config} (${r.detail})`,
+        r.samplesPerSec.toFixed(1),
+        r.ofBest.toFixed(3),
+      ]),
+    );
+  }
   console.log(
     `targets: (a) ours ≥ 4x tf.data; (b) our data-stall share < 5 %. ${SAMPLES} samples, ` +
       `${LATENCY_MS} ms latency, batch ${cfg.batchSize}, TF.js backend ${cfg.backend}, ` +
       `median of ${reps} run(s). ${footer}.`,
   );
-  console.log(JSON.stringify({ bench: 'tfjs', rows: out }));
+  console.log(
+    JSON.stringify({ bench: 'tfjs', rows: out, ...(autotune.length ? { autotune } : {}) }),
+  );
+}
+
+/** The autotune summary: per transport and pipeline with an `@auto` row, reference / grid-best / auto. */
+function autotuneRows(out: { transport: Transport; pipeline: string; samplesPerSec: number }[]) {
+  const rows: {
+    scenario: string;
+    config: 'reference' | 'grid-best' | 'auto';
+    detail: string;
+    samplesPerSec: number;
+    ofBest: number;
+  }[] = [];
+  for (const auto of out.filter((r) => r.pipeline.endsWith('@auto'))) {
+    const base = auto.pipeline.slice(0, -'@auto'.length);
+    const mine = out.filter(
+      (r) => r.transport === auto.transport && r.pipeline.startsWith(`${base}@`),
+    );
+    const reference = mine.find((r) => r.pipeline === `${base}@2x10`);
+    const grid = mine.filter((r) => r !== auto && r !== reference);
+    if (grid.length === 0) continue;
+    const best = grid.reduce((a, b) => (b.samplesPerSec > a.samplesPerSec ? b : a));
+    const scenario = `tfjs/${auto.transport}/${base}`;
+    for (const [config, r] of [
+      ['reference', reference],
+      ['grid-best', best],
+      ['auto', auto],
+    ] as const) {
+      if (r === undefined) continue;
+      rows.push({
+        scenario,
+        config,
+        detail: r.pipeline.slice(base.length + 1),
+        samplesPerSec: r.samplesPerSec,
+        ofBest: round(r.samplesPerSec / best.samplesPerSec, 3),
+      });
+    }
+  }
+  return rows;
 }
 
 main().catch((error: unknown) => {

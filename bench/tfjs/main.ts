@@ -14,12 +14,12 @@ export interface BenchConfig {
   origins: string[];
   samples: number;
   batchSize: number;
-  /** tf.data prefetch(N) and our prefetchSize. */
-  prefetchSize: number;
+  /** tf.data prefetch(N) and our prefetchSize (a row named `…@auto` or `…@WxP` sets its own). */
+  prefetchSize: number | 'auto';
   /** prefetch(N) of the "tf.data tuned" row. */
   tunedPrefetch: number;
-  /** Our loads in flight at once (PrefetchDataset numWorkers). */
-  concurrency: number;
+  /** Our loads in flight at once (PrefetchDataset numWorkers; see `prefetchSize` for rows' own). */
+  concurrency: number | 'auto';
   /** Web Workers in the worker row. */
   workers: number;
   backend: string;
@@ -118,7 +118,7 @@ async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> 
           }),
         poolSize: cfg.workers,
         // the pool runs all `concurrency` loads at once, not 16 per worker with the rest queued
-        concurrency: Math.ceil(cfg.concurrency / cfg.workers),
+        concurrency: Math.ceil(inFlight(cfg) / cfg.workers),
       })
     : undefined;
   if (executor) {
@@ -149,7 +149,7 @@ async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> 
     seed: cfg.seed,
     // the loader's own look-ahead ((prefetchBatches + 1) × batch gets) must not cap the loads
     // in flight below `concurrency`
-    prefetchBatches: Math.max(2, Math.ceil(cfg.concurrency / cfg.batchSize) - 1),
+    prefetchBatches: Math.max(2, Math.ceil(inFlight(cfg) / cfg.batchSize) - 1),
   });
   const dataset = toTfDataset(loader, { xs: 'image', ys: 'label' });
   return {
@@ -161,8 +161,28 @@ async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> 
   };
 }
 
-function build(name: string, cfg: BenchConfig): Promise<Built> {
-  if (name === 'tfjs-data') return Promise.resolve(buildTfData(cfg, cfg.prefetchSize));
+/** Most loads in flight `cfg` may run: its `concurrency`, or what `'auto'` may go to (64). */
+function inFlight(cfg: BenchConfig): number {
+  return cfg.concurrency === 'auto' ? 64 : cfg.concurrency;
+}
+
+/**
+ * A row's knobs from its name: `ours-in-thread@16x32` runs 16 loads in flight with a
+ * prefetch depth of 32, `ours-in-thread@auto` leaves both 'auto' (the autotune rows).
+ */
+function withKnobs(name: string, cfg: BenchConfig): [string, BenchConfig] {
+  const [base = name, knobs] = name.split('@');
+  if (knobs === undefined) return [name, cfg];
+  if (knobs === 'auto') return [base, { ...cfg, concurrency: 'auto', prefetchSize: 'auto' }];
+  const [w, p] = knobs.split('x').map(Number);
+  if (!(Number.isInteger(w) && w! > 0 && Number.isInteger(p) && p! > 0))
+    throw new RangeError(`row ${name}: knobs are @auto or @<loads in flight>x<prefetch>`);
+  return [base, { ...cfg, concurrency: w!, prefetchSize: p! }];
+}
+
+function build(row: string, rowCfg: BenchConfig): Promise<Built> {
+  const [name, cfg] = withKnobs(row, rowCfg);
+  if (name === 'tfjs-data') return Promise.resolve(buildTfData(cfg, Number(cfg.prefetchSize)));
   if (name === 'tfjs-data-tuned') return Promise.resolve(buildTfData(cfg, cfg.tunedPrefetch));
   if (name === 'ours-in-thread') return buildOurs(cfg, false);
   if (name === 'ours-workers') return buildOurs(cfg, true);
@@ -261,7 +281,7 @@ async function fetchOnly(cfg: BenchConfig): Promise<{ samples: number; ms: numbe
       });
     }
   };
-  await Promise.all(Array.from({ length: cfg.concurrency }, lane));
+  await Promise.all(Array.from({ length: inFlight(cfg) }, lane));
   return { samples: cfg.samples, ms: performance.now() - t0 };
 }
 

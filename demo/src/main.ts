@@ -10,7 +10,7 @@ import { registerOffline } from './offline.js';
 import { readSettings, type Settings, type Source } from './settings.js';
 import type { SourceInfo } from './sources.js';
 import { tierRates } from './stats.js';
-import { showDisk, showOrigin, showRates, showShards, stat } from './tiles.js';
+import { showBottleneck, showDisk, showOrigin, showRates, showShards, stat } from './tiles.js';
 import type { StepReport, TrainEvent, Trainer } from './trainer.worker.js';
 import './style.css';
 
@@ -258,6 +258,7 @@ function showTiles(): void {
   progress.value = info.stepInEpoch / stepsPerEpoch;
   showOrigin(st);
   showShards(st);
+  showBottleneck(r.diagnosis, st);
 }
 
 async function start(): Promise<void> {

@@ -151,12 +151,10 @@ export class Pipeline {
       cacheType: settings.strategy === 'both-disk' ? ('both' as const) : settings.strategy,
       cacheSize: settings.cacheSize,
       prefetchSize: settings.prefetchSize,
-      // numWorkers is loads in flight, not Web Workers: each worker overlaps
-      // the fetches of WORKER_CONCURRENCY loads (its decodes run one at a time),
-      // so demand reads are never held below what the pool runs at once (with
-      // one load per worker, 10 ms of latency capped the prefetch strategies
-      // below 'none', issue 18)
-      numWorkers: Math.max(1, settings.workers) * WORKER_CONCURRENCY,
+      // numWorkers is loads in flight, not Web Workers (each worker overlaps the
+      // fetches of WORKER_CONCURRENCY loads): 'auto' by default, tuned from the
+      // measured latency and data stall (issue 15); a number means exactly that
+      numWorkers: settings.loadsInFlight,
     };
     // Three tiers with the disk: memory → disk (OPFS) → network; the fingerprint
     // keys the samples on disk to this version of the data set.

@@ -8,8 +8,10 @@ export interface Settings {
   strategy: Strategy;
   /** Memory cache capacity in samples. */
   cacheSize: number;
-  /** How many samples prefetch keeps loading or ready ahead. */
-  prefetchSize: number;
+  /** How many samples prefetch keeps loading or ready ahead; `'auto'`: tuned while training. */
+  prefetchSize: number | 'auto';
+  /** Loads at once (the engine's `numWorkers`); `'auto'`: tuned while training. */
+  loadsInFlight: number | 'auto';
   /** Web Workers decoding images; 0 loads in the training worker itself. */
   workers: number;
   /** Samples per training step. */
@@ -51,12 +53,17 @@ export const TRACES = ['local-repeats', 'shuffled-epochs'] as const;
 /** An access trace name. */
 export type Trace = (typeof TRACES)[number];
 
-/** The defaults: the reference's knobs (cache 1000, prefetch 10, 2 workers, batch 32, 10 ms). */
+/**
+ * The defaults: the reference's cache 1000, 2 workers, batch 32, 10 ms; loads in
+ * flight and prefetch depth 'auto' (the library's default; the reference's
+ * prefetch 10 spent about half of each step waiting for data, issue 15).
+ */
 export const DEFAULTS: Settings = {
   source: 'csv',
   strategy: 'both-disk',
   cacheSize: 1000,
-  prefetchSize: 10,
+  prefetchSize: 'auto',
+  loadsInFlight: 'auto',
   workers: 2,
   batchSize: 32,
   latency: 10,
@@ -68,15 +75,19 @@ export const DEFAULTS: Settings = {
   compareTrace: 'local-repeats',
 };
 
-/** The settings that are whole numbers. */
+/** The settings that are whole numbers (some also take `'auto'`, see {@link AUTO_KEYS}). */
 export type NumberKey = {
-  [K in keyof Settings]: Settings[K] extends number ? K : never;
+  [K in keyof Settings]: Settings[K] extends number | 'auto' ? K : never;
 }[keyof Settings];
+
+/** The number settings that also take `'auto'` (tuned while training). */
+export const AUTO_KEYS: readonly NumberKey[] = ['prefetchSize', 'loadsInFlight'];
 
 /** Inclusive range of every number setting (a value outside is refused, never clamped). */
 export const LIMITS: Record<NumberKey, readonly [number, number]> = {
   cacheSize: [1, 1_000_000],
   prefetchSize: [1, 1024],
+  loadsInFlight: [1, 512],
   workers: [0, 16],
   batchSize: [1, 512],
   latency: [0, 10_000],
@@ -91,16 +102,19 @@ export function isNumberKey(key: string): key is NumberKey {
 }
 
 /** What a field's text means: the value to use, or why it cannot be used. */
-export type FieldCheck = { ok: true; value: number } | { ok: false; message: string };
+export type FieldCheck = { ok: true; value: number | 'auto' } | { ok: false; message: string };
 
 /**
- * Check what was typed into a number field: a whole number within its range,
- * else a message saying what is allowed (the value is never changed silently).
+ * Check what was typed into a number field: a whole number within its range
+ * (or `auto` where {@link AUTO_KEYS} allows it), else a message saying what is
+ * allowed (the value is never changed silently).
  */
 export function checkNumber(key: NumberKey, raw: string): FieldCheck {
   const [lo, hi] = LIMITS[key];
-  const range = `a whole number from ${num(lo)} to ${num(hi)}`;
+  const auto = AUTO_KEYS.includes(key);
+  const range = `${auto ? 'auto or ' : ''}a whole number from ${num(lo)} to ${num(hi)}`;
   const text = raw.trim();
+  if (auto && text.toLowerCase() === 'auto') return { ok: true, value: 'auto' };
   if (text === '') return { ok: false, message: `Enter ${range}.` };
   const n = Number(text);
   if (!Number.isInteger(n)) return { ok: false, message: `"${text}" is not ${range}.` };
@@ -125,7 +139,7 @@ export function readSettings(search: string): Settings {
     const raw = q.get(key);
     if (raw === null) continue;
     const checked = checkNumber(key, raw);
-    if (checked.ok) s[key] = checked.value;
+    if (checked.ok) (s as Record<NumberKey, number | 'auto'>)[key] = checked.value;
   }
   return s;
 }

@@ -1,5 +1,7 @@
 // The page's tiles and origin line: what the training worker reported, as text
 // for a person and as raw numbers in data attributes for tools.
+
+import type { Diagnosis } from '@medfusion/web';
 import { mib, num, pct } from './format.js';
 import { type DiskUsage, type PipelineStats, tierRates } from './stats.js';
 
@@ -79,4 +81,40 @@ export function showDisk(usage: DiskUsage | undefined, length: number): void {
     `${num(usage.entries)} of this data set's ${num(length)} samples on disk; ` +
       `the store holds ${num(usage.storeEntries)} entries, ${mib(usage.storeBytes)}, for every data set`,
   );
+}
+
+/** Plain words for the stages `diagnose` names. */
+const STAGES: Record<Diagnosis['bottleneck'], string> = {
+  none: 'none yet',
+  consumer: 'the training step (data keeps up)',
+  'source-latency': 'source latency',
+  disk: 'the disk tier',
+  'memory-budget': 'the memory budget',
+  'cache-size': 'the cache size',
+};
+
+/**
+ * The live bottleneck line: the stage `diagnose` names, the number that shows
+ * it, the one change to try, and the knobs autotune has set (or that were given).
+ */
+export function showBottleneck(
+  d: Pick<Diagnosis, 'bottleneck' | 'evidence' | 'recommendation' | 'stallShare'>,
+  s: PipelineStats,
+): void {
+  const el = document.querySelector<HTMLElement>('#bottleneck');
+  if (!el) return;
+  const t = s.engine.tuning;
+  const knobs =
+    t === undefined
+      ? ''
+      : ` · ${t.autoNumWorkers ? 'autotune: ' : ''}${num(t.numWorkers)} loads in flight, ` +
+        `prefetch ${num(t.prefetchSize)}${t.autoPrefetchSize && !t.autoNumWorkers ? ' (auto)' : ''}`;
+  el.textContent =
+    `Bottleneck: ${STAGES[d.bottleneck]} — ${d.evidence}.` +
+    `${d.recommendation ? ` Try: ${d.recommendation}.` : ''}${knobs}`;
+  el.dataset.stage = d.bottleneck;
+  el.dataset.stall = String(d.stallShare ?? '');
+  el.dataset.auto = String(t?.autoNumWorkers === true && t.autoPrefetchSize);
+  el.dataset.numWorkers = String(t?.numWorkers ?? '');
+  el.dataset.prefetchSize = String(t?.prefetchSize ?? '');
 }

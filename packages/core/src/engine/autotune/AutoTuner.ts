@@ -12,6 +12,13 @@ export const AUTO_INITIAL_PREFETCH_SIZE = 16;
 
 /** Reads between two decisions of the tuner (half a typical batch). */
 const INTERVAL_READS = 16;
+/**
+ * Reads between two decisions during the slow start (the first climb from
+ * the initial knobs, as TCP's): a decision per few loads, steps of ×4.
+ */
+const SLOW_START_READS = 4;
+/** Most decisions the slow start lasts (it ends sooner once the stall is gone). */
+const SLOW_START_DECISIONS = 6;
 /** Data-stall share above which the hill climb adds concurrency. */
 const STALL_HIGH = 0.05;
 /** Data-stall share below which the consumer is the bottleneck: the climb backs off. */
@@ -73,7 +80,10 @@ export interface AutoTunerSettings {
  * consumer is the bottleneck (stall below 1 %). The prefetch depth is twice
  * the loads in flight (loading + ready), within the byte budget. Steps are
  * bounded (at most ×2 up, ÷2 down per decision), so a latency step moves it
- * within a few batches. Internal to the caching engine; allocates nothing per read.
+ * within a few batches; only the slow start (the first climb from the
+ * initial knobs while the consumer waits) decides every
+ * {@link SLOW_START_READS} reads with ×4 steps, so the start costs a few
+ * load latencies, not a few dozen. Internal to the caching engine; allocates nothing per read.
  */
 export class AutoTuner {
   /** Loads in flight in force. */
@@ -92,6 +102,8 @@ export class AutoTuner {
   private lastStallShare = Number.NaN;
   private climbed = false;
   private cooldown = 0;
+  /** Decisions left in the slow start (0: over). */
+  private slowStart = SLOW_START_DECISIONS;
 
   constructor(
     private readonly clock: Clock,
@@ -115,7 +127,7 @@ export class AutoTuner {
     }
     this.reads++;
     if (!hit) this.misses++;
-    if (this.reads < INTERVAL_READS) return;
+    if (this.reads < (this.slowStart > 0 ? SLOW_START_READS : INTERVAL_READS)) return;
     const elapsed = now - this.intervalStart;
     if (elapsed > 0) this.decide(elapsed, stallMs - this.stallAtStart, avgBytes);
     this.begin(now, stallMs);
@@ -152,16 +164,23 @@ export class AutoTuner {
     const busy = Math.max(elapsed - stall, elapsed * 0.01);
     this.demand = this.reads / busy;
     const stallShare = Math.min(1, stall / elapsed);
+    // slow start: ×4 steps while the consumer mostly waits, until the stall is gone
+    const factor = this.slowStart > 0 && stallShare > STALL_HIGH ? 4 : 2;
+    this.slowStart = factor === 4 ? this.slowStart - 1 : 0;
     this.climb(stallShare);
     const little = this.demand * (this.misses / this.reads) * this.latencyMs;
-    const workers = this.step(this.numWorkers, Math.ceil(little * HEADROOM * this.boost) + 1);
+    const workers = this.step(
+      this.numWorkers,
+      Math.ceil(little * HEADROOM * this.boost) + 1,
+      factor,
+    );
     if (this.settings.tuneNumWorkers) {
       this.numWorkers = Math.min(AUTO_MAX_NUM_WORKERS, workers);
       this.knobs.setNumWorkers(this.numWorkers);
     }
     if (this.settings.tunePrefetchSize) {
       this.prefetchSize = Math.min(
-        this.step(this.prefetchSize, 2 * workers),
+        this.step(this.prefetchSize, 2 * workers, factor),
         this.depthCap(avgBytes),
       );
       this.knobs.setPrefetchSize(this.prefetchSize);
@@ -188,9 +207,9 @@ export class AutoTuner {
     this.lastStallShare = stallShare;
   }
 
-  /** Move from `current` towards `target`, at most ×2 up and ÷2 down. */
-  private step(current: number, target: number): number {
-    const up = Math.max(2 * current, current + 4);
+  /** Move from `current` towards `target`, at most ×`factor` up and ÷2 down. */
+  private step(current: number, target: number, factor: number): number {
+    const up = Math.max(factor * current, current + 4);
     return Math.max(1, Math.min(up, Math.max(Math.ceil(current / 2), target)));
   }
 

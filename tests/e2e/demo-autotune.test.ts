@@ -1,0 +1,166 @@
+// The demo's default run (issue 15): loads in flight and prefetch depth are 'auto', and the
+// page shows the live bottleneck — the stage `diagnose` names, the number behind it, the one
+// change to try — beside the data-stall share. The figures (stall per epoch, the knobs autotune
+// chose) go to .artifacts/demo-autotune-figures.json for the closing note.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ARTIFACTS,
+  generateSmallDataset,
+  launchChromium,
+  type RunningDemo,
+  startDemo,
+} from './demoServer.js';
+
+const SAMPLES = 600;
+let demo: RunningDemo;
+let browser: Browser;
+let page: Page;
+const consoleErrors: string[] = [];
+/** Data-stall share of each completed epoch, from the worker's `[demo] epoch N: {…}` log line. */
+const epochStalls: number[] = [];
+const figures: Record<string, number | string> = {};
+
+const STAGES = ['none', 'consumer', 'source-latency', 'disk', 'memory-budget', 'cache-size'];
+
+async function waitReady(p: Page): Promise<void> {
+  await p.waitForFunction(
+    () => {
+      const s = document.querySelector<HTMLElement>('#status');
+      return s?.dataset.ready === 'true' || s?.dataset.state === 'error';
+    },
+    undefined,
+    { timeout: 60_000 },
+  );
+  expect(await p.locator('#status').getAttribute('data-state')).not.toBe('error');
+}
+
+async function waitRunEnd(p: Page): Promise<void> {
+  await p.waitForFunction(
+    () => {
+      const s = document.querySelector<HTMLElement>('#status')?.dataset.state;
+      return s === 'done' || s === 'error' || s === 'stopped';
+    },
+    undefined,
+    { timeout: 240_000 },
+  );
+  expect(
+    await p.locator('#status').getAttribute('data-state'),
+    (await p.locator('#status').textContent()) ?? '',
+  ).toBe('done');
+}
+
+const attr = (p: Page, selector: string, name: string) => p.locator(selector).getAttribute(name);
+
+describe("demo: 'auto' by default, the bottleneck shown live", () => {
+  beforeAll(async () => {
+    demo = await startDemo(generateSmallDataset(SAMPLES));
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') consoleErrors.push(msg.text());
+      const m = /^\[demo\] epoch (\d+): (\{.*\})$/.exec(msg.text());
+      if (m)
+        epochStalls[Number(m[1]) - 1] = (
+          JSON.parse(m[2] as string) as { epochStall: number }
+        ).epochStall;
+    });
+    page.on('pageerror', (err) => consoleErrors.push(`uncaught ${err.message}`));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.stop();
+    writeFileSync(
+      join(ARTIFACTS, 'demo-autotune-figures.json'),
+      `${JSON.stringify(figures, null, 2)}\n`,
+    );
+    console.log('[e2e autotune figures]', JSON.stringify(figures));
+  });
+
+  it("the default run tunes loads in flight and prefetch ('auto') and names the bottleneck while training", async () => {
+    await page.goto(`${demo.url}?backend=cpu`); // every pipeline setting at its default
+    await waitReady(page);
+    expect(await page.locator('input[name="prefetchSize"]').inputValue()).toBe('auto');
+    expect(await page.locator('input[name="loadsInFlight"]').inputValue()).toBe('auto');
+    await page.click('#start');
+    // live: the line appears while the run goes on, with the stage and its number
+    await page.waitForFunction(
+      () => {
+        const step = Number(
+          document.querySelector<HTMLElement>('[data-stat="step"]')?.dataset.value,
+        );
+        const stage = document.querySelector<HTMLElement>('#bottleneck')?.dataset.stage;
+        return step >= 5 && stage !== undefined && stage !== 'none';
+      },
+      undefined,
+      { timeout: 120_000 },
+    );
+    expect(await attr(page, '#status', 'data-state')).toBe('running');
+    const live = (await page.locator('#bottleneck').textContent()) ?? '';
+    figures.liveLine = live;
+    expect(live).toMatch(/^Bottleneck: .+ — .*data stall \d+(\.\d)? %/);
+    expect(live).toMatch(/autotune: \d+ loads in flight, prefetch \d+/);
+    expect(await attr(page, '#bottleneck', 'data-auto')).toBe('true');
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-autotune-live.png') });
+    await waitRunEnd(page);
+
+    const stage = (await attr(page, '#bottleneck', 'data-stage')) ?? '';
+    expect(STAGES).toContain(stage);
+    const numWorkers = Number(await attr(page, '#bottleneck', 'data-num-workers'));
+    const prefetchSize = Number(await attr(page, '#bottleneck', 'data-prefetch-size'));
+    expect(numWorkers).toBeGreaterThanOrEqual(1);
+    expect(prefetchSize).toBeGreaterThanOrEqual(1);
+    // the line's stall is the step's own, the one the Data stall tile shows
+    const tile = Number(await attr(page, '[data-stat="stall"]', 'data-value'));
+    const lineStall = Number(await attr(page, '#bottleneck', 'data-stall'));
+    expect(Math.abs(lineStall - tile)).toBeLessThan(0.02);
+    expect(epochStalls.length).toBe(3); // the default: 3 epochs
+    Object.assign(figures, {
+      stage,
+      numWorkers,
+      prefetchSize,
+      epochStalls: epochStalls.map((x) => x.toFixed(4)).join(' '),
+      endLine: (await page.locator('#bottleneck').textContent()) ?? '',
+    });
+    for (const x of epochStalls) {
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('explicit numbers mean exactly what they say: no autotune, the given knobs shown', async () => {
+    await page.goto(
+      `${demo.url}?backend=cpu&prefetchSize=10&loadsInFlight=2&epochs=1&samples=64&strategy=both`,
+    );
+    await waitReady(page);
+    expect(await page.locator('input[name="prefetchSize"]').inputValue()).toBe('10');
+    expect(await page.locator('input[name="loadsInFlight"]').inputValue()).toBe('2');
+    await page.click('#start');
+    await waitRunEnd(page);
+    const line = (await page.locator('#bottleneck').textContent()) ?? '';
+    expect(line).toMatch(/ 2 loads in flight, prefetch 10/);
+    expect(line).not.toMatch(/autotune/);
+    expect(await attr(page, '#bottleneck', 'data-auto')).toBe('false');
+  });
+
+  it('refuses anything but auto or a whole number in range, saying so', async () => {
+    const input = page.locator('input[name="loadsInFlight"]');
+    await input.fill('many');
+    await input.dispatchEvent('change');
+    expect(await page.locator('#loadsInFlight-error').textContent()).toMatch(
+      /auto or a whole number from 1 to 512/,
+    );
+    expect(await page.locator('#start').isDisabled()).toBe(true);
+    await input.fill('auto');
+    await input.dispatchEvent('change');
+    expect(await page.locator('#start').isDisabled()).toBe(false);
+    expect(page.url()).not.toMatch(/loadsInFlight=/); // 'auto' is the default
+  });
+
+  it('logged no console errors', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});
