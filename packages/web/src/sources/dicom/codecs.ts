@@ -32,7 +32,9 @@ type WasmModule = Record<string, new () => WasmDecoder>;
 /**
  * Loads an Emscripten codec once per realm (page or worker). The `.wasm` file
  * is located with `new URL(..., import.meta.url)`, which bundlers (Vite,
- * webpack, Rollup with its URL plugin) rewrite to the emitted asset.
+ * webpack, Rollup with its URL plugin) rewrite to the emitted asset. The
+ * module's own printing is dropped: OpenJPEG writes three `[INFO]` lines per
+ * frame, each a console message (costly when DevTools or a test driver listens).
  */
 function lazyWasm(
   load: () => Promise<{ default: unknown }>,
@@ -44,6 +46,8 @@ function lazyWasm(
       const factory = m.default as (o: object) => Promise<WasmModule>;
       return factory({
         locateFile: (path: string) => (path.endsWith('.wasm') ? wasmUrl().href : path),
+        print: () => {},
+        printErr: () => {},
       });
     });
     module.catch(() => {
@@ -66,33 +70,53 @@ const openjpeg = lazyWasm(
   () => new URL('@cornerstonejs/codec-openjpeg/decodewasm', import.meta.url),
 );
 
-/** A codec that runs one Cornerstone WASM decoder class. */
+/**
+ * A codec that runs one Cornerstone WASM decoder class. One decoder instance
+ * serves every frame of the realm (made on first use, as Cornerstone does):
+ * a frame's decode is synchronous, so calls in flight never share it at once,
+ * and its buffers in WASM memory are reused instead of allocated per frame.
+ */
 function wasmCodec(load: () => Promise<WasmModule>, className: string, label: string): DicomCodec {
+  let instance: WasmDecoder | undefined;
   return {
     async decode(frame, info) {
-      const Decoder = (await load())[className];
-      if (!Decoder) throw new DicomError('DICOM_FORMAT', `${label}: the codec has no ${className}`);
-      const decoder = new Decoder();
+      if (!instance) {
+        const Decoder = (await load())[className];
+        if (!Decoder)
+          throw new DicomError('DICOM_FORMAT', `${label}: the codec has no ${className}`);
+        instance ??= new Decoder();
+      }
       try {
-        decoder.getEncodedBuffer(frame.length).set(frame);
-        decoder.decode();
-        // The decoded buffer lives in WASM memory: copy it out before delete().
-        return samplesOf(decoder.getDecodedBuffer().slice(), info);
+        instance.getEncodedBuffer(frame.length).set(frame);
+        instance.decode();
+        // The decoded buffer lives in WASM memory, reused by the next frame: copy it out.
+        return samplesOf(instance.getDecodedBuffer().slice(), info);
       } catch (error) {
-        if (error instanceof DicomError) throw error;
+        // a decoder that threw may hold a broken state: the next frame gets a fresh one
+        instance.delete();
+        instance = undefined;
         throw new DicomError('DICOM_FORMAT', `${label} frame failed to decode: ${String(error)}`, {
           cause: error,
         });
-      } finally {
-        decoder.delete();
       }
     },
   };
 }
 
+/** jpeg-lossless-decoder-js, imported once per realm. */
+let losslessModule: Promise<typeof import('jpeg-lossless-decoder-js')> | undefined;
+let LosslessDecoder: typeof import('jpeg-lossless-decoder-js').Decoder | undefined;
+
 const jpegLossless: DicomCodec = {
   async decode(frame, info) {
-    const { Decoder } = await import('jpeg-lossless-decoder-js');
+    if (!LosslessDecoder) {
+      losslessModule ??= import('jpeg-lossless-decoder-js');
+      losslessModule.catch(() => {
+        losslessModule = undefined;
+      });
+      LosslessDecoder = (await losslessModule).Decoder;
+    }
+    const Decoder = LosslessDecoder;
     try {
       const copy = frame.slice();
       const out = new Decoder().decode(copy.buffer, 0, copy.length, info.bitsAllocated > 8 ? 2 : 1);
