@@ -71,33 +71,29 @@ const openjpeg = lazyWasm(
 );
 
 /**
- * A codec that runs one Cornerstone WASM decoder class. One decoder instance
- * serves every frame of the realm (made on first use, as Cornerstone does):
- * a frame's decode is synchronous, so calls in flight never share it at once,
- * and its buffers in WASM memory are reused instead of allocated per frame.
+ * A codec that runs one Cornerstone WASM decoder class, a fresh decoder per
+ * frame: a reused one (as Cornerstone does) keeps the last frame's output when
+ * a broken codestream makes OpenJPEG give up without throwing, and the next
+ * frame would silently get those pixels; a fresh one has none, which fails
+ * the frame with `DICOM_FORMAT`.
  */
 function wasmCodec(load: () => Promise<WasmModule>, className: string, label: string): DicomCodec {
-  let instance: WasmDecoder | undefined;
   return {
     async decode(frame, info) {
-      if (!instance) {
-        const Decoder = (await load())[className];
-        if (!Decoder)
-          throw new DicomError('DICOM_FORMAT', `${label}: the codec has no ${className}`);
-        instance ??= new Decoder();
-      }
+      const Decoder = (await load())[className];
+      if (!Decoder) throw new DicomError('DICOM_FORMAT', `${label}: the codec has no ${className}`);
+      const decoder = new Decoder();
       try {
-        instance.getEncodedBuffer(frame.length).set(frame);
-        instance.decode();
-        // The decoded buffer lives in WASM memory, reused by the next frame: copy it out.
-        return samplesOf(instance.getDecodedBuffer().slice(), info);
+        decoder.getEncodedBuffer(frame.length).set(frame);
+        decoder.decode();
+        // The decoded buffer lives in WASM memory: copy it out before delete().
+        return samplesOf(decoder.getDecodedBuffer().slice(), info);
       } catch (error) {
-        // a decoder that threw may hold a broken state: the next frame gets a fresh one
-        instance.delete();
-        instance = undefined;
         throw new DicomError('DICOM_FORMAT', `${label} frame failed to decode: ${String(error)}`, {
           cause: error,
         });
+      } finally {
+        decoder.delete();
       }
     },
   };
