@@ -110,6 +110,14 @@ async function windowed(pool: Pool, file: number, frames: number, window: number
   return frames / ((performance.now() - t0) / 1000);
 }
 
+/** The old workers path: the frame is decoded but only its length comes back (less work than in-thread). */
+async function lengthOnly(pool: Pool, index: number, frames: number): Promise<number> {
+  const signal = new AbortController().signal;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: frames }, () => pool.run(index, signal)));
+  return frames / ((performance.now() - t0) / 1000);
+}
+
 /** Both workers started, then `n` frames decoded by each (in flight at once: least-busy dispatch). */
 async function warmPool(pool: Pool, file: number, n: number): Promise<void> {
   while (pool.stats().readyWorkers < 2) await new Promise((r) => setTimeout(r, 5));
@@ -202,7 +210,7 @@ async function decodeRows(cfg: DicomBenchConfig): Promise<DicomRowResult[]> {
       if (file === 0) {
         await overhead(pool, size, 20);
         console.log(await overhead(pool, size, 100));
-        console.log(await overhead(pool, cfg.files.length + 16, 100));
+        console.log(await overhead(pool, 2 * cfg.files.length + 16, 100));
       }
       const a: Measured[] = [];
       const b: Measured[] = [];
@@ -221,6 +229,9 @@ async function decodeRows(cfg: DicomBenchConfig): Promise<DicomRowResult[]> {
         fps.push(`${w}: ${(await windowed(pool, file, cfg.frames, w)).toFixed(0)}`);
       }
       console.log(`${f.syntax}: workers frames/s by calls in flight, ${fps.join(', ')}`);
+      console.log(
+        `${f.syntax}: workers returning only the length (the old bench): ${(await lengthOnly(pool, cfg.files.length + file, cfg.frames)).toFixed(0)} frames/s`,
+      );
       for (const [path, ms] of [
         ['in-thread', a],
         ['workers', b],
