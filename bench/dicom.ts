@@ -26,7 +26,8 @@ import type { DicomBenchConfig, DicomRowResult } from './dicom/main.js';
 const SCALE = numArg('scale', 1);
 const SIZE = Number(arg('size') ?? 512);
 const ROUNDS = Math.max(1, Number(arg('rounds') ?? 5));
-const FRAMES = Math.max(2, Math.round(40 * SCALE));
+// 100 frames: a measurement long enough (50-2000 ms) that one scheduling hiccup does not decide it
+const FRAMES = Math.max(2, Math.round(100 * SCALE));
 const INSTANCES = Math.max(4, Math.round(64 * SCALE));
 const WARMUP = Math.max(1, Number(arg('warmup') ?? 3));
 const ONLY = arg('syntax')?.split(',');
