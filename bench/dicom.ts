@@ -1,7 +1,8 @@
-// `pnpm bench dicom [--scale 1] [--size 512] [--rounds 5]`
+// `pnpm bench dicom [--scale 1] [--size 512] [--rounds 5] [--warmup 3] [--syntax rle,j2k] [--epoch 0]`
 // In Chromium (Playwright, Debian's chromium): decode throughput per transfer syntax at
 // size x size 16-bit (8-bit for JPEG Baseline), in the page's thread vs a pool of 2 workers;
 // then an epoch from a throwaway Orthanc (DICOMweb) vs the same epoch from the disk tier.
+// --syntax keeps only the named decode rows; --epoch 0 skips the Orthanc/disk epoch rows.
 // Needs DCMTK + GDCM (fixtures) and Orthanc (epoch rows; skipped without it).
 // Prints a table, then one JSON line as the last line.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,8 +26,12 @@ import type { DicomBenchConfig, DicomRowResult } from './dicom/main.js';
 const SCALE = numArg('scale', 1);
 const SIZE = Number(arg('size') ?? 512);
 const ROUNDS = Math.max(1, Number(arg('rounds') ?? 5));
-const FRAMES = Math.max(2, Math.round(40 * SCALE));
+// 100 frames: a measurement long enough (50-2000 ms) that one scheduling hiccup does not decide it
+const FRAMES = Math.max(2, Math.round(100 * SCALE));
 const INSTANCES = Math.max(4, Math.round(64 * SCALE));
+const WARMUP = Math.max(1, Number(arg('warmup') ?? 3));
+const ONLY = arg('syntax')?.split(',');
+const EPOCH = arg('epoch') !== '0';
 
 const CT: FixtureImage = {
   name: 'ct',
@@ -62,7 +67,7 @@ const GRAY: FixtureImage = {
   value: (f, y, x, c) => CT.value(f, y, x, c) >> 4,
 };
 
-const VARIANTS = [
+const ALL_VARIANTS = [
   ['ct', 'explicit', '1.2.840.10008.1.2.1', 0],
   ['ct', 'deflated', '1.2.840.10008.1.2.1.99', 0],
   ['ct', 'rle', '1.2.840.10008.1.2.5', 0],
@@ -71,6 +76,7 @@ const VARIANTS = [
   ['ct', 'j2k', '1.2.840.10008.1.2.4.90', 0],
   ['gray', 'jpeg-baseline', '1.2.840.10008.1.2.4.50', 8],
 ] as const;
+const VARIANTS = ALL_VARIANTS.filter(([, label]) => !ONLY || ONLY.includes(label));
 
 async function main(): Promise<void> {
   if (!ensureDicomTools())
@@ -81,7 +87,7 @@ async function main(): Promise<void> {
   const data = await startRangeServer({ root: www });
   const stops: (() => Promise<void>)[] = [() => data.close()];
   let dicomWeb: DicomBenchConfig['dicomWeb'] = null;
-  if (ensureOrthanc()) {
+  if (EPOCH && ensureOrthanc()) {
     const orthanc = await startOrthanc();
     stops.unshift(() => orthanc.stop());
     const study = files[0]?.study as string;
@@ -89,7 +95,7 @@ async function main(): Promise<void> {
     const proxy = await startCorsProxy(orthanc.url);
     stops.unshift(() => proxy.close());
     dicomWeb = { root: `${proxy.url}/dicom-web`, study };
-  } else {
+  } else if (EPOCH) {
     console.error(
       'Orthanc is not installed: the epoch rows are skipped (apt-get install orthanc orthanc-dicomweb)',
     );
@@ -97,7 +103,9 @@ async function main(): Promise<void> {
   const server = await previewBenchPage('dicom', join(tmp, 'page'));
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
-    const page = await openBenchPage(browser, server.url, 'runBench');
+    const page = await openBenchPage(browser, server.url, 'runBench', (msg) => {
+      if (msg.type() === 'log') console.error(`  ${msg.text()}`);
+    });
     const cfg: DicomBenchConfig = {
       files: files.map((f) => ({
         syntax: f.file.replace(/^(ct|gray)-|\.dcm$/g, ''),
@@ -105,10 +113,11 @@ async function main(): Promise<void> {
       })),
       frames: FRAMES,
       rounds: ROUNDS,
+      warmup: WARMUP,
       dicomWeb,
     };
     console.error(
-      `dicom bench (Chromium): ${SIZE}x${SIZE}, ${FRAMES} frames per measurement, ${ROUNDS} rounds (median, spread), ` +
+      `dicom bench (Chromium): ${SIZE}x${SIZE}, ${FRAMES} frames per measurement, ${ROUNDS} rounds (median, spread), ${WARMUP} warm-up frames per thread, ` +
         `epoch of ${INSTANCES} instances`,
     );
     const rows = await callBenchPage<DicomBenchConfig, DicomRowResult[]>(page, 'runBench', cfg);
@@ -130,6 +139,10 @@ function report(rows: DicomRowResult[]): void {
           path: r.path,
           framesPerSec: Math.round(r.framesPerSec * 10) / 10,
           spread: Math.round(r.spread * 10) / 10,
+          decodeMs: Math.round(r.decodeMs * 100) / 100,
+          ...(r.busy === undefined
+            ? {}
+            : { busy: Math.round(r.busy * 100) / 100, perWorker: r.perWorker }),
         }
       : {
           section: r.section,
@@ -138,8 +151,10 @@ function report(rows: DicomRowResult[]): void {
           spread: Math.round(r.spread * 10) / 10,
         },
   );
-  console.log('| section | syntax / source | path | per second | spread | workers / in-thread |');
-  console.log('|---|---|---|---:|---:|---:|');
+  console.log(
+    '| section | syntax / source | path | per second | spread | workers / in-thread | decode ms/frame | workers busy | frames per worker |',
+  );
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---|');
   for (const r of out) {
     if (r.section === 'decode') {
       const other = out.find(
@@ -150,10 +165,11 @@ function report(rows: DicomRowResult[]): void {
           ? (r.framesPerSec / (other.framesPerSec ?? 1)).toFixed(2)
           : '';
       console.log(
-        `| decode | ${r.syntax} | ${r.path} | ${r.framesPerSec} frames | ${r.spread} | ${ratio} |`,
+        `| decode | ${r.syntax} | ${r.path} | ${r.framesPerSec} frames | ${r.spread} | ${ratio} | ` +
+          `${r.decodeMs} | ${'busy' in r ? r.busy : ''} | ${'perWorker' in r ? r.perWorker?.join(' + ') : ''} |`,
       );
     } else if ('source' in r) {
-      console.log(`| epoch | ${r.source} | | ${r.samplesPerSec} samples | ${r.spread} | |`);
+      console.log(`| epoch | ${r.source} | | ${r.samplesPerSec} samples | ${r.spread} | | | | |`);
     }
   }
   console.log(JSON.stringify({ bench: 'dicom', rows: out }));

@@ -1,8 +1,47 @@
-// Decodes one DICOM file over and over (the bench's workers path): the file URL is the worker's name.
+// The bench's workers path: decodes the DICOM file `index` of the worker's name (a JSON list of
+// URLs) and returns what the in-thread path gets, the Float32Array [H, W, C] (moved to the page by
+// exposeLoader's transfer), plus how long the decode took inside the worker (the breakdown).
+// Each file is fetched once per worker, as the in-thread path fetches it once per page.
 import { exposeLoader } from '@medfusion/web';
-import { DicomDecoder } from '@medfusion/web/dicom';
+import { DicomDecoder, type DicomImage } from '@medfusion/web/dicom';
 
+/** What one call returns. */
+export interface WorkerFrame {
+  /** The decoded frame, or only its length (the old bench's workers path). */
+  image: DicomImage['image'] | { data: number; shape: never[] };
+  /** Decode time inside the worker. */
+  workMs: number;
+  workerId: number;
+}
+
+const urls = JSON.parse(self.name) as string[];
 const decoder = new DicomDecoder();
-const bytes = fetch(self.name).then(async (r) => new Uint8Array(await r.arrayBuffer()));
+const files = new Map<number, Promise<Uint8Array>>();
+/** Tells the two workers apart in the breakdown. */
+const workerId = Math.random();
 
-exposeLoader(async (_index) => (await decoder.decode(await bytes)).image.data.length);
+function bytesOf(index: number): Promise<Uint8Array> {
+  let p = files.get(index);
+  if (!p) {
+    p = fetch(urls[index] as string).then(async (r) => new Uint8Array(await r.arrayBuffer()));
+    files.set(index, p);
+  }
+  return p;
+}
+
+// index < n: decode file `index`; n <= index < 2n: decode file `index - n`, return its length only;
+// index >= 2n: the call overhead probe (n = number of files).
+exposeLoader(async (index): Promise<WorkerFrame> => {
+  const n = urls.length;
+  if (index >= 2 * n) {
+    // the call overhead probe: a frame-sized result, no decode
+    return { image: { data: new Float32Array(index), shape: [index, 1, 1] }, workMs: 0, workerId };
+  }
+  const bytes = await bytesOf(index % n);
+  const t0 = performance.now();
+  const { image } = await decoder.decode(bytes);
+  const workMs = performance.now() - t0;
+  // the old bench's workers path (the frame stays in the worker), for the breakdown
+  if (index >= n) return { image: { data: image.data.length, shape: [] }, workMs, workerId };
+  return { image, workMs, workerId };
+});

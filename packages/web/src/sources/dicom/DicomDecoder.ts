@@ -3,7 +3,7 @@ import { DicomError } from './DicomError.js';
 import type { DicomDecodeOptions, DicomImage } from './dicomOptions.js';
 import type { TagReader } from './dicomTags.js';
 import { type DicomImageInfo, frameLength } from './imageInfo.js';
-import { parsePart10 } from './parsePart10.js';
+import { inflateNative, parsePart10 } from './parsePart10.js';
 import { samplesOf } from './samples.js';
 import { TagFields } from './tagFields.js';
 import { writeFrame } from './toFloat32.js';
@@ -92,7 +92,7 @@ export class DicomDecoder {
     context: DecodeContext & { frame?: number } = {},
   ): Promise<DicomImage> {
     const where = context.where ?? 'DICOM object';
-    const file = parsePart10(bytes, where, context.index);
+    const file = parsePart10(bytes, where, context.index, await inflateNative(bytes));
     const count = file.info.numberOfFrames;
     const frames =
       this.multiFrame === 'volume'

@@ -32,7 +32,9 @@ type WasmModule = Record<string, new () => WasmDecoder>;
 /**
  * Loads an Emscripten codec once per realm (page or worker). The `.wasm` file
  * is located with `new URL(..., import.meta.url)`, which bundlers (Vite,
- * webpack, Rollup with its URL plugin) rewrite to the emitted asset.
+ * webpack, Rollup with its URL plugin) rewrite to the emitted asset. The
+ * module's own printing is dropped: OpenJPEG writes three `[INFO]` lines per
+ * frame, each a console message (costly when DevTools or a test driver listens).
  */
 function lazyWasm(
   load: () => Promise<{ default: unknown }>,
@@ -44,6 +46,8 @@ function lazyWasm(
       const factory = m.default as (o: object) => Promise<WasmModule>;
       return factory({
         locateFile: (path: string) => (path.endsWith('.wasm') ? wasmUrl().href : path),
+        print: () => {},
+        printErr: () => {},
       });
     });
     module.catch(() => {
@@ -66,7 +70,13 @@ const openjpeg = lazyWasm(
   () => new URL('@cornerstonejs/codec-openjpeg/decodewasm', import.meta.url),
 );
 
-/** A codec that runs one Cornerstone WASM decoder class. */
+/**
+ * A codec that runs one Cornerstone WASM decoder class, a fresh decoder per
+ * frame: a reused one (as Cornerstone does) keeps the last frame's output when
+ * a broken codestream makes OpenJPEG give up without throwing, and the next
+ * frame would silently get those pixels; a fresh one has none, which fails
+ * the frame with `DICOM_FORMAT`.
+ */
 function wasmCodec(load: () => Promise<WasmModule>, className: string, label: string): DicomCodec {
   return {
     async decode(frame, info) {
@@ -79,7 +89,6 @@ function wasmCodec(load: () => Promise<WasmModule>, className: string, label: st
         // The decoded buffer lives in WASM memory: copy it out before delete().
         return samplesOf(decoder.getDecodedBuffer().slice(), info);
       } catch (error) {
-        if (error instanceof DicomError) throw error;
         throw new DicomError('DICOM_FORMAT', `${label} frame failed to decode: ${String(error)}`, {
           cause: error,
         });
@@ -90,9 +99,20 @@ function wasmCodec(load: () => Promise<WasmModule>, className: string, label: st
   };
 }
 
+/** jpeg-lossless-decoder-js, imported once per realm. */
+let losslessModule: Promise<typeof import('jpeg-lossless-decoder-js')> | undefined;
+let LosslessDecoder: typeof import('jpeg-lossless-decoder-js').Decoder | undefined;
+
 const jpegLossless: DicomCodec = {
   async decode(frame, info) {
-    const { Decoder } = await import('jpeg-lossless-decoder-js');
+    if (!LosslessDecoder) {
+      losslessModule ??= import('jpeg-lossless-decoder-js');
+      losslessModule.catch(() => {
+        losslessModule = undefined;
+      });
+      LosslessDecoder = (await losslessModule).Decoder;
+    }
+    const Decoder = LosslessDecoder;
     try {
       const copy = frame.slice();
       const out = new Decoder().decode(copy.buffer, 0, copy.length, info.bitsAllocated > 8 ? 2 : 1);

@@ -5,6 +5,7 @@ import {
   parseDicom,
   readEncapsulatedImageFrame,
   readEncapsulatedPixelDataFromFragments,
+  readPart10Header,
 } from 'dicom-parser';
 import { inflateSync } from 'fflate';
 import { DicomError } from './DicomError.js';
@@ -34,6 +35,50 @@ export function inflate(bytes: Uint8Array, position: number): Uint8Array {
   return whole;
 }
 
+/**
+ * A Deflated Part 10 file inflated by the platform's zlib (`DecompressionStream`,
+ * about 3x fflate's speed, in the calling page or worker), header bytes first, as
+ * dicom-parser's inflater returns it; `undefined` when the file is not Deflated,
+ * its meta header does not parse, or the platform cannot (then {@link parsePart10}
+ * inflates with fflate and reports any error).
+ */
+export async function inflateNative(bytes: Uint8Array): Promise<Uint8Array | undefined> {
+  if (typeof DecompressionStream === 'undefined') return undefined;
+  let position: number;
+  try {
+    const meta = readPart10Header(bytes);
+    if (meta.string('x00020010')?.trim() !== TransferSyntax.DeflatedExplicitVRLittleEndian) {
+      return undefined;
+    }
+    position = (meta as unknown as { position: number }).position;
+  } catch {
+    return undefined;
+  }
+  try {
+    const stream = new DecompressionStream('deflate-raw');
+    const writer = stream.writable.getWriter();
+    writer.write(bytes.subarray(position) as Uint8Array<ArrayBuffer>).catch(() => {});
+    writer.close().catch(() => {});
+    const chunks: Uint8Array[] = [];
+    let length = position;
+    const reader = stream.readable.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      chunks.push(r.value);
+      length += r.value.length;
+    }
+    const whole = new Uint8Array(length);
+    whole.set(bytes.subarray(0, position));
+    let at = position;
+    for (const chunk of chunks) {
+      whole.set(chunk, at);
+      at += chunk.length;
+    }
+    return whole;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A {@link TagReader} over a dicom-parser data set. */
 export function dataSetReader(ds: DataSet): TagReader {
   const key = (tag: string) => `x${tag.toLowerCase()}`;
@@ -59,13 +104,18 @@ export function dataSetReader(ds: DataSet): TagReader {
 
 /**
  * Parse a DICOM Part 10 file (preamble, `DICM`, meta header, data set) with
- * dicom-parser, inflating Deflated data sets with fflate. `where` names the
- * object in errors.
+ * dicom-parser, inflating Deflated data sets with fflate unless `inflated` (from
+ * {@link inflateNative}) is given. `where` names the object in errors.
  */
-export function parsePart10(bytes: Uint8Array, where: string, index?: number): Part10 {
+export function parsePart10(
+  bytes: Uint8Array,
+  where: string,
+  index?: number,
+  inflated?: Uint8Array,
+): Part10 {
   let ds: DataSet;
   try {
-    ds = parseDicom(bytes, { inflater: inflate });
+    ds = parseDicom(bytes, { inflater: inflated ? () => inflated : inflate });
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new DicomError(
