@@ -174,6 +174,21 @@ export function verifyEntry(
   key: string,
   loc: EntryLocation,
 ): Uint8Array | undefined {
+  const data = verifyEntryHeader(bytes, key, loc);
+  return data && checksum(data) === loc.sum ? data : undefined;
+}
+
+/**
+ * {@link verifyEntry} but for the value's checksum: the value (a view into
+ * `bytes`) when the record's header, its header checksum and its key match
+ * the live entry `loc` of `key`, whose value checksum it carries; the caller
+ * must then find `loc.sum` in the value before it trusts a byte of it.
+ */
+export function verifyEntryHeader(
+  bytes: Uint8Array,
+  key: string,
+  loc: EntryLocation,
+): Uint8Array | undefined {
   const header = parseHeader(bytes);
   if (!header) return undefined;
   if (
@@ -189,9 +204,7 @@ export function verifyEntry(
   const keyBytes = bytes.subarray(RECORD_HEADER, RECORD_HEADER + header.keyLen);
   if (headSum(bytes.subarray(0, 16), keyBytes) !== header.headSum) return undefined;
   if (!sameKey(keyBytes, key)) return undefined;
-  const data = bytes.subarray(RECORD_HEADER + header.keyLen, size);
-  if (checksum(data) !== header.dataSum) return undefined;
-  return data;
+  return bytes.subarray(RECORD_HEADER + header.keyLen, size);
 }
 
 /** Whether the UTF-8 bytes `bytes` spell `key` (ASCII compared in place, the rest decoded). */

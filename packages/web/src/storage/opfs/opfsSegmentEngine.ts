@@ -12,6 +12,7 @@ import {
   segmentIdOf,
   segmentName,
   verifyEntry,
+  verifyEntryHeader,
 } from './opfsFormat.js';
 import { GroupCommit } from './opfsGroupCommit.js';
 import { OpfsSegmentIndex, type Segment } from './opfsSegmentIndex.js';
@@ -161,6 +162,25 @@ export class OpfsSegmentEngine {
    * {@link get}, which re-syncs with disk and drops a corrupt entry.
    */
   async getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]> {
+    const out: (Uint8Array | undefined)[] = new Array(keys.length);
+    await this.readEach(keys, true, (i, value) => {
+      out[i] = value;
+    });
+    return out;
+  }
+
+  /**
+   * Serve a batch of reads like {@link getMany}, handing each value to `each`
+   * as soon as it is read. With `verifyData` false, a value read on the sync
+   * fast path comes with the checksum its bytes must have (`sum`), which the
+   * caller checks before trusting them (on its own thread, while this one
+   * reads on); every other value is verified here and comes with `sum` -1.
+   */
+  async readEach(
+    keys: readonly string[],
+    verifyData: boolean,
+    each: (i: number, value: Uint8Array | undefined, sum: number) => void,
+  ): Promise<void> {
     // One 16-byte read per batch: a write by another store (tab) is seen at
     // once, even before its broadcast arrives.
     if (!this.stale && this.head?.readSync) {
@@ -170,20 +190,24 @@ export class OpfsSegmentEngine {
         this.stale = true;
       }
     }
-    const out: (Uint8Array | undefined)[] = new Array(keys.length);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      const fast = this.getSync(key);
-      out[i] = fast === SLOW_PATH ? await this.get(key) : fast;
+      const loc = this.stale ? undefined : this.index.entries.get(key);
+      const fast = loc ? this.getSync(key, loc, verifyData) : SLOW_PATH;
+      if (fast === SLOW_PATH) each(i, await this.get(key), -1);
+      else each(i, fast, verifyData ? -1 : loc!.sum);
     }
-    return out;
   }
 
-  /** A verified read without await, or SLOW_PATH when {@link get} must decide. */
-  private getSync(key: string): Uint8Array | typeof SLOW_PATH {
-    if (this.stale) return SLOW_PATH;
-    const loc = this.index.entries.get(key);
-    if (!loc) return SLOW_PATH;
+  /**
+   * A read of the indexed entry `loc` without await, verified (the value's
+   * checksum only when `verifyData`), or SLOW_PATH when {@link get} must decide.
+   */
+  private getSync(
+    key: string,
+    loc: EntryLocation,
+    verifyData: boolean,
+  ): Uint8Array | typeof SLOW_PATH {
     const segment = this.index.segments.get(loc.segment);
     if (!segment?.file.readSync) return SLOW_PATH;
     let bytes: Uint8Array;
@@ -192,7 +216,7 @@ export class OpfsSegmentEngine {
     } catch {
       return SLOW_PATH;
     }
-    const data = verifyEntry(bytes, key, loc);
+    const data = verifyData ? verifyEntry(bytes, key, loc) : verifyEntryHeader(bytes, key, loc);
     if (!data) return SLOW_PATH;
     this.index.touch(segment);
     return data;
