@@ -1,6 +1,5 @@
 import { ClosedError, checksum, type PersistentStore, type StoreValue } from '@medfusion/core';
 import { deserializeError } from '@medfusion/core/internal';
-import * as Comlink from 'comlink';
 import { StoreError } from '../storeErrors.js';
 import { checkStoreKey, checkStoreValue } from '../storeValidate.js';
 import { OpfsClient } from './OpfsClient.js';
@@ -236,7 +235,8 @@ export class OpfsStore implements PersistentStore {
     const keys = batch.map((w) => w.key);
     this.writesInFlight++;
     this.client
-      .call('write', (api) => api.write(Comlink.transfer(packed, [packed.buffer]), keys))
+      // Each put resolves as soon as the worker says its record is written.
+      .write(packed, keys, (i) => batch[i]?.resolve())
       .then(
         ({ errors, buffer }) => {
           if (this.spare.length < 2) this.spare.push(buffer);

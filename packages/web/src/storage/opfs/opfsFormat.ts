@@ -90,17 +90,27 @@ export function encodeRecord(
 }
 
 /**
+ * Size of the encoded record at `at` of `buf`, or -1 when no whole record
+ * starts there (wrong magic, or it runs past the end).
+ */
+export function packedRecordSize(buf: Uint8Array, at: number): number {
+  if (at + RECORD_HEADER > buf.length) return -1;
+  const dv = new DataView(buf.buffer, buf.byteOffset + at, RECORD_HEADER);
+  if (dv.getUint32(0, true) !== RECORD_MAGIC) return -1;
+  const size = recordSize(dv.getUint16(6, true), dv.getUint32(8, true));
+  return at + size > buf.length ? -1 : size;
+}
+
+/**
  * Compute the checksums of the encoded record at `at` of `buf` and store them
  * in its header (in place: no copy). Returns the record's size, or -1 when
  * no whole record starts there.
  */
 export function sealRecord(buf: Uint8Array, at: number): number {
-  if (at + RECORD_HEADER > buf.length) return -1;
+  const size = packedRecordSize(buf, at);
+  if (size < 0) return -1;
   const dv = new DataView(buf.buffer, buf.byteOffset + at, RECORD_HEADER);
-  if (dv.getUint32(0, true) !== RECORD_MAGIC) return -1;
   const keyLen = dv.getUint16(6, true);
-  const size = recordSize(keyLen, dv.getUint32(8, true));
-  if (at + size > buf.length) return -1;
   dv.setUint32(12, checksum(buf.subarray(at + RECORD_HEADER + keyLen, at + size)), true);
   const key = buf.subarray(at + RECORD_HEADER, at + RECORD_HEADER + keyLen);
   dv.setUint32(16, headSum(buf.subarray(at, at + 16), key), true);

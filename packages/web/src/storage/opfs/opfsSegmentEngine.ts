@@ -9,6 +9,7 @@ import {
   FLAG_TOMBSTONE,
   isLegacySegmentName,
   recordSize,
+  sealRecord,
   segmentIdOf,
   segmentName,
   verifyEntry,
@@ -46,6 +47,8 @@ export class OpfsSegmentEngine {
     quotaErrors: 0,
   };
   private stale = false;
+  /** The lock's `taken` count when this engine last wrote `head.bin` (-1: not under this hold). */
+  private headTaken = -1;
   private readonly commit: GroupCommit;
   private readonly snapshots: OpfsSnapshotWriter;
   private readonly evictor: OpfsEvictor;
@@ -249,19 +252,29 @@ export class OpfsSegmentEngine {
   }
 
   /**
-   * Append a packed batch (see packRecords; the checksums are sealed here, in
-   * place) under the writer lock, then index it; `keys` names its records.
-   * The bytes are written with one sequential write per segment touched and
-   * are readable at once, by this store, another one or a reloaded page; the
+   * Append a packed batch (see packRecords; each record is sealed here, in
+   * place, right before it is written) under the writer lock, and index it;
+   * `keys` names its records. On the sync file API with `onWritten`, every
+   * record is its own write and `onWritten(i)` is told as soon as record i is
+   * in the segment file and `head.bin` says so (the caller can answer that
+   * put while the next record is sealed and written); otherwise records go
+   * with one sequential write per segment touched. Either way the bytes are
+   * readable at once, by this store, another one or a reloaded page; the
    * flush that makes them survive an OS crash follows within `flushDelayMs`,
    * once for everything written meanwhile (at once when it is 0). Returns one
    * error (or undefined) per record.
    */
-  async writeBatch(bytes: Uint8Array, keys: readonly string[]): Promise<(unknown | undefined)[]> {
+  async writeBatch(
+    bytes: Uint8Array,
+    keys: readonly string[],
+    onWritten?: (i: number) => void,
+  ): Promise<(unknown | undefined)[]> {
     const plan = planBatch(bytes, keys, this.opts.maxBytes);
     const { results, starts, ends } = plan;
+    const perRecord = onWritten !== undefined && this.fs.kind === 'sync';
     return this.locked(async () => {
-      await this.refreshIfChanged();
+      // Held since this engine's last write: no other store wrote meanwhile.
+      if (this.headTaken !== this.lock.taken) await this.refreshIfChanged();
       let k = 0;
       while (k < keys.length && results[k] !== undefined) k++;
       while (k < keys.length) {
@@ -279,7 +292,8 @@ export class OpfsSegmentEngine {
           this.opts.segmentBytes - segment.end,
           this.opts.maxBytes - this.index.diskBytes(),
         );
-        const j = appendEnd(plan, k, room);
+        const j = perRecord ? k + 1 : appendEnd(plan, k, room);
+        for (let t = k; t < j; t++) sealRecord(bytes, starts[t]!);
         const base = segment.end - starts[k]!;
         // A view into the batch buffer: no copy on the way to the disk.
         const err = await this.evictor.appendWithQuotaRetry(
@@ -305,10 +319,15 @@ export class OpfsSegmentEngine {
           }
         }
         this.index.touch(segment);
+        if (onWritten) {
+          await this.bumpHead();
+          for (let t = k; t < j; t++) onWritten(t);
+        }
         k = j;
         while (k < keys.length && results[k] !== undefined) k++;
       }
-      await this.bumpHead();
+      if (!onWritten) await this.bumpHead();
+      this.onChange();
       this.snapshots.markDirty();
       if (!this.commit.schedule()) await this.commit.flush();
       return results;
@@ -354,15 +373,20 @@ export class OpfsSegmentEngine {
     return s;
   }
 
+  /** Bump the write sequence in `head.bin` (the caller holds the lock and tells others after). */
   private async bumpHead(): Promise<void> {
     if (!this.head) return;
-    const head = decodeHead(await this.head.read(0, 16));
-    this.seq = Math.max(head.seq, this.seq) + 1;
-    this.next = Math.max(this.next, head.next);
+    // Read it first unless this engine wrote it last under the same hold of the lock.
+    if (this.headTaken !== this.lock.taken) {
+      const head = decodeHead(await this.head.read(0, 16));
+      this.seq = Math.max(head.seq, this.seq);
+      this.next = Math.max(this.next, head.next);
+    }
+    this.seq++;
     await this.head.write(0, encodeHead({ seq: this.seq, next: this.next }));
+    this.headTaken = this.lock.taken;
     // Flushed with the group commit: other stores read it through the OS at once.
     this.commit.wrote(this.head);
-    this.onChange();
   }
 
   /** Persist the index now if it changed. */
@@ -383,6 +407,7 @@ export class OpfsSegmentEngine {
       this.index.clear();
       await this.snapshots.write();
       await this.bumpHead();
+      this.onChange();
     });
   }
 
