@@ -8,8 +8,6 @@ import type {
   OpfsReadReply,
   OpfsReadRequest,
   OpfsReply,
-  OpfsWriteResult,
-  OpfsWrittenNote,
 } from './opfsHost.js';
 
 /**
@@ -45,15 +43,10 @@ export class OpfsClient {
   private readonly watch = new AbortController();
   private idleWaiters: (() => void)[] = [];
   private goneError: Error | undefined;
-  /**
-   * The port streamed answers travel on (worker only): read values, and notes
-   * of records written; the read batches awaiting values, the write batches
-   * awaiting notes.
-   */
-  private replyPort: MessagePort | undefined;
+  /** The port reads travel on (worker only), and the batches awaiting values. */
+  private readPort: MessagePort | undefined;
   private readonly reading = new Map<number, Reading>();
-  private readonly writing = new Map<number, (i: number) => void>();
-  private seq = 0;
+  private readSeq = 0;
 
   /**
    * @param dir the store's directory (for messages)
@@ -115,10 +108,9 @@ export class OpfsClient {
     let hostPort: MessagePort | null = null;
     if (this.worker) {
       const channel = new MessageChannel();
-      this.replyPort = channel.port1;
+      this.readPort = channel.port1;
       hostPort = channel.port2;
-      this.replyPort.onmessage = (ev: MessageEvent<OpfsReadReply | OpfsWrittenNote>) =>
-        this.onReply(ev.data);
+      this.readPort.onmessage = (ev: MessageEvent<OpfsReadReply>) => this.onRead(ev.data);
     }
     await this.call('open', (api) =>
       api.open(args, aliveLock, hostPort && Comlink.transfer(hostPort, [hostPort])),
@@ -172,7 +164,7 @@ export class OpfsClient {
    * reads the next one meanwhile); settles like {@link call} once all came.
    */
   read(keys: string[], each: ReadEach): Promise<void> {
-    const port = this.replyPort;
+    const port = this.readPort;
     if (!port) {
       return this.call('getMany', (api) => api.getMany(keys)).then((values) => {
         for (let i = 0; i < values.length; i++) each(i, values[i], -1);
@@ -182,7 +174,7 @@ export class OpfsClient {
       'getMany',
       () =>
         new Promise<OpfsReply<void>>((settle) => {
-          const id = ++this.seq;
+          const id = ++this.readSeq;
           this.reading.set(id, { left: keys.length, each, settle });
           const req: OpfsReadRequest = { id, keys };
           port.postMessage(req);
@@ -190,31 +182,7 @@ export class OpfsClient {
     );
   }
 
-  /**
-   * Write a packed batch (its buffer moves to the host); `onWritten(i)` is
-   * told as soon as record i is in its segment file, where the host can say
-   * so (then before the answer, which comes once the whole batch is done).
-   */
-  write(
-    batch: Uint8Array,
-    keys: string[],
-    onWritten: (i: number) => void,
-  ): Promise<OpfsWriteResult> {
-    const note = this.replyPort ? ++this.seq : null;
-    if (note !== null) this.writing.set(note, onWritten);
-    const done = this.call('write', (api) =>
-      api.write(Comlink.transfer(batch, [batch.buffer]), keys, note),
-    );
-    if (note === null) return done;
-    // The answer and the notes travel on different ports: whichever comes last finds nothing to do.
-    return done.finally(() => this.writing.delete(note));
-  }
-
-  private onReply(reply: OpfsReadReply | OpfsWrittenNote): void {
-    if ('written' in reply) {
-      this.writing.get(reply.written)?.(reply.i);
-      return;
-    }
+  private onRead(reply: OpfsReadReply): void {
     const r = this.reading.get(reply.id);
     if (!r) return;
     if ('error' in reply) {
@@ -254,7 +222,6 @@ export class OpfsClient {
     }
     this.pending.clear();
     this.reading.clear();
-    this.writing.clear();
     for (const resolve of this.idleWaiters.splice(0)) resolve();
     this.onGone(err);
   }
@@ -272,8 +239,8 @@ export class OpfsClient {
     }
     this.worker?.terminate();
     this.worker = undefined;
-    this.replyPort?.close();
-    this.replyPort = undefined;
+    this.readPort?.close();
+    this.readPort = undefined;
     this.fail(err);
   }
 }

@@ -1,5 +1,6 @@
 import { ClosedError, checksum, type PersistentStore, type StoreValue } from '@medfusion/core';
 import { deserializeError } from '@medfusion/core/internal';
+import * as Comlink from 'comlink';
 import { StoreError } from '../storeErrors.js';
 import { checkStoreKey, checkStoreValue } from '../storeValidate.js';
 import { OpfsClient } from './OpfsClient.js';
@@ -235,8 +236,7 @@ export class OpfsStore implements PersistentStore {
     const keys = batch.map((w) => w.key);
     this.writesInFlight++;
     this.client
-      // Each put resolves as soon as the worker says its record is written.
-      .write(packed, keys, (i) => batch[i]?.resolve())
+      .call('write', (api) => api.write(Comlink.transfer(packed, [packed.buffer]), keys))
       .then(
         ({ errors, buffer }) => {
           if (this.spare.length < 2) this.spare.push(buffer);

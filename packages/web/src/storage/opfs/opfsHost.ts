@@ -41,12 +41,6 @@ export type OpfsReadReply =
   | { id: number; i: number; value: Uint8Array | undefined; sum: number }
   | { id: number; error: SerializedError };
 
-/** Told on the read port as soon as record `i` of write batch `written` is in its segment file. Internal. */
-export interface OpfsWrittenNote {
-  written: number;
-  i: number;
-}
-
 /** What every host method answers: its value, or the error (core's one serializer). Internal. */
 export type OpfsReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
 
@@ -72,16 +66,10 @@ export interface OpfsHostApi {
   delete(key: string): Promise<OpfsReply<boolean>>;
   /**
    * Write a batch packed by packRecords (its buffer moves here, no copy);
-   * `keys` names its records in order. With `note` (and the read port), an
-   * {@link OpfsWrittenNote} tells each record as soon as it is written.
-   * Answers one error (or null) per record, and the batch's buffer, moved
-   * back for the next batch.
+   * `keys` names its records in order. Answers one error (or null) per
+   * record, and the batch's buffer, moved back for the next batch.
    */
-  write(
-    batch: Uint8Array,
-    keys: string[],
-    note: number | null,
-  ): Promise<OpfsReply<OpfsWriteResult>>;
+  write(batch: Uint8Array, keys: string[]): Promise<OpfsReply<OpfsWriteResult>>;
   /** Flush everything written so far (the group commit, now). */
   flush(): Promise<OpfsReply<void>>;
   keys(): Promise<OpfsReply<string[]>>;
@@ -106,7 +94,7 @@ export type BackendFactory = (
 export class OpfsHost implements OpfsHostApi {
   private engine: OpfsSegmentEngine | undefined;
   private channel: BroadcastChannel | undefined;
-  private replyPort: MessagePort | undefined;
+  private readPort: MessagePort | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly self = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
@@ -122,8 +110,8 @@ export class OpfsHost implements OpfsHostApi {
       if (aliveLock !== null) await holdLockForever(aliveLock);
       const kind = await this.openEngine(args);
       if (reads) {
-        this.replyPort?.close();
-        this.replyPort = reads;
+        this.readPort?.close();
+        this.readPort = reads;
         reads.onmessage = (ev: MessageEvent<OpfsReadRequest>) => {
           void this.serveReads(reads, ev.data);
         };
@@ -169,21 +157,9 @@ export class OpfsHost implements OpfsHostApi {
     return this.inOrder(() => this.engineOrThrow().deleteKey(key));
   }
 
-  async write(
-    batch: Uint8Array,
-    keys: string[],
-    note: number | null,
-  ): Promise<OpfsReply<OpfsWriteResult>> {
-    const port = this.replyPort;
-    const onWritten =
-      note === null || !port
-        ? undefined
-        : (i: number) => {
-            const n: OpfsWrittenNote = { written: note, i };
-            port.postMessage(n);
-          };
+  async write(batch: Uint8Array, keys: string[]): Promise<OpfsReply<OpfsWriteResult>> {
     const reply = await this.inOrder(async () => ({
-      errors: (await this.engineOrThrow().writeBatch(batch, keys, onWritten)).map((e) =>
+      errors: (await this.engineOrThrow().writeBatch(batch, keys)).map((e) =>
         e === undefined ? null : serializeError(e),
       ),
       buffer: batch.buffer as ArrayBuffer,

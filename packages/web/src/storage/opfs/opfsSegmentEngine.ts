@@ -253,25 +253,17 @@ export class OpfsSegmentEngine {
 
   /**
    * Append a packed batch (see packRecords; each record is sealed here, in
-   * place, right before it is written) under the writer lock, and index it;
-   * `keys` names its records. On the sync file API with `onWritten`, every
-   * record is its own write and `onWritten(i)` is told as soon as record i is
-   * in the segment file and `head.bin` says so (the caller can answer that
-   * put while the next record is sealed and written); otherwise records go
-   * with one sequential write per segment touched. Either way the bytes are
-   * readable at once, by this store, another one or a reloaded page; the
-   * flush that makes them survive an OS crash follows within `flushDelayMs`,
-   * once for everything written meanwhile (at once when it is 0). Returns one
-   * error (or undefined) per record.
+   * place, right before it is written) under the writer lock, then index it;
+   * `keys` names its records. The bytes are written with one sequential
+   * write per segment touched and are readable at once, by this store,
+   * another one or a reloaded page; the flush that makes them survive an OS
+   * crash follows within `flushDelayMs`, once for everything written
+   * meanwhile (at once when it is 0). Returns one error (or undefined) per
+   * record.
    */
-  async writeBatch(
-    bytes: Uint8Array,
-    keys: readonly string[],
-    onWritten?: (i: number) => void,
-  ): Promise<(unknown | undefined)[]> {
+  async writeBatch(bytes: Uint8Array, keys: readonly string[]): Promise<(unknown | undefined)[]> {
     const plan = planBatch(bytes, keys, this.opts.maxBytes);
     const { results, starts, ends } = plan;
-    const perRecord = onWritten !== undefined && this.fs.kind === 'sync';
     return this.locked(async () => {
       // Held since this engine's last write: no other store wrote meanwhile.
       if (this.headTaken !== this.lock.taken) await this.refreshIfChanged();
@@ -292,7 +284,7 @@ export class OpfsSegmentEngine {
           this.opts.segmentBytes - segment.end,
           this.opts.maxBytes - this.index.diskBytes(),
         );
-        const j = perRecord ? k + 1 : appendEnd(plan, k, room);
+        const j = appendEnd(plan, k, room);
         for (let t = k; t < j; t++) sealRecord(bytes, starts[t]!);
         const base = segment.end - starts[k]!;
         // A view into the batch buffer: no copy on the way to the disk.
@@ -319,14 +311,10 @@ export class OpfsSegmentEngine {
           }
         }
         this.index.touch(segment);
-        if (onWritten) {
-          await this.bumpHead();
-          for (let t = k; t < j; t++) onWritten(t);
-        }
         k = j;
         while (k < keys.length && results[k] !== undefined) k++;
       }
-      if (!onWritten) await this.bumpHead();
+      await this.bumpHead();
       this.onChange();
       this.snapshots.markDirty();
       if (!this.commit.schedule()) await this.commit.flush();
