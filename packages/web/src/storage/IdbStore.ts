@@ -28,7 +28,8 @@ interface PendingWrite {
  * A {@link PersistentStore} in IndexedDB (via `idb`), for browsers without
  * OPFS. Large values are split into chunk records; writes issued together
  * commit in one transaction, whose body awaits nothing but its own
- * requests; each value's length and checksum are verified on read.
+ * requests, and reads issued together share one read-only transaction;
+ * each value's length and checksum are verified on read.
  *
  * @example
  * const store = new IdbStore({ name: 'medfusion-xray', maxBytes: 2 ** 30 });
@@ -274,8 +275,20 @@ export class IdbStore implements PersistentStore {
     const prepared = batch.map((w) => {
       if (!w.value) return { key: w.key, meta: undefined, chunks: [] as Uint8Array[] };
       const chunks: Uint8Array[] = [];
-      for (let at = 0; at < w.value.byteLength || chunks.length === 0; at += this.chunkBytes) {
-        chunks.push(w.value.slice(at, at + this.chunkBytes));
+      const v = w.value;
+      if (
+        v.byteLength <= this.chunkBytes &&
+        v.byteOffset === 0 &&
+        v.byteLength === v.buffer.byteLength &&
+        v.buffer instanceof ArrayBuffer
+      ) {
+        // One chunk that is its whole (plain) buffer: IndexedDB's clone is the one copy.
+        chunks.push(v);
+      } else {
+        // A view clones its whole buffer: copy out exactly the chunk.
+        for (let at = 0; at < v.byteLength || chunks.length === 0; at += this.chunkBytes) {
+          chunks.push(v.slice(at, at + this.chunkBytes));
+        }
       }
       const meta: Meta = {
         len: w.value.byteLength,
