@@ -373,8 +373,9 @@ export class OpfsSegmentEngine {
     this.seq++;
     await this.head.write(0, encodeHead({ seq: this.seq, next: this.next }));
     this.headTaken = this.lock.taken;
-    // Flushed with the group commit: other stores read it through the OS at once.
-    this.commit.wrote(this.head);
+    // Not flushed: other stores read it through the OS at once, and recovery after an OS
+    // crash needs none of it (segments and snapshots carry the entries, the segment files
+    // on disk the next id), so the group commit pays one fsync, not two.
   }
 
   /** Persist the index now if it changed. */
