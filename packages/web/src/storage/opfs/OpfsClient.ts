@@ -170,16 +170,19 @@ export class OpfsClient {
         for (let i = 0; i < values.length; i++) each(i, values[i], -1);
       });
     }
-    return this.call(
+    const id = ++this.readSeq;
+    const done = this.call(
       'getMany',
       () =>
         new Promise<OpfsReply<void>>((settle) => {
-          const id = ++this.readSeq;
           this.reading.set(id, { left: keys.length, each, settle });
           const req: OpfsReadRequest = { id, keys };
           port.postMessage(req);
         }),
     );
+    // Timed out or gone: values that still arrive for this batch go nowhere.
+    done.catch(() => this.reading.delete(id));
+    return done;
   }
 
   private onRead(reply: OpfsReadReply): void {
