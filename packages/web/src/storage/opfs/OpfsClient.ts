@@ -193,8 +193,9 @@ export class OpfsClient {
       r.settle({ ok: false, error: reply.error });
       return;
     }
-    r.each(reply.i, reply.value, reply.sum);
-    if (--r.left === 0) {
+    for (let n = 0; n < reply.i.length; n++) r.each(reply.i[n]!, reply.values[n], reply.sums[n]!);
+    r.left -= reply.i.length;
+    if (r.left === 0) {
       this.reading.delete(reply.id);
       r.settle({ ok: true, value: undefined });
     }

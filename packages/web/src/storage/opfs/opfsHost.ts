@@ -33,13 +33,20 @@ export interface OpfsReadRequest {
 }
 
 /**
- * One answer on the read port: the value of `keys[i]` of batch `id` (its
- * buffer moved), with the checksum the page must find in it before trusting
- * it (`sum`, or -1 when the host verified it), or the batch's error. Internal.
+ * One answer on the read port: values of batch `id` (`values[n]` is that of
+ * `keys[i[n]]`, its buffer moved), each with the checksum the page must find
+ * in it before trusting it (`sums[n]`, or -1 when the host verified it), or
+ * the batch's error. Internal.
  */
 export type OpfsReadReply =
-  | { id: number; i: number; value: Uint8Array | undefined; sum: number }
+  | { id: number; i: number[]; values: (Uint8Array | undefined)[]; sums: number[] }
   | { id: number; error: SerializedError };
+
+/**
+ * Bytes of values one streamed read answer gathers before it goes: a large
+ * value goes alone, as soon as it is read; small ones share a message.
+ */
+const READ_ANSWER_BYTES = 64 * 1024;
 
 /** What every host method answers: its value, or the error (core's one serializer). Internal. */
 export type OpfsReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
@@ -121,17 +128,36 @@ export class OpfsHost implements OpfsHostApi {
   }
 
   /**
-   * Read a batch, posting each value as soon as it is read (its buffer
-   * moves): the page checks the value's checksum and goes on with it while
-   * this thread reads the next one.
+   * Read a batch, posting values as soon as they add up to
+   * READ_ANSWER_BYTES (their buffers move): the page checks a value's
+   * checksum and goes on with it while this thread reads the next one.
    */
   private async serveReads(port: MessagePort, { id, keys }: OpfsReadRequest): Promise<void> {
+    let answer: Extract<OpfsReadReply, { values: unknown }> = { id, i: [], values: [], sums: [] };
+    let transfer: ArrayBuffer[] = [];
+    let bytes = 0;
+    const send = () => {
+      if (answer.i.length === 0) return;
+      port.postMessage(answer, transfer);
+      answer = { id, i: [], values: [], sums: [] };
+      transfer = [];
+      bytes = 0;
+    };
     try {
       await this.engineOrThrow().readEach(keys, false, (i, value, sum) => {
-        const reply: OpfsReadReply = { id, i, value, sum };
-        port.postMessage(reply, value ? [value.buffer] : []);
+        answer.i.push(i);
+        answer.values.push(value);
+        answer.sums.push(sum);
+        const buffer = value?.buffer as ArrayBuffer | undefined;
+        if (buffer && value && !transfer.includes(buffer)) {
+          transfer.push(buffer);
+          bytes += value.byteLength;
+        }
+        if (bytes >= READ_ANSWER_BYTES) send();
       });
+      send();
     } catch (err) {
+      send();
       const reply: OpfsReadReply = { id, error: serializeError(err) };
       port.postMessage(reply);
     }
