@@ -1,13 +1,18 @@
-// `pnpm bench store [--scale F] [--concurrency N] [--rounds R] [--only throughput|epoch|breakdown]`
+// `pnpm bench store [--scale F] [--concurrency N] [--rounds R] [--only throughput|epoch|breakdown]
+//   [--sizes 4,150]` (--sizes: which sample sizes, in KB, the breakdown and throughput run)
 //
 // The persistent tier in Chromium (one page, one run):
 // (0) breakdown: where one put's time goes, stage by stage (encode, checksum, the hop to the
 //     worker by clone or transfer, write, flush, Web Lock, index update), each timed on its own;
 // (1) put and get throughput of OpfsStore, IdbStore and idb-keyval for 4 KB samples (10,000)
 //     and 150 KB samples (2,000), each with N operations in flight (default 8), and the
-//     ceiling: one raw OPFS SyncAccessHandle in a worker (sequential writes, one call per record,
-//     flushed every 100 ms like OpfsStore's default group commit; one read per sample into a
-//     fresh buffer). R rounds (default 5) of puts, then
+//     ceiling `raw-handle`: the same operations (keys, sizes, count, ops in flight, every value
+//     delivered to the page and checked there) served by one raw OPFS SyncAccessHandle in a
+//     worker with no index file, checksum or lock (puts of one turn packed into one transferred
+//     buffer and written sequentially, flushed every 100 ms like OpfsStore's default group
+//     commit; gets one message each, read into a fresh buffer that is transferred back); and,
+//     for reference, `raw-disk-only`: the same handle timed inside the worker, nothing
+//     delivered. R rounds (default 5) of puts, then
 //     a warm-up read pass and R rounds of reads; round r runs the competitors rotated by r
 //     (A B C D, B C D A, ...), every put round from an empty store after a 1.5 s pause, every
 //     read round in its own shuffled order with every value checked. Figures are the median
@@ -51,6 +56,10 @@ if (
   throw new RangeError(`--only must be throughput, epoch or breakdown, got ${onlyArg}`);
 }
 const only: StoreBenchConfig['only'] = onlyArg;
+const sizesArg = (arg('sizes') ?? '4,150').split(',').map(Number);
+for (const kb of sizesArg) {
+  if (kb !== 4 && kb !== 150) throw new RangeError(`--sizes takes 4 and/or 150 (KB), got ${kb}`);
+}
 const n = (x: number) => Math.max(10, Math.round(x * scale));
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -59,10 +68,12 @@ const KB = 1024;
 
 async function main(): Promise<void> {
   const cfgBase = {
-    sizes: [
-      [n(10_000), 4 * KB],
-      [n(2_000), 150 * KB],
-    ] as [number, number][],
+    sizes: (
+      [
+        [n(10_000), 4 * KB],
+        [n(2_000), 150 * KB],
+      ] as [number, number][]
+    ).filter(([, bytes]) => sizesArg.includes(bytes / KB)),
     concurrency,
     epochSamples: n(2_000),
     epochSize: 150 * KB,

@@ -11,6 +11,12 @@ import type { IdbStoreOptions, IdbStoreUsage } from './idbStoreOptions.js';
 import { StoreError } from './storeErrors.js';
 import { checkMaxBytes, checkStoreKey, checkStoreValue } from './storeValidate.js';
 
+interface PendingRead {
+  key: string;
+  resolve: (v: Uint8Array | undefined) => void;
+  reject: (e: unknown) => void;
+}
+
 interface PendingWrite {
   key: string;
   value: Uint8Array | undefined;
@@ -22,7 +28,8 @@ interface PendingWrite {
  * A {@link PersistentStore} in IndexedDB (via `idb`), for browsers without
  * OPFS. Large values are split into chunk records; writes issued together
  * commit in one transaction, whose body awaits nothing but its own
- * requests; each value's length and checksum are verified on read.
+ * requests, and reads issued together share one read-only transaction;
+ * each value's length and checksum are verified on read.
  *
  * @example
  * const store = new IdbStore({ name: 'medfusion-xray', maxBytes: 2 ** 30 });
@@ -45,6 +52,7 @@ export class IdbStore implements PersistentStore {
   private seq = 0;
   private closed = false;
   private writes: PendingWrite[] = [];
+  private reads: PendingRead[] = [];
   private writing: Promise<void> | undefined;
   private counters = { evictions: 0, corruptDropped: 0, quotaErrors: 0 };
 
@@ -147,7 +155,7 @@ export class IdbStore implements PersistentStore {
     const len = this.lru.get(key);
     const sum = this.sums.get(key);
     if (len !== undefined && sum !== undefined && len <= this.chunkBytes) {
-      const v = await db.get('data', [key, 0]);
+      const v = await this.readChunk(db, key);
       if (v && v.length === len && checksum(v) === sum) {
         this.lru.delete(key);
         this.lru.set(key, len);
@@ -194,6 +202,29 @@ export class IdbStore implements PersistentStore {
     this.lru.set(key, meta.len);
     this.sums.set(key, meta.sum);
     return out;
+  }
+
+  /**
+   * The first chunk of `key`. Reads issued together (in one turn of the event
+   * loop) share one read-only transaction: a transaction costs IndexedDB more
+   * than a request does.
+   */
+  private readChunk(db: IDBPDatabase<IdbSchema>, key: string): Promise<Uint8Array | undefined> {
+    return new Promise((resolve, reject) => {
+      this.reads.push({ key, resolve, reject });
+      if (this.reads.length === 1) queueMicrotask(() => this.sendReads(db));
+    });
+  }
+
+  private sendReads(db: IDBPDatabase<IdbSchema>): void {
+    const batch = this.reads;
+    this.reads = [];
+    try {
+      const data = db.transaction('data').store;
+      for (const r of batch) data.get([r.key, 0]).then(r.resolve, r.reject);
+    } catch (err) {
+      for (const r of batch) r.reject(err);
+    }
   }
 
   /** Store `value` under `key`; writes issued together commit in one transaction. */
@@ -244,8 +275,20 @@ export class IdbStore implements PersistentStore {
     const prepared = batch.map((w) => {
       if (!w.value) return { key: w.key, meta: undefined, chunks: [] as Uint8Array[] };
       const chunks: Uint8Array[] = [];
-      for (let at = 0; at < w.value.byteLength || chunks.length === 0; at += this.chunkBytes) {
-        chunks.push(w.value.slice(at, at + this.chunkBytes));
+      const v = w.value;
+      if (
+        v.byteLength <= this.chunkBytes &&
+        v.byteOffset === 0 &&
+        v.byteLength === v.buffer.byteLength &&
+        v.buffer instanceof ArrayBuffer
+      ) {
+        // One chunk that is its whole (plain) buffer: IndexedDB's clone is the one copy.
+        chunks.push(v);
+      } else {
+        // A view clones its whole buffer: copy out exactly the chunk.
+        for (let at = 0; at < v.byteLength || chunks.length === 0; at += this.chunkBytes) {
+          chunks.push(v.slice(at, at + this.chunkBytes));
+        }
       }
       const meta: Meta = {
         len: w.value.byteLength,

@@ -2,7 +2,25 @@ import { deserializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { watchLock } from '../../workers/workerLiveness.js';
 import { StoreError } from '../storeErrors.js';
-import type { OpfsHostApi, OpfsOpenArgs, OpfsReply } from './opfsHost.js';
+import type {
+  OpfsHostApi,
+  OpfsOpenArgs,
+  OpfsReadReply,
+  OpfsReadRequest,
+  OpfsReply,
+} from './opfsHost.js';
+
+/**
+ * Told each value of a read batch as it arrives: `sum` is the checksum its
+ * bytes must have before anyone trusts them, -1 when the host verified them.
+ */
+export type ReadEach = (i: number, value: Uint8Array | undefined, sum: number) => void;
+
+interface Reading {
+  left: number;
+  readonly each: ReadEach;
+  readonly settle: (reply: OpfsReply<void>) => void;
+}
 
 interface Pending {
   readonly reject: (e: unknown) => void;
@@ -25,6 +43,10 @@ export class OpfsClient {
   private readonly watch = new AbortController();
   private idleWaiters: (() => void)[] = [];
   private goneError: Error | undefined;
+  /** The port reads travel on (worker only), and the batches awaiting values. */
+  private readPort: MessagePort | undefined;
+  private readonly reading = new Map<number, Reading>();
+  private readSeq = 0;
 
   /**
    * @param dir the store's directory (for messages)
@@ -83,7 +105,16 @@ export class OpfsClient {
       const { OpfsHost } = await import('./opfsHost.js');
       this.api = new OpfsHost();
     }
-    await this.call('open', (api) => api.open(args, aliveLock));
+    let hostPort: MessagePort | null = null;
+    if (this.worker) {
+      const channel = new MessageChannel();
+      this.readPort = channel.port1;
+      hostPort = channel.port2;
+      this.readPort.onmessage = (ev: MessageEvent<OpfsReadReply>) => this.onRead(ev.data);
+    }
+    await this.call('open', (api) =>
+      api.open(args, aliveLock, hostPort && Comlink.transfer(hostPort, [hostPort])),
+    );
     if (aliveLock !== null) {
       watchLock(aliveLock, this.watch.signal, () =>
         this.fail(new StoreError('STORE_WORKER_GONE', 'the OPFS worker exited')),
@@ -128,6 +159,48 @@ export class OpfsClient {
     });
   }
 
+  /**
+   * Read `keys`, telling `each` every value as soon as it arrives (the host
+   * reads the next one meanwhile); settles like {@link call} once all came.
+   */
+  read(keys: string[], each: ReadEach): Promise<void> {
+    const port = this.readPort;
+    if (!port) {
+      return this.call('getMany', (api) => api.getMany(keys)).then((values) => {
+        for (let i = 0; i < values.length; i++) each(i, values[i], -1);
+      });
+    }
+    const id = ++this.readSeq;
+    const done = this.call(
+      'getMany',
+      () =>
+        new Promise<OpfsReply<void>>((settle) => {
+          this.reading.set(id, { left: keys.length, each, settle });
+          const req: OpfsReadRequest = { id, keys };
+          port.postMessage(req);
+        }),
+    );
+    // Timed out or gone: values that still arrive for this batch go nowhere.
+    done.catch(() => this.reading.delete(id));
+    return done;
+  }
+
+  private onRead(reply: OpfsReadReply): void {
+    const r = this.reading.get(reply.id);
+    if (!r) return;
+    if ('error' in reply) {
+      this.reading.delete(reply.id);
+      r.settle({ ok: false, error: reply.error });
+      return;
+    }
+    for (let n = 0; n < reply.i.length; n++) r.each(reply.i[n]!, reply.values[n], reply.sums[n]!);
+    r.left -= reply.i.length;
+    if (r.left === 0) {
+      this.reading.delete(reply.id);
+      r.settle({ ok: true, value: undefined });
+    }
+  }
+
   /** Resolves once no call is pending (each is bounded by `callTimeoutMs`). */
   idle(): Promise<void> {
     if (this.pending.size === 0) return Promise.resolve();
@@ -152,6 +225,7 @@ export class OpfsClient {
       p.reject(err);
     }
     this.pending.clear();
+    this.reading.clear();
     for (const resolve of this.idleWaiters.splice(0)) resolve();
     this.onGone(err);
   }
@@ -169,6 +243,8 @@ export class OpfsClient {
     }
     this.worker?.terminate();
     this.worker = undefined;
+    this.readPort?.close();
+    this.readPort = undefined;
     this.fail(err);
   }
 }

@@ -1,4 +1,4 @@
-import { ClosedError, type PersistentStore, type StoreValue } from '@medfusion/core';
+import { ClosedError, checksum, type PersistentStore, type StoreValue } from '@medfusion/core';
 import { deserializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { StoreError } from '../storeErrors.js';
@@ -144,7 +144,14 @@ export class OpfsStore implements PersistentStore {
     });
   }
 
-  /** Send the reads queued in this turn, up to MAX_GET_BATCH per message. */
+  /**
+   * Send the reads queued in this turn, up to MAX_GET_BATCH per message. The
+   * worker answers each value as soon as it has read it and checked its
+   * record's header and key; its bytes' checksum is checked here, on this
+   * thread, while the worker reads the next one. A value that fails it is
+   * read again through the worker's verifying path, which drops the entry:
+   * no corrupt byte is ever returned.
+   */
   private flushGets(): void {
     const queued = this.gets;
     this.gets = [];
@@ -152,16 +159,26 @@ export class OpfsStore implements PersistentStore {
       const batch = queued.length <= MAX_GET_BATCH ? queued : queued.slice(i, i + MAX_GET_BATCH);
       const keys = batch.map((g) => g.key);
       this.client
-        .call('getMany', (api) => api.getMany(keys))
-        .then(
-          (values) => {
-            for (let j = 0; j < batch.length; j++) batch[j]!.resolve(values[j]);
-          },
-          (err) => {
-            for (const g of batch) g.reject(err);
-          },
-        );
+        .read(keys, (j, value, sum) => {
+          const g = batch[j]!;
+          if (value === undefined || sum < 0 || checksum(value) === sum) g.resolve(value);
+          else this.getVerified(g);
+        })
+        .catch((err: unknown) => {
+          // Values already delivered stay delivered (a settled promise ignores this).
+          for (const g of batch) g.reject(err);
+        });
     }
+  }
+
+  /** Read `g.key` verified in the worker (a mismatch drops the entry there). */
+  private getVerified(g: PendingGet): void {
+    this.client
+      .call('getMany', (api) => api.getMany([g.key]))
+      .then(
+        (values) => g.resolve(values[0]),
+        (err: unknown) => g.reject(err),
+      );
   }
 
   /**

@@ -44,6 +44,11 @@ export interface WriterLock {
   run<T>(fn: () => Promise<T>): Promise<T>;
   /** Let go once the runs queued so far finished. */
   release(): Promise<void>;
+  /**
+   * How many times the lock was taken so far: the same count at two runs
+   * means it was held all along in between, so no other writer wrote.
+   */
+  readonly taken: number;
 }
 
 /** The engine's event counters, shared with the part that evicts. Internal. */

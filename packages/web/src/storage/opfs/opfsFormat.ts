@@ -90,17 +90,27 @@ export function encodeRecord(
 }
 
 /**
+ * Size of the encoded record at `at` of `buf`, or -1 when no whole record
+ * starts there (wrong magic, or it runs past the end).
+ */
+export function packedRecordSize(buf: Uint8Array, at: number): number {
+  if (at + RECORD_HEADER > buf.length) return -1;
+  const dv = new DataView(buf.buffer, buf.byteOffset + at, RECORD_HEADER);
+  if (dv.getUint32(0, true) !== RECORD_MAGIC) return -1;
+  const size = recordSize(dv.getUint16(6, true), dv.getUint32(8, true));
+  return at + size > buf.length ? -1 : size;
+}
+
+/**
  * Compute the checksums of the encoded record at `at` of `buf` and store them
  * in its header (in place: no copy). Returns the record's size, or -1 when
  * no whole record starts there.
  */
 export function sealRecord(buf: Uint8Array, at: number): number {
-  if (at + RECORD_HEADER > buf.length) return -1;
+  const size = packedRecordSize(buf, at);
+  if (size < 0) return -1;
   const dv = new DataView(buf.buffer, buf.byteOffset + at, RECORD_HEADER);
-  if (dv.getUint32(0, true) !== RECORD_MAGIC) return -1;
   const keyLen = dv.getUint16(6, true);
-  const size = recordSize(keyLen, dv.getUint32(8, true));
-  if (at + size > buf.length) return -1;
   dv.setUint32(12, checksum(buf.subarray(at + RECORD_HEADER + keyLen, at + size)), true);
   const key = buf.subarray(at + RECORD_HEADER, at + RECORD_HEADER + keyLen);
   dv.setUint32(16, headSum(buf.subarray(at, at + 16), key), true);
@@ -174,6 +184,21 @@ export function verifyEntry(
   key: string,
   loc: EntryLocation,
 ): Uint8Array | undefined {
+  const data = verifyEntryHeader(bytes, key, loc);
+  return data && checksum(data) === loc.sum ? data : undefined;
+}
+
+/**
+ * {@link verifyEntry} but for the value's checksum: the value (a view into
+ * `bytes`) when the record's header, its header checksum and its key match
+ * the live entry `loc` of `key`, whose value checksum it carries; the caller
+ * must then find `loc.sum` in the value before it trusts a byte of it.
+ */
+export function verifyEntryHeader(
+  bytes: Uint8Array,
+  key: string,
+  loc: EntryLocation,
+): Uint8Array | undefined {
   const header = parseHeader(bytes);
   if (!header) return undefined;
   if (
@@ -189,9 +214,7 @@ export function verifyEntry(
   const keyBytes = bytes.subarray(RECORD_HEADER, RECORD_HEADER + header.keyLen);
   if (headSum(bytes.subarray(0, 16), keyBytes) !== header.headSum) return undefined;
   if (!sameKey(keyBytes, key)) return undefined;
-  const data = bytes.subarray(RECORD_HEADER + header.keyLen, size);
-  if (checksum(data) !== header.dataSum) return undefined;
-  return data;
+  return bytes.subarray(RECORD_HEADER + header.keyLen, size);
 }
 
 /** Whether the UTF-8 bytes `bytes` spell `key` (ASCII compared in place, the rest decoded). */

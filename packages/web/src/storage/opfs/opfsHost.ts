@@ -26,6 +26,28 @@ export interface OpfsWriteResult {
   buffer: ArrayBuffer;
 }
 
+/** A batch of reads sent on the read port. Internal. */
+export interface OpfsReadRequest {
+  id: number;
+  keys: string[];
+}
+
+/**
+ * One answer on the read port: values of batch `id` (`values[n]` is that of
+ * `keys[i[n]]`, its buffer moved), each with the checksum the page must find
+ * in it before trusting it (`sums[n]`, or -1 when the host verified it), or
+ * the batch's error. Internal.
+ */
+export type OpfsReadReply =
+  | { id: number; i: number[]; values: (Uint8Array | undefined)[]; sums: number[] }
+  | { id: number; error: SerializedError };
+
+/**
+ * Bytes of values one streamed read answer gathers before it goes: a large
+ * value goes alone, as soon as it is read; small ones share a message.
+ */
+const READ_ANSWER_BYTES = 64 * 1024;
+
 /** What every host method answers: its value, or the error (core's one serializer). Internal. */
 export type OpfsReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
 
@@ -35,8 +57,16 @@ export type OpfsReply<T> = { ok: true; value: T } | { ok: false; error: Serializ
  * come back as `{ ok: false, error }`. Internal.
  */
 export interface OpfsHostApi {
-  /** Open the engine; with `aliveLock`, hold that Web Lock for the worker's life. */
-  open(args: OpfsOpenArgs, aliveLock: string | null): Promise<OpfsReply<'sync' | 'async'>>;
+  /**
+   * Open the engine; with `aliveLock`, hold that Web Lock for the worker's
+   * life; with `reads`, serve {@link OpfsReadRequest}s sent on that port,
+   * answering each value as soon as it is read ({@link OpfsReadReply}).
+   */
+  open(
+    args: OpfsOpenArgs,
+    aliveLock: string | null,
+    reads: MessagePort | null,
+  ): Promise<OpfsReply<'sync' | 'async'>>;
   /** Read a batch; the buffers of the values move to the caller. */
   getMany(keys: string[]): Promise<OpfsReply<(Uint8Array | undefined)[]>>;
   has(key: string): Promise<OpfsReply<boolean>>;
@@ -71,17 +101,66 @@ export type BackendFactory = (
 export class OpfsHost implements OpfsHostApi {
   private engine: OpfsSegmentEngine | undefined;
   private channel: BroadcastChannel | undefined;
+  private readPort: MessagePort | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly self = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
   constructor(private readonly makeBackend: BackendFactory = (d) => asyncBackend(d)) {}
 
-  open(args: OpfsOpenArgs, aliveLock: string | null): Promise<OpfsReply<'sync' | 'async'>> {
+  open(
+    args: OpfsOpenArgs,
+    aliveLock: string | null,
+    reads: MessagePort | null,
+  ): Promise<OpfsReply<'sync' | 'async'>> {
     return this.inOrder(async () => {
       if (aliveLock !== null) await holdLockForever(aliveLock);
-      return this.openEngine(args);
+      const kind = await this.openEngine(args);
+      if (reads) {
+        this.readPort?.close();
+        this.readPort = reads;
+        reads.onmessage = (ev: MessageEvent<OpfsReadRequest>) => {
+          void this.serveReads(reads, ev.data);
+        };
+      }
+      return kind;
     });
+  }
+
+  /**
+   * Read a batch, posting values as soon as they add up to
+   * READ_ANSWER_BYTES (their buffers move): the page checks a value's
+   * checksum and goes on with it while this thread reads the next one.
+   */
+  private async serveReads(port: MessagePort, { id, keys }: OpfsReadRequest): Promise<void> {
+    let answer: Extract<OpfsReadReply, { values: unknown }> = { id, i: [], values: [], sums: [] };
+    let transfer: ArrayBuffer[] = [];
+    let bytes = 0;
+    const send = () => {
+      if (answer.i.length === 0) return;
+      port.postMessage(answer, transfer);
+      answer = { id, i: [], values: [], sums: [] };
+      transfer = [];
+      bytes = 0;
+    };
+    try {
+      await this.engineOrThrow().readEach(keys, false, (i, value, sum) => {
+        answer.i.push(i);
+        answer.values.push(value);
+        answer.sums.push(sum);
+        const buffer = value?.buffer as ArrayBuffer | undefined;
+        if (buffer && value && !transfer.includes(buffer)) {
+          transfer.push(buffer);
+          bytes += value.byteLength;
+        }
+        if (bytes >= READ_ANSWER_BYTES) send();
+      });
+      send();
+    } catch (err) {
+      send();
+      const reply: OpfsReadReply = { id, error: serializeError(err) };
+      port.postMessage(reply);
+    }
   }
 
   async getMany(keys: string[]): Promise<OpfsReply<(Uint8Array | undefined)[]>> {
@@ -142,6 +221,7 @@ export class OpfsHost implements OpfsHostApi {
       this.closed = true;
       this.channel?.close();
       this.channel = undefined;
+      // The read port stays: reads sent after this are answered with a ClosedError.
       await engine.close();
     });
   }

@@ -9,9 +9,11 @@ import {
   FLAG_TOMBSTONE,
   isLegacySegmentName,
   recordSize,
+  sealRecord,
   segmentIdOf,
   segmentName,
   verifyEntry,
+  verifyEntryHeader,
 } from './opfsFormat.js';
 import { GroupCommit } from './opfsGroupCommit.js';
 import { OpfsSegmentIndex, type Segment } from './opfsSegmentIndex.js';
@@ -45,6 +47,8 @@ export class OpfsSegmentEngine {
     quotaErrors: 0,
   };
   private stale = false;
+  /** The lock's `taken` count when this engine last wrote `head.bin` (-1: not under this hold). */
+  private headTaken = -1;
   private readonly commit: GroupCommit;
   private readonly snapshots: OpfsSnapshotWriter;
   private readonly evictor: OpfsEvictor;
@@ -161,6 +165,25 @@ export class OpfsSegmentEngine {
    * {@link get}, which re-syncs with disk and drops a corrupt entry.
    */
   async getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]> {
+    const out: (Uint8Array | undefined)[] = new Array(keys.length);
+    await this.readEach(keys, true, (i, value) => {
+      out[i] = value;
+    });
+    return out;
+  }
+
+  /**
+   * Serve a batch of reads like {@link getMany}, handing each value to `each`
+   * as soon as it is read. With `verifyData` false, a value read on the sync
+   * fast path comes with the checksum its bytes must have (`sum`), which the
+   * caller checks before trusting them (on its own thread, while this one
+   * reads on); every other value is verified here and comes with `sum` -1.
+   */
+  async readEach(
+    keys: readonly string[],
+    verifyData: boolean,
+    each: (i: number, value: Uint8Array | undefined, sum: number) => void,
+  ): Promise<void> {
     // One 16-byte read per batch: a write by another store (tab) is seen at
     // once, even before its broadcast arrives.
     if (!this.stale && this.head?.readSync) {
@@ -170,20 +193,24 @@ export class OpfsSegmentEngine {
         this.stale = true;
       }
     }
-    const out: (Uint8Array | undefined)[] = new Array(keys.length);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      const fast = this.getSync(key);
-      out[i] = fast === SLOW_PATH ? await this.get(key) : fast;
+      const loc = this.stale ? undefined : this.index.entries.get(key);
+      const fast = loc ? this.getSync(key, loc, verifyData) : SLOW_PATH;
+      if (fast === SLOW_PATH) each(i, await this.get(key), -1);
+      else each(i, fast, verifyData ? -1 : loc!.sum);
     }
-    return out;
   }
 
-  /** A verified read without await, or SLOW_PATH when {@link get} must decide. */
-  private getSync(key: string): Uint8Array | typeof SLOW_PATH {
-    if (this.stale) return SLOW_PATH;
-    const loc = this.index.entries.get(key);
-    if (!loc) return SLOW_PATH;
+  /**
+   * A read of the indexed entry `loc` without await, verified (the value's
+   * checksum only when `verifyData`), or SLOW_PATH when {@link get} must decide.
+   */
+  private getSync(
+    key: string,
+    loc: EntryLocation,
+    verifyData: boolean,
+  ): Uint8Array | typeof SLOW_PATH {
     const segment = this.index.segments.get(loc.segment);
     if (!segment?.file.readSync) return SLOW_PATH;
     let bytes: Uint8Array;
@@ -192,7 +219,7 @@ export class OpfsSegmentEngine {
     } catch {
       return SLOW_PATH;
     }
-    const data = verifyEntry(bytes, key, loc);
+    const data = verifyData ? verifyEntry(bytes, key, loc) : verifyEntryHeader(bytes, key, loc);
     if (!data) return SLOW_PATH;
     this.index.touch(segment);
     return data;
@@ -225,19 +252,21 @@ export class OpfsSegmentEngine {
   }
 
   /**
-   * Append a packed batch (see packRecords; the checksums are sealed here, in
-   * place) under the writer lock, then index it; `keys` names its records.
-   * The bytes are written with one sequential write per segment touched and
-   * are readable at once, by this store, another one or a reloaded page; the
-   * flush that makes them survive an OS crash follows within `flushDelayMs`,
-   * once for everything written meanwhile (at once when it is 0). Returns one
-   * error (or undefined) per record.
+   * Append a packed batch (see packRecords; each record is sealed here, in
+   * place, right before it is written) under the writer lock, then index it;
+   * `keys` names its records. The bytes are written with one sequential
+   * write per segment touched and are readable at once, by this store,
+   * another one or a reloaded page; the flush that makes them survive an OS
+   * crash follows within `flushDelayMs`, once for everything written
+   * meanwhile (at once when it is 0). Returns one error (or undefined) per
+   * record.
    */
   async writeBatch(bytes: Uint8Array, keys: readonly string[]): Promise<(unknown | undefined)[]> {
     const plan = planBatch(bytes, keys, this.opts.maxBytes);
     const { results, starts, ends } = plan;
     return this.locked(async () => {
-      await this.refreshIfChanged();
+      // Held since this engine's last write: no other store wrote meanwhile.
+      if (this.headTaken !== this.lock.taken) await this.refreshIfChanged();
       let k = 0;
       while (k < keys.length && results[k] !== undefined) k++;
       while (k < keys.length) {
@@ -256,6 +285,7 @@ export class OpfsSegmentEngine {
           this.opts.maxBytes - this.index.diskBytes(),
         );
         const j = appendEnd(plan, k, room);
+        for (let t = k; t < j; t++) sealRecord(bytes, starts[t]!);
         const base = segment.end - starts[k]!;
         // A view into the batch buffer: no copy on the way to the disk.
         const err = await this.evictor.appendWithQuotaRetry(
@@ -285,6 +315,7 @@ export class OpfsSegmentEngine {
         while (k < keys.length && results[k] !== undefined) k++;
       }
       await this.bumpHead();
+      this.onChange();
       this.snapshots.markDirty();
       if (!this.commit.schedule()) await this.commit.flush();
       return results;
@@ -330,15 +361,21 @@ export class OpfsSegmentEngine {
     return s;
   }
 
+  /** Bump the write sequence in `head.bin` (the caller holds the lock and tells others after). */
   private async bumpHead(): Promise<void> {
     if (!this.head) return;
-    const head = decodeHead(await this.head.read(0, 16));
-    this.seq = Math.max(head.seq, this.seq) + 1;
-    this.next = Math.max(this.next, head.next);
+    // Read it first unless this engine wrote it last under the same hold of the lock.
+    if (this.headTaken !== this.lock.taken) {
+      const head = decodeHead(await this.head.read(0, 16));
+      this.seq = Math.max(head.seq, this.seq);
+      this.next = Math.max(this.next, head.next);
+    }
+    this.seq++;
     await this.head.write(0, encodeHead({ seq: this.seq, next: this.next }));
-    // Flushed with the group commit: other stores read it through the OS at once.
-    this.commit.wrote(this.head);
-    this.onChange();
+    this.headTaken = this.lock.taken;
+    // Not flushed: other stores read it through the OS at once, and recovery after an OS
+    // crash needs none of it (segments and snapshots carry the entries, the segment files
+    // on disk the next id), so the group commit pays one fsync, not two.
   }
 
   /** Persist the index now if it changed. */
@@ -359,6 +396,7 @@ export class OpfsSegmentEngine {
       this.index.clear();
       await this.snapshots.write();
       await this.bumpHead();
+      this.onChange();
     });
   }
 

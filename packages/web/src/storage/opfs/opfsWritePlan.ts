@@ -2,8 +2,8 @@ import { StoreError } from '../storeErrors.js';
 import {
   encodeRecord,
   FLAG_TOMBSTONE,
+  packedRecordSize,
   RECORD_HEADER,
-  sealRecord,
   utf8Length,
 } from './opfsFormat.js';
 
@@ -28,8 +28,8 @@ const MIN_BATCH_BUFFER = 2 ** 20;
 /**
  * Pack a write batch into one buffer (the page does this, then transfers the
  * buffer to the worker, which sends it back for reuse): the records back to
- * back, each value copied once, checksums left for the worker
- * ({@link planBatch} seals them in place). Uses `spare` when it is large
+ * back, each value copied once, checksums left for the worker (which seals
+ * each record in place, see sealRecord, right before writing it). Uses `spare` when it is large
  * enough, else a new buffer (with `reusable`, sized up to a power of two of
  * at least 1 MiB so later batches fit); returns a view of exactly the batch.
  * Internal.
@@ -69,10 +69,9 @@ export interface BatchPlan {
 }
 
 /**
- * Seal every record of the packed batch `bytes` (checksums computed in
- * place) and list them; a record larger than `maxBytes` gets its
- * ENTRY_TOO_LARGE error and is left out. `keys` names the records in order.
- * Internal.
+ * List the records of the packed batch `bytes` (not sealed yet); a record
+ * larger than `maxBytes` gets its ENTRY_TOO_LARGE error and is left out.
+ * `keys` names the records in order. Internal.
  */
 export function planBatch(bytes: Uint8Array, keys: readonly string[], maxBytes: number): BatchPlan {
   const starts: number[] = new Array(keys.length);
@@ -80,7 +79,7 @@ export function planBatch(bytes: Uint8Array, keys: readonly string[], maxBytes: 
   const results: (unknown | undefined)[] = new Array(keys.length).fill(undefined);
   let at = 0;
   for (let i = 0; i < keys.length; i++) {
-    const size = sealRecord(bytes, at);
+    const size = packedRecordSize(bytes, at);
     if (size < 0) {
       throw new StoreError('STORE_FAILED', `write batch is malformed at record ${i} (byte ${at})`);
     }

@@ -11,6 +11,8 @@ export class WriterLease {
   private held: Promise<void> | undefined;
   private letGo: (() => void) | undefined;
   private chain: Promise<unknown> = Promise.resolve();
+  /** How many times the lock was taken (see WriterLock.taken). */
+  taken = 0;
 
   /** @param name the Web Lock's name */
   constructor(private readonly name: string) {}
@@ -45,6 +47,7 @@ export class WriterLease {
           () =>
             new Promise<void>((letGo) => {
               this.letGo = letGo;
+              this.taken++;
               acquired();
             }),
         ).catch((err: unknown) => {
