@@ -4,8 +4,16 @@ import { collectTransferables } from './transferables.js';
 import { holdLockForever } from './workerLiveness.js';
 import { type LoadReply, PROTOCOL_VERSION, type WorkerApi } from './workerProtocol.js';
 
-/** The function a worker runs per sample: `signal` aborts when the page gives up on the call. */
-export type WorkerLoader<T> = (index: number, signal: AbortSignal) => T | Promise<T>;
+/**
+ * The function a worker runs per sample: `signal` aborts when the page gives
+ * up on the call; `input` is what the page passed as `run`'s third argument
+ * (a structured clone), `undefined` when it passed none.
+ */
+export type WorkerLoader<T> = (
+  index: number,
+  signal: AbortSignal,
+  input: unknown,
+) => T | Promise<T>;
 
 /** Options of {@link exposeLoader}. */
 export interface ExposeLoaderOptions {
@@ -48,7 +56,7 @@ export function exposeLoader<T>(loader: WorkerLoader<T>, options: ExposeLoaderOp
   if (typeof loader !== 'function') {
     throw new TypeError(`loader must be a function, got ${String(loader)}`);
   }
-  exposeWorkerApi((index, signal) => loader(index, signal), options);
+  exposeWorkerApi((index, signal, input) => loader(index, signal, input), options);
 }
 
 /**
