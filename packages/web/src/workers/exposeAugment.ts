@@ -16,6 +16,8 @@ class WorkerContext implements AugmentContext {
   epoch = 0;
   index = 0;
   readonly rng = new AugmentRng();
+  /** The sample arrived as a structured clone: the worker's own, written in place. */
+  readonly writable = true;
 }
 
 /**
@@ -23,7 +25,9 @@ class WorkerContext implements AugmentContext {
  * {@link createAugmentWorkerPool} pool. Call it once, at the top level of a
  * module worker. Each call restarts the sample's stream from the seed, epoch
  * and index it carries, so the worker gives bitwise the views the same
- * function gives in the page; the result's buffers are transferred back.
+ * function gives in the page. The sample is the worker's own clone, so the
+ * context says `writable: true` (`augmentFields` then works in place instead of
+ * copying it once more); the result's buffers are transferred back.
  *
  * @example
  * // augment.worker.ts
