@@ -7,7 +7,7 @@ import {
   type OneOfDraw,
   type Transform,
 } from '@medfusion/core';
-import { checkNormalizeChannels } from '@medfusion/core/internal';
+import { addNoise, checkNormalizeChannels, NoiseStream } from '@medfusion/core/internal';
 import {
   add,
   broadcastTo,
@@ -21,7 +21,6 @@ import {
   logicalOr,
   mul,
   pow,
-  randomNormal,
   range,
   relu,
   reshape,
@@ -32,6 +31,7 @@ import {
   type Tensor4D,
   tensor1d,
   tensor2d,
+  tensor4d,
   tidy,
   transpose,
   where,
@@ -62,10 +62,11 @@ function nonNegativeInt(name: string, v: unknown): number {
  * the CPU path), then applied to the batch: flips and quarter turns by
  * `reverse`/`transpose` and a per-sample select, `rotate` by
  * `tf.image.transform`, `randomResizedCrop` by `tf.image.cropAndResize`,
- * intensity, gamma, cutout and `normalize` by broadcast arithmetic. Matches
- * the CPU path within 1e-4 (absolute, values in [0, 1]); `gaussianNoise`
- * draws its per-value noise with `tf.randomNormal` (same distribution, other
- * values). Returns a new tensor; `images` is not disposed.
+ * intensity, gamma, cutout and `normalize` by broadcast arithmetic;
+ * `gaussianNoise` values are drawn on the CPU from each sample's noise stream
+ * (the CPU path's values; TF.js has no seeded per-value generator on the GPU)
+ * and added as one uploaded tensor. Matches the CPU path within 1e-4
+ * (absolute, values in [0, 1]). Returns a new tensor; `images` is not disposed.
  *
  * @example
  * const augmented = augmentBatchTf(images, compose([flipH(), rotate90(), intensity()]), {
@@ -240,10 +241,18 @@ function step(x: Tensor4D, t: Transform, draws: readonly unknown[]): Tensor4D {
       return where(mask(draws, x), pow(relu(x), g), x) as Tensor4D;
     }
     case 'gaussianNoise': {
-      const first = draws.find((d) => d !== undefined) as NoiseDraw | undefined;
-      if (first === undefined) return x;
-      const noise = randomNormal(x.shape, 0, o.std as number, 'float32', first.key0);
-      return where(mask(draws, x), add(x, noise), x) as Tensor4D;
+      // each sample's noise comes from its own stream (the CPU path's values, a
+      // pure function of (seed, epoch, index)); skipped samples add zeros
+      if (draws.every((d) => d === undefined)) return x;
+      const per = x.size / n;
+      const noise = new Float32Array(x.size);
+      const stream = new NoiseStream();
+      for (let i = 0; i < n; i++) {
+        const d = draws[i] as NoiseDraw | undefined;
+        if (d !== undefined)
+          addNoise(noise.subarray(i * per, (i + 1) * per), d, o.std as number, stream);
+      }
+      return add(x, tensor4d(noise, x.shape)) as Tensor4D;
     }
     case 'cutout': {
       const [ph, pw] = o.size as [number, number];
