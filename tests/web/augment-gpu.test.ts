@@ -157,6 +157,29 @@ describe('GPU path (TF.js ops on the batch) matches the CPU path given the same 
     },
   );
 
+  it.each([
+    [
+      'flips and half turns of non-square images',
+      compose([flipV(), rotate90({ turns: [2] }), flipH()]),
+      [12, 6, 4, 2],
+      0,
+    ],
+    ['quarter turns alone', rotate90({ p: 0.8 }), [12, 5, 5, 3], 0],
+    [
+      'two runs of geometric steps around intensity',
+      compose([rotate90(), flipH(), intensity(), flipV(), rotate90()]),
+      [16, 7, 7, 1],
+      TOLERANCE,
+    ],
+  ] as const)(
+    '%s: the CPU path (pure permutations bitwise; one gather per run of flips and turns)',
+    (_n, t, shape, tolerance) => {
+      const { maxDiff, changed } = compare(t as Transform, [...shape]);
+      expect(maxDiff).toBeLessThanOrEqual(tolerance);
+      expect(changed).toBeGreaterThan(0);
+    },
+  );
+
   it('a sample’s noise does not depend on the other samples of its batch', () => {
     const t = gaussianNoise({ std: 0.1, p: 1 });
     const zeros = tf.zeros([4, 4, 4, 1]) as tf.Tensor4D;
