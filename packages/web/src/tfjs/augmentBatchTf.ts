@@ -58,8 +58,8 @@ function nonNegativeInt(name: string, v: unknown): number {
  * Augment a whole uploaded batch `[N, H, W, C]` with TF.js ops: the GPU path of
  * the augment stage. The random draws are taken on the CPU from each sample's
  * `(seed, epoch, index)` stream (a few numbers per sample, the same draws as
- * the CPU path), then applied to the batch: flips and quarter turns by
- * `reverse`/`transpose` and a per-sample select, `rotate` by
+ * the CPU path), then applied to the batch: each run of flips and quarter
+ * turns by one `gather` (see `remap`), `rotate` by
  * `tf.image.transform`, `randomResizedCrop` by `tf.image.cropAndResize`,
  * intensity, gamma, cutout and `normalize` by broadcast arithmetic;
  * `gaussianNoise` values are drawn on the CPU from each sample's noise stream
