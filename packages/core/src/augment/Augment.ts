@@ -20,8 +20,8 @@ export interface AugmentContext {
   readonly rng: AugmentRandom;
   /**
    * True when `sample` is the function's own copy, which it may overwrite
-   * instead of copying first (a worker's structured clone, see web's
-   * `exposeAugment`); false or absent for the cached sample, which must stay
+   * instead of copying first (the copy a worker of web's
+   * `createAugmentWorkerPool` received); false or absent for the cached sample, which must stay
    * intact. `augmentFields` reads it.
    * @default false
    */
