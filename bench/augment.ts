@@ -1,5 +1,5 @@
 // `pnpm bench augment [--scale F] [--rounds N] [--workers N] [--backend webgl|cpu] [--sizes 64,224]
-//    [--consumer train|upload]`
+//    [--consumer train|upload] [--cpu]`
 //
 // Augmentation after the cache, in Chromium: the demo's 64×64 grayscale samples and 224×224 RGB
 // samples, batch 32, the standard medical recipe (flipH + rotate90 + intensity + gaussianNoise),
@@ -12,10 +12,14 @@
 // every sample cached this baseline is a memory copy, so any per-pixel work shows as cost). costShare = 1 − samples/s of the path ÷ samples/s of `none` (the same pipeline
 // without augmentation). Paths alternate within each round (A B C D, B C D A, …); a figure is the
 // median of the rounds (at least 5), printed with its spread (min–max). --scale shortens the
-// epochs (same shape); run it at full size only on a quiet machine.
+// epochs (same shape); run it at full size only on a quiet machine. `--cpu` (Linux) also prints
+// where the CPU went, in ms per sample (median of the rounds): the page's main thread, the
+// Web Workers, the GPU process (with SwiftShader the "GPU" is these same CPU cores) and the
+// rest of the browser — the way to tell a pipeline that waits from one that is CPU-bound.
 import { chromium } from 'playwright';
 import { arg, intArg, numArg } from './_args.js';
 import { chromiumLaunchOptions } from './_chromium.js';
+import { cpuTimes } from './_cpu.js';
 import { callBenchPage, openBenchPage, serveBenchPage } from './_page.js';
 import { median, round } from './_stats.js';
 import type { AugmentBenchConfig, Measurement, Path } from './augment/main.js';
@@ -39,6 +43,7 @@ async function run(cfg: AugmentBenchConfig): Promise<Measurement[]> {
     const page = await openBenchPage(browser, server.url, 'runAugmentBench', (msg) => {
       if (msg.type() === 'error') console.error(`  page: ${msg.text()}`);
     });
+    if (cfg.cpu) await page.exposeFunction('benchCpuMark', () => cpuTimes());
     return await callBenchPage<AugmentBenchConfig, Measurement[]>(page, 'runAugmentBench', cfg);
   } finally {
     await browser.close();
@@ -55,6 +60,7 @@ function report(cfg: AugmentBenchConfig, ms: Measurement[]): void {
     costShare: number;
     minSamplesPerSec: number;
     maxSamplesPerSec: number;
+    cpuMsPerSample?: Record<string, number>;
   }[] = [];
   for (const size of cfg.sizes) {
     const of = (path: Path) =>
@@ -63,6 +69,15 @@ function report(cfg: AugmentBenchConfig, ms: Measurement[]): void {
     for (const path of paths) {
       const xs = of(path);
       const sps = median(xs);
+      const cpus = ms
+        .filter((m) => m.size === size.label && m.path === path && m.cpuMsPerSample)
+        .map((m) => m.cpuMsPerSample!);
+      const cpu =
+        cpus.length === 0
+          ? undefined
+          : Object.fromEntries(
+              Object.keys(cpus[0]!).map((k) => [k, round(median(cpus.map((c) => c[k]!)), 2)]),
+            );
       rows.push({
         size: size.label,
         path,
@@ -70,6 +85,7 @@ function report(cfg: AugmentBenchConfig, ms: Measurement[]): void {
         costShare: round(1 - sps / none, 3),
         minSamplesPerSec: round(Math.min(...xs), 1),
         maxSamplesPerSec: round(Math.max(...xs), 1),
+        ...(cpu ? { cpuMsPerSample: cpu } : {}),
       });
     }
   }
@@ -86,6 +102,18 @@ function report(cfg: AugmentBenchConfig, ms: Measurement[]): void {
   console.log(fmt(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const l of lines) console.log(fmt(l));
+  if (cfg.cpu) {
+    console.log('CPU ms per sample (median of the rounds), by thread:');
+    for (const r of rows) {
+      const c = r.cpuMsPerSample ?? {};
+      const total = Object.values(c).reduce((a, b) => a + b, 0);
+      console.log(
+        `  ${r.size} ${r.path.padEnd(9)} total ${total.toFixed(2)}: ${Object.entries(c)
+          .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+          .join(', ')}`,
+      );
+    }
+  }
   const get = (size: string, path: Path) => rows.find((r) => r.size === size && r.path === path);
   const w64 = get('64x64', 'workers');
   const w224 = get('224x224', 'workers');
@@ -100,7 +128,15 @@ function report(cfg: AugmentBenchConfig, ms: Measurement[]): void {
     JSON.stringify({
       bench: 'augment',
       rows: rows.map(
-        ({ size, path, samplesPerSec, costShare, minSamplesPerSec, maxSamplesPerSec }) => ({
+        ({
+          size,
+          path,
+          samplesPerSec,
+          costShare,
+          minSamplesPerSec,
+          maxSamplesPerSec,
+          cpuMsPerSample,
+        }) => ({
           consumer: cfg.consumer,
           size,
           path,
@@ -108,6 +144,7 @@ function report(cfg: AugmentBenchConfig, ms: Measurement[]): void {
           costShare,
           minSamplesPerSec,
           maxSamplesPerSec,
+          ...(cpuMsPerSample ? { cpuMsPerSample } : {}),
         }),
       ),
     }),
@@ -124,6 +161,7 @@ async function main(): Promise<void> {
     workers: intArg('workers', 2),
     backend: arg('backend') ?? 'webgl',
     consumer: arg('consumer') === 'upload' ? 'upload' : 'train',
+    cpu: process.argv.includes('--cpu'),
   };
   console.error(
     `augment bench: ${cfg.sizes.map((s) => `${s.label}×${s.channels} (${s.samples} samples)`).join(', ')}, ` +

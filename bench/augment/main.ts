@@ -23,6 +23,8 @@ export interface AugmentBenchConfig {
   backend: string;
   /** What consumes each batch: `upload` (tensor + an awaited reduction) or `train` (a small CNN's trainOnBatch). */
   consumer: 'upload' | 'train';
+  /** Measure CPU time per thread class (the Node side exposes `benchCpuMark`). */
+  cpu: boolean;
 }
 
 /** One measurement. */
@@ -31,7 +33,12 @@ export interface Measurement {
   path: Path;
   round: number;
   samplesPerSec: number;
+  /** CPU ms per sample by thread class (page main thread, workers, GPU process, other), with `--cpu`. */
+  cpuMsPerSample?: Record<string, number>;
 }
+
+/** With `--cpu`, the Node side exposes this: CPU ms used so far by the browser's threads, by class. */
+type CpuMark = () => Promise<Record<string, number>>;
 
 export type Path = 'none' | 'in-thread' | 'workers' | 'gpu';
 const PATHS: Path[] = ['none', 'in-thread', 'workers', 'gpu'];
@@ -153,8 +160,18 @@ async function runAugmentBench(cfg: AugmentBenchConfig): Promise<Measurement[]> 
         for (let k = 0; k < PATHS.length; k++) {
           const path = PATHS[(r + k) % PATHS.length]!;
           status(`${size.label} round ${r + 1}/${cfg.rounds}: ${path}`);
+          const mark = (window as unknown as { benchCpuMark?: CpuMark }).benchCpuMark;
+          const before = await mark?.();
           const sps = await run(path, r + 1);
-          out.push({ size: size.label, path, round: r, samplesPerSec: sps });
+          const m: Measurement = { size: size.label, path, round: r, samplesPerSec: sps };
+          const after = await mark?.();
+          if (before && after) {
+            m.cpuMsPerSample = {};
+            for (const k of Object.keys(after)) {
+              m.cpuMsPerSample[k] = (after[k]! - before[k]!) / size.samples;
+            }
+          }
+          out.push(m);
         }
       }
       model?.dispose();

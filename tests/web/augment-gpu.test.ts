@@ -117,7 +117,7 @@ describe('GPU path (TF.js ops on the batch) matches the CPU path given the same 
     expect(outShape).toEqual([3, 4, 4, 1]);
   });
 
-  it('gaussianNoise: same samples touched, the stated distribution (its values are drawn on the GPU)', () => {
+  it('gaussianNoise: same samples touched, the stated distribution', () => {
     const shape: [number, number, number, number] = [16, 32, 32, 1];
     const zeros = new Float32Array(16 * 32 * 32);
     const t = gaussianNoise({ std: 0.1, p: 0.5 });
@@ -139,6 +139,56 @@ describe('GPU path (TF.js ops on the batch) matches the CPU path given the same 
     }
     expect(noisy).toBeGreaterThan(0);
     expect(Math.sqrt(s2 / (noisy * 1024))).toBeCloseTo(0.1, 2);
+  });
+
+  it.each([
+    ['gaussianNoise', gaussianNoise({ std: 0.1, p: 0.5 }), [16, 8, 8, 3]],
+    [
+      'the standard recipe with noise',
+      compose([flipH(), rotate90(), intensity(), gaussianNoise({ std: 0.03 })]),
+      [32, 16, 16, 1],
+    ],
+  ] as const)(
+    '%s gives the CPU path’s noise values, per sample (within the tolerance)',
+    (_n, t, shape) => {
+      const { maxDiff, changed } = compare(t as Transform, [...shape]);
+      expect(maxDiff).toBeLessThan(TOLERANCE);
+      expect(changed).toBeGreaterThan(0);
+    },
+  );
+
+  it.each([
+    [
+      'flips and half turns of non-square images',
+      compose([flipV(), rotate90({ turns: [2] }), flipH()]),
+      [12, 6, 4, 2],
+      0,
+    ],
+    ['quarter turns alone', rotate90({ p: 0.8 }), [12, 5, 5, 3], 0],
+    [
+      'two runs of geometric steps around intensity',
+      compose([rotate90(), flipH(), intensity(), flipV(), rotate90()]),
+      [16, 7, 7, 1],
+      TOLERANCE,
+    ],
+  ] as const)(
+    '%s: the CPU path (pure permutations bitwise; one gather per run of flips and turns)',
+    (_n, t, shape, tolerance) => {
+      const { maxDiff, changed } = compare(t as Transform, [...shape]);
+      expect(maxDiff).toBeLessThanOrEqual(tolerance);
+      expect(changed).toBeGreaterThan(0);
+    },
+  );
+
+  it('a sample’s noise does not depend on the other samples of its batch', () => {
+    const t = gaussianNoise({ std: 0.1, p: 1 });
+    const zeros = tf.zeros([4, 4, 4, 1]) as tf.Tensor4D;
+    const a = augmentBatchTf(zeros, t, { seed: 5, epoch: 2, indices: [10, 11, 12, 13] });
+    const b = augmentBatchTf(zeros, t, { seed: 5, epoch: 2, indices: [99, 98, 12, 97] });
+    expect(Array.from(a.dataSync().subarray(32, 48))).toEqual(
+      Array.from(b.dataSync().subarray(32, 48)),
+    );
+    tf.dispose([zeros, a, b]);
   });
 
   it('refuses what it cannot do on the GPU, naming it', () => {

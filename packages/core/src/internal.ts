@@ -5,6 +5,7 @@
 // Each helper lives once, here or behind one of these re-exports; packages never copy it.
 
 // --- augmentation: checks shared by the CPU path and web's GPU path ---
+export { addNoise, NoiseStream } from './augment/gaussianNoise.js';
 export { checkNormalizeChannels } from './augment/normalize.js';
 // --- value rendering, option checks, plan following, removed plumbing ---
 export { checkPlan } from './dataset/Dataset.js';

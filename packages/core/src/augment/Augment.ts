@@ -18,6 +18,14 @@ export interface AugmentContext {
    * `(draw, index, epoch)`), restarted for every sample.
    */
   readonly rng: AugmentRandom;
+  /**
+   * True when `sample` is the function's own copy, which it may overwrite
+   * instead of copying first (the copy a worker of web's
+   * `createAugmentWorkerPool` received); false or absent for the cached sample, which must stay
+   * intact. `augmentFields` reads it.
+   * @default false
+   */
+  readonly writable?: boolean;
 }
 
 /**

@@ -29,19 +29,24 @@ function flip(kind: 'flipH' | 'flipV', options: FlipOptions | undefined): Transf
     },
     shapeAfter: (shape) => shape,
     apply(input: FloatArray): FloatArray {
+      // in place (the working copy is the stage's own): swap mirrored pixels
       const [h, w, c] = hwc(kind, input.shape);
-      const src = input.data;
-      const out = new Float32Array(src.length);
-      for (let y = 0; y < h; y++) {
-        const sy = horizontal ? y : h - 1 - y;
-        for (let x = 0; x < w; x++) {
-          const sx = horizontal ? w - 1 - x : x;
-          const from = (sy * w + sx) * c;
-          const to = (y * w + x) * c;
-          for (let k = 0; k < c; k++) out[to + k] = src[from + k]!;
+      const x = input.data;
+      const rows = horizontal ? h : h >> 1;
+      const cols = horizontal ? w >> 1 : w;
+      for (let y = 0; y < rows; y++) {
+        const my = horizontal ? y : h - 1 - y;
+        for (let i = 0; i < cols; i++) {
+          let a = (y * w + i) * c;
+          let b = (my * w + (horizontal ? w - 1 - i : i)) * c;
+          for (let k = 0; k < c; k++, a++, b++) {
+            const t = x[a]!;
+            x[a] = x[b]!;
+            x[b] = t;
+          }
         }
       }
-      return { data: out, shape: input.shape };
+      return input;
     },
   };
 }

@@ -60,24 +60,18 @@ export function rotate90(options?: Rotate90Options): Transform<number> {
     },
     apply(input: FloatArray, k: number): FloatArray {
       const [h, w, c] = hwc('rotate90', input.shape);
+      // a half turn, or any turn of a square image, permutes pixels in place
+      // (the working copy is the stage's own); other shapes need a new array
+      if (k === 2) return turnHalf(input, h * w, c);
+      if (h === w) return turnSquare(input, h, c, k);
       const src = input.data;
       const out = new Float32Array(src.length);
-      const oh = k === 2 ? h : w;
-      const ow = k === 2 ? w : h;
+      const oh = w;
+      const ow = h;
       for (let i = 0; i < oh; i++) {
         for (let j = 0; j < ow; j++) {
-          let sy: number;
-          let sx: number;
-          if (k === 1) {
-            sy = j;
-            sx = w - 1 - i;
-          } else if (k === 2) {
-            sy = h - 1 - i;
-            sx = w - 1 - j;
-          } else {
-            sy = h - 1 - j;
-            sx = i;
-          }
+          const sy = k === 1 ? j : h - 1 - j;
+          const sx = k === 1 ? w - 1 - i : i;
           const from = (sy * w + sx) * c;
           const to = (i * ow + j) * c;
           for (let q = 0; q < c; q++) out[to + q] = src[from + q]!;
@@ -86,4 +80,51 @@ export function rotate90(options?: Rotate90Options): Transform<number> {
       return { data: out, shape: imageShape(input.shape, oh, ow) };
     },
   };
+}
+
+/** Rotate by 180° in place: pixel `p` swaps with pixel `n − 1 − p` (channels kept together). */
+function turnHalf(input: FloatArray, n: number, c: number): FloatArray {
+  const x = input.data;
+  for (let p = 0, q = n - 1; p < q; p++, q--) {
+    for (let k = 0; k < c; k++) {
+      const t = x[p * c + k]!;
+      x[p * c + k] = x[q * c + k]!;
+      x[q * c + k] = t;
+    }
+  }
+  return input;
+}
+
+/**
+ * Rotate an `n × n` image by `k` = 1 or 3 quarter turns counter-clockwise in
+ * place, one 4-cycle of pixels at a time: for `k = 1` pixel `(i, j)` takes
+ * `(j, n−1−i)`, which takes `(n−1−i, n−1−j)`, which takes `(n−1−j, i)`, which
+ * takes `(i, j)`; `k = 3` runs the cycle the other way.
+ */
+function turnSquare(input: FloatArray, n: number, c: number, k: number): FloatArray {
+  const x = input.data;
+  const m = n - 1;
+  for (let i = 0; i < n >> 1; i++) {
+    for (let j = 0; j < (n + 1) >> 1; j++) {
+      const a = (i * n + j) * c;
+      const b = (j * n + m - i) * c; // (j, n−1−i)
+      const d = ((m - i) * n + m - j) * c; // (n−1−i, n−1−j)
+      const e = ((m - j) * n + i) * c; // (n−1−j, i)
+      for (let q = 0; q < c; q++) {
+        const t = x[a + q]!;
+        if (k === 1) {
+          x[a + q] = x[b + q]!;
+          x[b + q] = x[d + q]!;
+          x[d + q] = x[e + q]!;
+          x[e + q] = t;
+        } else {
+          x[a + q] = x[e + q]!;
+          x[e + q] = x[d + q]!;
+          x[d + q] = x[b + q]!;
+          x[b + q] = t;
+        }
+      }
+    }
+  }
+  return input;
 }

@@ -7,12 +7,13 @@ import {
   type OneOfDraw,
   type Transform,
 } from '@medfusion/core';
-import { checkNormalizeChannels } from '@medfusion/core/internal';
+import { addNoise, checkNormalizeChannels, NoiseStream } from '@medfusion/core/internal';
 import {
   add,
   broadcastTo,
   concat,
   div,
+  gather,
   getBackend,
   greaterEqual,
   image,
@@ -21,19 +22,17 @@ import {
   logicalOr,
   mul,
   pow,
-  randomNormal,
   range,
   relu,
   reshape,
-  reverse,
   slice,
   sub,
   type Tensor,
   type Tensor4D,
   tensor1d,
   tensor2d,
+  tensor4d,
   tidy,
-  transpose,
   where,
 } from '@tensorflow/tfjs-core';
 
@@ -59,13 +58,14 @@ function nonNegativeInt(name: string, v: unknown): number {
  * Augment a whole uploaded batch `[N, H, W, C]` with TF.js ops: the GPU path of
  * the augment stage. The random draws are taken on the CPU from each sample's
  * `(seed, epoch, index)` stream (a few numbers per sample, the same draws as
- * the CPU path), then applied to the batch: flips and quarter turns by
- * `reverse`/`transpose` and a per-sample select, `rotate` by
+ * the CPU path), then applied to the batch: each run of flips and quarter
+ * turns by one `gather` (see `remap`), `rotate` by
  * `tf.image.transform`, `randomResizedCrop` by `tf.image.cropAndResize`,
- * intensity, gamma, cutout and `normalize` by broadcast arithmetic. Matches
- * the CPU path within 1e-4 (absolute, values in [0, 1]); `gaussianNoise`
- * draws its per-value noise with `tf.randomNormal` (same distribution, other
- * values). Returns a new tensor; `images` is not disposed.
+ * intensity, gamma, cutout and `normalize` by broadcast arithmetic;
+ * `gaussianNoise` values are drawn on the CPU from each sample's noise stream
+ * (the CPU path's values; TF.js has no seeded per-value generator on the GPU)
+ * and added as one uploaded tensor. Matches the CPU path within 1e-4
+ * (absolute, values in [0, 1]). Returns a new tensor; `images` is not disposed.
  *
  * @example
  * const augmented = augmentBatchTf(images, compose([flipH(), rotate90(), intensity()]), {
@@ -121,19 +121,109 @@ function perSample(values: number[]): Tensor {
   return reshape(tensor1d(values, 'float32'), [values.length, 1, 1, 1]);
 }
 
+/** The steps that permute pixels, run as one gather by {@link remap}. */
+const GEOMETRIC = new Set(['flipH', 'flipV', 'rotate90']);
+
+/**
+ * An integer affine map of pixel coordinates: output `(i, j)` reads input
+ * `(a·i + b·j + e, c·i + d·j + f)`.
+ */
+type PixelMap = [a: number, b: number, c: number, d: number, e: number, f: number];
+
+/** The map of one flip or quarter turn (`undefined` draw: the identity), for an `h × w` image. */
+function pixelMap(kind: string, draw: unknown, h: number, w: number): PixelMap {
+  if (draw === undefined) return [1, 0, 0, 1, 0, 0];
+  if (kind === 'flipH') return [1, 0, 0, -1, 0, w - 1];
+  if (kind === 'flipV') return [-1, 0, 0, 1, h - 1, 0];
+  if (draw === 1) return [0, 1, -1, 0, 0, w - 1]; // (j, w−1−i)
+  if (draw === 2) return [-1, 0, 0, -1, h - 1, w - 1];
+  return [0, -1, 1, 0, h - 1, 0]; // 3 turns: (h−1−j, i)
+}
+
+/** `outer ∘ inner`: read through `inner` first, then `outer` (the earlier step). */
+function chain(outer: PixelMap, inner: PixelMap): PixelMap {
+  const [a, b, c, d, e, f] = outer;
+  const [a2, b2, c2, d2, e2, f2] = inner;
+  return [
+    a * a2 + b * c2,
+    a * b2 + b * d2,
+    c * a2 + d * c2,
+    c * b2 + d * d2,
+    a * e2 + b * f2 + e,
+    c * e2 + d * f2 + f,
+  ];
+}
+
+/**
+ * Flips and quarter turns (a run of them, each with its per-sample draws) as
+ * one gather: each sample's steps compose into one pixel map on the CPU, the
+ * batch's source indices `[N, H·W]` come from three numbers per sample and two
+ * broadcast ops, and `gather` (batch dims 1) permutes every sample in one
+ * pass, bitwise the CPU path's result. Replaces a reverse, a transpose and a
+ * full-size select per step.
+ */
+function remap(x: Tensor4D, steps: readonly Transform[], draws: readonly (readonly unknown[])[]) {
+  const [n, h, w, c] = x.shape;
+  const ci = new Int32Array(n);
+  const cj = new Int32Array(n);
+  const c0 = new Int32Array(n);
+  let moved = false;
+  for (let i = 0; i < n; i++) {
+    let m: PixelMap = [1, 0, 0, 1, 0, 0];
+    for (let q = 0; q < steps.length; q++) {
+      const kind = steps[q]!.kind;
+      const d = draws[q]![i];
+      if (kind === 'rotate90' && h !== w && (d === 1 || d === 3)) {
+        throw new RangeError(
+          `rotate90 with odd turns needs square images on the GPU path, got ${h}×${w}`,
+        );
+      }
+      // the earlier step reads through the later one's map
+      m = chain(m, pixelMap(kind, d, h, w));
+    }
+    const [a, b, cc, d, e, f] = m;
+    // source index (a·i + b·j + e)·w + (cc·i + d·j + f) = i·(a·w + cc) + j·(b·w + d) + (e·w + f)
+    ci[i] = a * w + cc;
+    cj[i] = b * w + d;
+    c0[i] = e * w + f;
+    if (ci[i] !== w || cj[i] !== 1 || c0[i] !== 0) moved = true;
+  }
+  if (!moved) return x;
+  const rows = reshape(range(0, h, 1, 'int32'), [1, h, 1]);
+  const cols = reshape(range(0, w, 1, 'int32'), [1, 1, w]);
+  const perSampleInt = (v: Int32Array) => reshape(tensor1d(v, 'int32'), [n, 1, 1]);
+  const index = add(
+    add(mul(rows, perSampleInt(ci)), perSampleInt(c0)),
+    mul(cols, perSampleInt(cj)),
+  );
+  const flat = reshape(x, [n, h * w, c]);
+  return reshape(gather(flat, reshape(index, [n, h * w]), 1, 1), [n, h, w, c]) as Tensor4D;
+}
+
 function step(x: Tensor4D, t: Transform, draws: readonly unknown[]): Tensor4D {
   const [n, h, w] = x.shape;
   const o = t.options;
   switch (t.kind) {
     case 'compose': {
       const steps = o.steps as Transform[];
+      const drawsOf = (j: number) => draws.map((d) => (d as unknown[] | undefined)?.[j]);
       let y = x;
-      for (let j = 0; j < steps.length; j++) {
-        y = step(
-          y,
-          steps[j]!,
-          draws.map((d) => (d as unknown[] | undefined)?.[j]),
-        );
+      for (let j = 0; j < steps.length; ) {
+        // a run of flips and quarter turns is one pixel permutation: one gather
+        let end = j;
+        while (end < steps.length && GEOMETRIC.has(steps[end]!.kind)) end++;
+        if (end > j) {
+          const run = steps.slice(j, end);
+          y = remap(
+            y,
+            run,
+            run.map((_, q) => drawsOf(j + q)),
+          );
+          j = end;
+        } else {
+          y = step(y, steps[j]!, drawsOf(j));
+          j++;
+        }
       }
       return y;
     }
@@ -150,37 +240,9 @@ function step(x: Tensor4D, t: Transform, draws: readonly unknown[]): Tensor4D {
       return y;
     }
     case 'flipH':
-      return where(mask(draws, x), reverse(x, 2), x) as Tensor4D;
     case 'flipV':
-      return where(mask(draws, x), reverse(x, 1), x) as Tensor4D;
-    case 'rotate90': {
-      const ks = draws as (number | undefined)[];
-      if (h !== w && ks.some((k) => k === 1 || k === 3)) {
-        throw new RangeError(
-          `rotate90 with odd turns needs square images on the GPU path, got ${h}×${w}`,
-        );
-      }
-      let y: Tensor4D = x;
-      if (ks.includes(1))
-        y = where(
-          mask(ks, x, (k) => k === 1),
-          transpose(reverse(x, 2), [0, 2, 1, 3]),
-          y,
-        ) as Tensor4D;
-      if (ks.includes(2))
-        y = where(
-          mask(ks, x, (k) => k === 2),
-          reverse(x, [1, 2]),
-          y,
-        ) as Tensor4D;
-      if (ks.includes(3))
-        y = where(
-          mask(ks, x, (k) => k === 3),
-          transpose(reverse(x, 1), [0, 2, 1, 3]),
-          y,
-        ) as Tensor4D;
-      return y;
-    }
+    case 'rotate90':
+      return remap(x, [t], [draws]);
     case 'rotate': {
       const m = new Float32Array(n * 8);
       const cx = (w - 1) / 2;
@@ -240,10 +302,18 @@ function step(x: Tensor4D, t: Transform, draws: readonly unknown[]): Tensor4D {
       return where(mask(draws, x), pow(relu(x), g), x) as Tensor4D;
     }
     case 'gaussianNoise': {
-      const first = draws.find((d) => d !== undefined) as NoiseDraw | undefined;
-      if (first === undefined) return x;
-      const noise = randomNormal(x.shape, 0, o.std as number, 'float32', first.key0);
-      return where(mask(draws, x), add(x, noise), x) as Tensor4D;
+      // each sample's noise comes from its own stream (the CPU path's values, a
+      // pure function of (seed, epoch, index)); skipped samples add zeros
+      if (draws.every((d) => d === undefined)) return x;
+      const per = x.size / n;
+      const noise = new Float32Array(x.size);
+      const stream = new NoiseStream();
+      for (let i = 0; i < n; i++) {
+        const d = draws[i] as NoiseDraw | undefined;
+        if (d !== undefined)
+          addNoise(noise.subarray(i * per, (i + 1) * per), d, o.std as number, stream);
+      }
+      return add(x, tensor4d(noise, x.shape)) as Tensor4D;
     }
     case 'cutout': {
       const [ph, pw] = o.size as [number, number];

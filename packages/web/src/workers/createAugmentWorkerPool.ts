@@ -1,4 +1,5 @@
 import type { AsyncAugment, AugmentContext } from '@medfusion/core';
+import * as Comlink from 'comlink';
 import { createWorkerExecutor, type WorkerExecutor } from './createWorkerExecutor.js';
 import type { AugmentCall } from './exposeAugment.js';
 import type { WorkerExecutorOptions, WorkerExecutorStats } from './workerExecutorOptions.js';
@@ -27,11 +28,13 @@ export interface AugmentWorkerPool<T> extends AsyncAugment<T> {
 
 /**
  * Run the augment stage in a pool of Web Workers, after the cache: pass the
- * pool as the DataLoader's `augment`. Each call sends a copy of the cached
- * sample (structured clone; the page's buffers stay intact) with its seed,
- * epoch and index; the worker ({@link exposeAugment}) applies its recipe and
- * transfers the result back. Built on `createWorkerExecutor`: per-call
- * timeouts, dead-worker detection and one retry on a fresh worker.
+ * pool as the DataLoader's `augment`. Each call copies the cached sample's
+ * typed arrays on the page and moves the copies to the worker (transfer: one
+ * copy in all; a structured clone would copy them again in the worker), with
+ * the seed, epoch and index; the page's buffers stay intact. The worker
+ * ({@link exposeAugment}) applies its recipe in place and transfers the result
+ * back. Built on `createWorkerExecutor`: per-call timeouts, dead-worker
+ * detection and one retry on a fresh worker (with fresh copies).
  *
  * @example
  * const augment = createAugmentWorkerPool<Sample>({
@@ -60,12 +63,52 @@ export function createAugmentWorkerPool<T>(
     ...rest,
     poolSize: poolSize ?? 2,
   });
+  const send = (sample: T, index: number, seed: number, epoch: number, signal?: AbortSignal) => {
+    const moved: Transferable[] = [];
+    const call: AugmentCall<T> = { sample: copyArrays(sample, moved) as T, seed, epoch };
+    return executor.run(index, signal, Comlink.transfer(call, moved));
+  };
   return {
     apply(sample: T, ctx: AugmentContext, signal?: AbortSignal): Promise<T> {
-      const call: AugmentCall<T> = { sample, seed: ctx.seed, epoch: ctx.epoch };
-      return executor.run(ctx.index, signal, call);
+      const { seed, epoch, index } = ctx;
+      return send(sample, index, seed, epoch, signal).catch((error: unknown) => {
+        // the pool's retry after a crash re-sends the call, whose copies were
+        // moved by the first send: send fresh copies once more instead
+        if ((error as { name?: unknown } | null)?.name !== 'DataCloneError') throw error;
+        return send(sample, index, seed, epoch, signal);
+      });
     },
     stats: () => executor.stats(),
     close: () => executor.close(),
   };
+}
+
+/**
+ * `value` with every typed array, DataView and ArrayBuffer it holds (in plain
+ * objects and arrays, at any depth) replaced by a copy, whose buffer is pushed
+ * to `moved`; everything else is kept as is (structured-cloned by the send).
+ * Buffers shared with other threads are not copied: a clone shares them anyway.
+ */
+function copyArrays(value: unknown, moved: Transferable[]): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof ArrayBuffer) {
+    const copy = value.slice(0);
+    moved.push(copy);
+    return copy;
+  }
+  if (ArrayBuffer.isView(value)) {
+    if (!(value.buffer instanceof ArrayBuffer)) return value;
+    const bytes = value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength);
+    moved.push(bytes);
+    if (value instanceof DataView) return new DataView(bytes);
+    const View = value.constructor as new (buffer: ArrayBuffer) => ArrayBufferView;
+    return new View(bytes);
+  }
+  if (Array.isArray(value)) return value.map((v) => copyArrays(v, moved));
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    out[key] = copyArrays((value as Record<string, unknown>)[key], moved);
+  }
+  return out;
 }

@@ -3,7 +3,7 @@ import { type ExposeLoaderOptions, exposeWorkerApi } from './exposeLoader.js';
 
 /** What a {@link createAugmentWorkerPool} call sends to its worker with the sample index. */
 export interface AugmentCall<T> {
-  /** A copy of the cached sample (cloned by `postMessage`). */
+  /** A copy of the cached sample (its typed arrays copied on the page and moved here). */
   sample: T;
   /** The loader's seed. */
   seed: number;
@@ -16,6 +16,8 @@ class WorkerContext implements AugmentContext {
   epoch = 0;
   index = 0;
   readonly rng = new AugmentRng();
+  /** The sample arrived as the pool's copy: the worker's own, written in place. */
+  readonly writable = true;
 }
 
 /**
@@ -23,7 +25,9 @@ class WorkerContext implements AugmentContext {
  * {@link createAugmentWorkerPool} pool. Call it once, at the top level of a
  * module worker. Each call restarts the sample's stream from the seed, epoch
  * and index it carries, so the worker gives bitwise the views the same
- * function gives in the page; the result's buffers are transferred back.
+ * function gives in the page. The sample is the worker's own copy, so the
+ * context says `writable: true` (`augmentFields` then works in place instead of
+ * copying it once more); the result's buffers are transferred back.
  *
  * @example
  * // augment.worker.ts
