@@ -92,6 +92,8 @@ export class Pipeline {
   waitMs = 0;
   /** Samples delivered to training. */
   delivered = 0;
+  /** Milliseconds the current epoch's first batch took (the pipeline filling up). */
+  firstWaitMs = 0;
   private networkLoads = 0;
   private networkErrors = 0;
   private readonly cached: CachingDataset<CsvImageSample>;
@@ -212,11 +214,15 @@ export class Pipeline {
       size: inner.size,
       iterator: async () => {
         const it = await inner.iterator();
+        let first = true;
         return {
           next: async () => {
             const t0 = performance.now();
             const r = await it.next();
-            this.waitMs += performance.now() - t0;
+            const waited = performance.now() - t0;
+            this.waitMs += waited;
+            if (first) this.firstWaitMs = waited;
+            first = false;
             if (!r.done) this.delivered += (r.value.ys as tf.Tensor).shape[0] ?? 0;
             return r;
           },

@@ -171,7 +171,8 @@ export class Trainer {
         },
         onEpoch: async (epoch) => {
           // the data-stall share of the epoch's training steps (before the flush)
-          const epochStall = (p.waitMs - epochWait) / Math.max(1, performance.now() - epochT0);
+          const epochMs = performance.now() - epochT0;
+          const epochStall = (p.waitMs - epochWait) / Math.max(1, epochMs);
           // The whole epoch on disk before the next one reads it.
           await p.flushDisk();
           await showDisk();
@@ -185,7 +186,7 @@ export class Trainer {
           });
           if (advice) onEvent({ type: 'advice', ...advice });
           console.info(
-            `[demo] epoch ${epoch}: ${JSON.stringify({ ...now, engine: undefined, epochStall })}`,
+            `[demo] epoch ${epoch}: ${JSON.stringify({ ...now, engine: undefined, epochStall, epochMs, firstWaitMs: p.firstWaitMs })}`,
           );
         },
       });

@@ -112,6 +112,65 @@ describe('diagnose: a report that names the bottleneck', () => {
     expect(d.evidence).toMatch(/maxBytes 1000/);
   });
 
+  const autoTuning = {
+    numWorkers: 24,
+    prefetchSize: 48,
+    autoNumWorkers: true,
+    autoPrefetchSize: true,
+    latencyEstimateMs: 130,
+    demandPerSec: 150,
+  };
+
+  it('a first pass with the disk tier on: no cache size, no disk tier; decode workers or shards', () => {
+    // the demo's cold epoch: every read a miss, all from the source, nothing evicted
+    const d = diagnose(
+      tiered({
+        hits: 0,
+        misses: 300,
+        hitRate: 0,
+        memoryHits: 0,
+        diskHits: 0,
+        diskMisses: 300,
+        tuning: autoTuning,
+      }),
+    );
+    expect(d.bottleneck).toBe('source-latency');
+    expect(d.evidence).toMatch(/every miss a first read/);
+    expect(d.recommendation).not.toMatch(/cacheSize|add the disk tier|'auto'/);
+    expect(d.recommendation).toMatch(/poolSize/);
+    expect(d.recommendation).toMatch(/shards/);
+  });
+
+  it('a first pass is told by the disk tier even when memory evicts (data set > cacheSize)', () => {
+    const d = diagnose(
+      tiered({
+        hits: 0,
+        misses: 3000,
+        hitRate: 0,
+        evictions: 2000,
+        memoryHits: 0,
+        diskHits: 0,
+        diskMisses: 3000,
+        tuning: autoTuning,
+      }),
+    );
+    expect(d.recommendation).not.toMatch(/cacheSize/);
+    expect(d.evidence).toMatch(/every miss a first read/);
+  });
+
+  it('a first pass without the disk tier: the disk tier, for the next visit', () => {
+    const d = diagnose(stats({ hits: 0, misses: 300, hitRate: 0, tuning: autoTuning }));
+    expect(d.recommendation).toMatch(/^add the disk tier .*next visit/);
+  });
+
+  it('misses after evictions are not first reads: growing cacheSize still helps there', () => {
+    const d = diagnose(
+      stats({ hits: 400, misses: 600, hitRate: 0.4, evictions: 500, tuning: autoTuning }),
+    );
+    expect(d.evidence).not.toMatch(/first read/);
+    expect(d.recommendation).toMatch(/grow cacheSize/);
+  });
+
   it('rejects stats that are not stats', () => {
     expect(() => diagnose(null as never)).toThrow(TypeError);
   });

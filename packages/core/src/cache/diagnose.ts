@@ -180,15 +180,38 @@ function limitingStage(
     ];
   }
   const inFlight = `${tuning?.numWorkers ?? '?'} loads in flight`;
+  const first = firstReads(stats, tiered);
   let rec: string | undefined;
   if (!prefetching) rec = "cacheType 'both' (prefetch hides source latency)";
   else if (tuning !== undefined && !tuning.autoNumWorkers) {
     rec = "numWorkers: 'auto' (and prefetchSize: 'auto') to keep enough loads in flight";
-  } else if (tiered === undefined && stats.hitRate < LOW_HIT_RATE) {
-    rec = 'add the disk tier (store / cacheDir): later epochs read locally';
+  } else if (tiered === undefined && (first || stats.hitRate < LOW_HIT_RATE)) {
+    rec = first
+      ? 'add the disk tier (store / cacheDir): no cache size helps a first read, but the next visit reads locally'
+      : 'add the disk tier (store / cacheDir): later epochs read locally';
   } else if (tuning !== undefined && tuning.numWorkers >= AUTO_MAX_NUM_WORKERS) {
     rec =
       'the source is at the most loads in flight autotune allows: use a faster source (shards, a local copy)';
+  } else if (first) {
+    // compulsory misses, loads in flight already tuned, the disk tier already on
+    rec =
+      'no cache size helps a first read (the disk tier serves these next time): decode in more ' +
+      'Web Workers (poolSize) while cores are idle, else read fewer, larger files (tar shards)';
   } else rec = 'grow cacheSize toward the working set';
-  return ['source-latency', `${stall}; ${inFlight}${latency}`, rec];
+  const evidence = `${stall}; ${inFlight}${latency}${first ? '; every miss a first read' : ''}`;
+  return ['source-latency', evidence, rec];
+}
+
+/**
+ * Whether every miss so far read its sample for the first time (compulsory misses, as in
+ * a first epoch), so that no cache size would have turned one into a hit: nothing ever
+ * came from the disk tier though it keeps every load, or the memory cache never let a
+ * sample go (no eviction, no rejection).
+ */
+function firstReads(stats: EngineStats, tiered: TieredCacheStats | undefined): boolean {
+  const memoryKeptAll = stats.capacity > 0 && stats.evictions === 0 && stats.rejected === 0;
+  if (tiered === undefined) return memoryKeptAll;
+  const diskKeptAll =
+    tiered.diskHits === 0 && tiered.disk.writesDropped === 0 && !tiered.disk.diskDisabled;
+  return memoryKeptAll || diskKeptAll;
 }
