@@ -36,10 +36,18 @@ describe('the augment pool moves copies to its workers', () => {
           name: started++ === 0 ? 'first' : 'other',
         }),
       poolSize: 2,
+      concurrency: 1,
       callTimeoutMs: 20_000,
       onCrash: (event) => crashes.push(event.indices),
     });
     closers.push(() => pool.close());
+    // Both workers up before the first call, one call each at a time: the calls alternate, so
+    // 'first' surely gets its 3rd (on a loaded machine the other one could otherwise start
+    // first and finish every call alone).
+    for (let t = 0; pool.stats().readyWorkers < 2; t++) {
+      if (t > 400) throw new Error('the pool did not start 2 workers within 20 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const viaWorkers = await batches({ augment: pool }, samples);
     expect(crashes.length).toBe(1);
     expect(crashes[0]!.length).toBeGreaterThan(0);
