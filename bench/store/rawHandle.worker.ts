@@ -5,13 +5,7 @@
 // Timed inside the worker with performance.now(): no messaging in the figures.
 import { checksum } from '@medfusion/core';
 
-interface SyncHandle {
-  read(buffer: Uint8Array, options?: { at: number }): number;
-  write(buffer: Uint8Array, options?: { at: number }): number;
-  truncate(size: number): void;
-  flush(): void;
-  close(): void;
-}
+import type { SyncHandle } from './syncHandle.js';
 
 /** A request to the raw-handle worker. */
 export type RawRequest =

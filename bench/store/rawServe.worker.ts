@@ -8,13 +8,7 @@
 // passed since the last flush (OpfsStore's default group commit), and the
 // buffer moves back for the next batch.
 
-interface SyncHandle {
-  read(buffer: Uint8Array, options?: { at: number }): number;
-  write(buffer: Uint8Array, options?: { at: number }): number;
-  truncate(size: number): void;
-  flush(): void;
-  close(): void;
-}
+import type { SyncHandle } from './syncHandle.js';
 
 /** A request to the serving worker; `id` comes back in the answer. */
 export type ServeRequest =

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitReady, waitRunEnd } from './demoPage.js';
 import {
   ARTIFACTS,
   generateSmallDataset,
@@ -25,27 +26,9 @@ const figures: Record<string, number | string> = {};
 
 const STAGES = ['none', 'consumer', 'source-latency', 'disk', 'memory-budget', 'cache-size'];
 
-async function waitReady(p: Page): Promise<void> {
-  await p.waitForFunction(
-    () => {
-      const s = document.querySelector<HTMLElement>('#status');
-      return s?.dataset.ready === 'true' || s?.dataset.state === 'error';
-    },
-    undefined,
-    { timeout: 60_000 },
-  );
-  expect(await p.locator('#status').getAttribute('data-state')).not.toBe('error');
-}
-
-async function waitRunEnd(p: Page): Promise<void> {
-  await p.waitForFunction(
-    () => {
-      const s = document.querySelector<HTMLElement>('#status')?.dataset.state;
-      return s === 'done' || s === 'error' || s === 'stopped';
-    },
-    undefined,
-    { timeout: 240_000 },
-  );
+/** Wait for the run's end and check it completed. */
+async function waitRunDone(p: Page): Promise<void> {
+  await waitRunEnd(p, 240_000);
   expect(
     await p.locator('#status').getAttribute('data-state'),
     (await p.locator('#status').textContent()) ?? '',
@@ -105,7 +88,7 @@ describe("demo: 'auto' by default, the bottleneck shown live", () => {
     expect(live).toMatch(/autotune: \d+ loads in flight, prefetch \d+/);
     expect(await attr(page, '#bottleneck', 'data-auto')).toBe('true');
     await page.screenshot({ path: join(ARTIFACTS, 'demo-autotune-live.png') });
-    await waitRunEnd(page);
+    await waitRunDone(page);
 
     const stage = (await attr(page, '#bottleneck', 'data-stage')) ?? '';
     expect(STAGES).toContain(stage);
@@ -139,7 +122,7 @@ describe("demo: 'auto' by default, the bottleneck shown live", () => {
     expect(await page.locator('input[name="prefetchSize"]').inputValue()).toBe('10');
     expect(await page.locator('input[name="loadsInFlight"]').inputValue()).toBe('2');
     await page.click('#start');
-    await waitRunEnd(page);
+    await waitRunDone(page);
     const line = (await page.locator('#bottleneck').textContent()) ?? '';
     expect(line).toMatch(/ 2 loads in flight, prefetch 10/);
     expect(line).not.toMatch(/autotune/);

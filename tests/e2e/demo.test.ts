@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitReady, waitRunEnd as waitRunEndWithin } from './demoPage.js';
 import {
   ARTIFACTS,
   generateSmallDataset,
@@ -17,6 +18,8 @@ import {
   startDemo,
 } from './demoServer.js';
 import { traceMainThread } from './mainThreadTrace.js';
+
+const waitRunEnd = (p: Page) => waitRunEndWithin(p, 200_000);
 
 const SAMPLES = 600;
 let demo: RunningDemo;
@@ -38,30 +41,7 @@ function watch(p: Page): void {
   );
 }
 
-async function waitReady(p: Page): Promise<void> {
-  await p.waitForFunction(
-    () => {
-      const s = document.querySelector<HTMLElement>('#status');
-      return s?.dataset.ready === 'true' || s?.dataset.state === 'error';
-    },
-    undefined,
-    { timeout: 60_000 },
-  );
-  expect(await p.locator('#status').getAttribute('data-state')).not.toBe('error');
-}
-
 const runState = (p: Page) => p.locator('#status').getAttribute('data-state');
-
-async function waitRunEnd(p: Page): Promise<void> {
-  await p.waitForFunction(
-    () => {
-      const s = document.querySelector<HTMLElement>('#status')?.dataset.state;
-      return s === 'done' || s === 'error' || s === 'stopped';
-    },
-    undefined,
-    { timeout: 200_000 },
-  );
-}
 
 /** Longest main-thread task (ms) that started after `since` (page clock). */
 const longestTaskSince = (p: Page, since: number) =>

@@ -1,0 +1,28 @@
+// Waits on the demo page's #status element, shared by the demo's e2e tests.
+import type { Page } from 'playwright';
+import { expect } from 'vitest';
+
+/** Wait until the demo is ready to start (or failed), and check it did not fail. */
+export async function waitReady(p: Page): Promise<void> {
+  await p.waitForFunction(
+    () => {
+      const s = document.querySelector<HTMLElement>('#status');
+      return s?.dataset.ready === 'true' || s?.dataset.state === 'error';
+    },
+    undefined,
+    { timeout: 60_000 },
+  );
+  expect(await p.locator('#status').getAttribute('data-state')).not.toBe('error');
+}
+
+/** Wait until a run ends: done, error or stopped (the caller checks which). */
+export async function waitRunEnd(p: Page, timeoutMs: number): Promise<void> {
+  await p.waitForFunction(
+    () => {
+      const s = document.querySelector<HTMLElement>('#status')?.dataset.state;
+      return s === 'done' || s === 'error' || s === 'stopped';
+    },
+    undefined,
+    { timeout: timeoutMs },
+  );
+}
