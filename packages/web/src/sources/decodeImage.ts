@@ -2,6 +2,7 @@ import { MedFusionError } from '@medfusion/core';
 import { checkUntrustedSize, positiveInt, registerErrorClass } from '@medfusion/core/internal';
 import { decodePlainPng } from './decodePng.js';
 import { imageSize } from './imageSize.js';
+import { pixelsToFloat32 } from './pixelsToFloat32.js';
 
 /** Bytes of a Blob read to find its size: enough for a JPEG's metadata before its frame. */
 const HEAD_BYTES = 256 * 1024;
@@ -142,24 +143,8 @@ export class ImageDecoder {
       ctx.clearRect(0, 0, width, height);
       ctx.drawImage(bitmap, 0, 0, width, height);
       const rgba = ctx.getImageData(0, 0, width, height).data;
-      const n = width * height;
-      const out = new Float32Array(n * this.channels);
-      if (this.channels === 1) {
-        for (let p = 0, q = 0; p < n; p++, q += 4) {
-          out[p] =
-            (0.299 * (rgba[q] as number) +
-              0.587 * (rgba[q + 1] as number) +
-              0.114 * (rgba[q + 2] as number)) /
-            255;
-        }
-      } else {
-        for (let p = 0, q = 0; p < n; p++, q += 4) {
-          out[p * 3] = (rgba[q] as number) / 255;
-          out[p * 3 + 1] = (rgba[q + 1] as number) / 255;
-          out[p * 3 + 2] = (rgba[q + 2] as number) / 255;
-        }
-      }
-      return { data: out, width, height, channels: this.channels };
+      const data = pixelsToFloat32(rgba, 4, this.channels, width * height);
+      return { data, width, height, channels: this.channels };
     } finally {
       bitmap.close();
     }

@@ -1,5 +1,6 @@
 import { decode as decodePngFile } from 'fast-png';
 import type { DecodedImage } from './decodeImage.js';
+import { pixelsToFloat32 } from './pixelsToFloat32.js';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** IHDR's fields after the signature (8), the chunk length (4) and type (4): width, height at 16. */
@@ -28,7 +29,7 @@ function plainPng(bytes: Uint8Array): boolean {
  * Why: the platform path (`createImageBitmap` + `OffscreenCanvas`) hands every image
  * to the browser process as a Blob and back, and decodes on another thread; for the
  * demo's 64 × 64 PNGs that is ~0.9 ms of CPU per image spread over four threads, against
- * ~0.3 ms here (bench/pipeline/decode/run.ts). Throws on a corrupt file.
+ * ~0.3 ms here (`pnpm bench pipeline-decode`). Throws on a corrupt file.
  */
 export function decodePlainPng(bytes: Uint8Array, channels: 1 | 3): DecodedImage | undefined {
   if (!plainPng(bytes)) return undefined;
@@ -36,29 +37,7 @@ export function decodePlainPng(bytes: Uint8Array, channels: 1 | 3): DecodedImage
   // a tRNS chunk makes a colour transparent: the canvas would premultiply it away
   if (png.transparency !== undefined || png.depth !== 8) return undefined;
   const { width, height } = png;
-  const src = png.data;
-  const n = width * height;
-  const out = new Float32Array(n * channels);
-  if (png.channels === 1) {
-    if (channels === 1) for (let p = 0; p < n; p++) out[p] = (src[p] as number) / 255;
-    else {
-      for (let p = 0; p < n; p++) {
-        const v = (src[p] as number) / 255;
-        out[p * 3] = v;
-        out[p * 3 + 1] = v;
-        out[p * 3 + 2] = v;
-      }
-    }
-  } else if (png.channels === 3) {
-    if (channels === 1) {
-      for (let p = 0, q = 0; p < n; p++, q += 3) {
-        out[p] =
-          (0.299 * (src[q] as number) +
-            0.587 * (src[q + 1] as number) +
-            0.114 * (src[q + 2] as number)) /
-          255;
-      }
-    } else for (let k = 0; k < n * 3; k++) out[k] = (src[k] as number) / 255;
-  } else return undefined;
-  return { data: out, width, height, channels };
+  if (png.channels !== 1 && png.channels !== 3) return undefined;
+  const data = pixelsToFloat32(png.data, png.channels, channels, width * height);
+  return { data, width, height, channels };
 }
