@@ -27,4 +27,23 @@ describe("a call's input reaches the worker's loader", () => {
     const without = await executor.run(6);
     expect(without).toEqual({ index: 6, input: undefined });
   });
+
+  it('calls a function input for the attempt and sends its result; a throwing one rejects the call', async () => {
+    const executor = createWorkerExecutor<Reply>({
+      worker: () =>
+        new Worker(new URL('./fixtures/input.worker.ts', import.meta.url), { type: 'module' }),
+      poolSize: 1,
+    });
+    closers.push(() => executor.close());
+    let made = 0;
+    const reply = await executor.run(7, undefined, () => ({ attempt: ++made }));
+    expect(reply).toEqual({ index: 7, input: { attempt: 1 } });
+    const bad = new RangeError('no payload for 8');
+    await expect(
+      executor.run(8, undefined, () => {
+        throw bad;
+      }),
+    ).rejects.toBe(bad);
+    expect(await executor.run(9)).toEqual({ index: 9, input: undefined }); // the pool goes on
+  });
 });

@@ -63,20 +63,16 @@ export function createAugmentWorkerPool<T>(
     ...rest,
     poolSize: poolSize ?? 2,
   });
-  const send = (sample: T, index: number, seed: number, epoch: number, signal?: AbortSignal) => {
-    const moved: Transferable[] = [];
-    const call: AugmentCall<T> = { sample: copyArrays(sample, moved) as T, seed, epoch };
-    return executor.run(index, signal, Comlink.transfer(call, moved));
-  };
   return {
     apply(sample: T, ctx: AugmentContext, signal?: AbortSignal): Promise<T> {
       const { seed, epoch, index } = ctx;
-      return send(sample, index, seed, epoch, signal).catch((error: unknown) => {
-        // the pool's retry after a crash re-sends the call, whose copies were
-        // moved by the first send: send fresh copies once more instead
-        if ((error as { name?: unknown } | null)?.name !== 'DataCloneError') throw error;
-        return send(sample, index, seed, epoch, signal);
-      });
+      // fresh copies for each attempt: a retry after a crash cannot resend moved buffers
+      const payload = () => {
+        const moved: Transferable[] = [];
+        const call: AugmentCall<T> = { sample: copyArrays(sample, moved) as T, seed, epoch };
+        return Comlink.transfer(call, moved);
+      };
+      return executor.run(index, signal, payload);
     },
     stats: () => executor.stats(),
     close: () => executor.close(),

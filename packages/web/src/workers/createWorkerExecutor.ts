@@ -29,7 +29,11 @@ export interface WorkerExecutor<T> extends Executor<T> {
   /**
    * Load sample `index` in a worker; rejects (never hangs) on abort, timeout,
    * crash or close. `input`, when given, goes with the call (structured-cloned,
-   * again on the retry after a crash) to the worker's function.
+   * again on the retry after a crash) to the worker's function. A function
+   * `input` is called for each attempt (the first send and the retry after a
+   * crash) and its result is sent: use one when the payload moves buffers
+   * (`Comlink.transfer`), which a second send would find detached; if it
+   * throws, the call rejects with that error.
    * `options.speculation` marks a speculative call: while calls wait for a
    * worker, every demand call (no speculation, or a promoted one) starts
    * before it.
@@ -242,13 +246,22 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
   }
 
   function send(call: Call, slot: Slot): void {
+    let payload: unknown = call.input;
+    if (typeof payload === 'function') {
+      try {
+        payload = (payload as () => unknown)();
+      } catch (error) {
+        settle(call, false, error);
+        return;
+      }
+    }
     call.attempts++;
     clock.clearTimeout(call.timer);
     call.timer = clock.setTimeout(() => onTimeout(call, slot), callTimeoutMs);
     call.slot = slot;
     slot.calls.set(call.id, call);
     if (!useLocks) scheduleHeartbeat(slot);
-    slot.load(call.id, call.index, call.input).then(
+    slot.load(call.id, call.index, payload).then(
       (reply: LoadReply<unknown>) => {
         if (call.slot !== slot) return;
         if (reply.ok) settle(call, true, reply.value);
