@@ -1,10 +1,10 @@
-import { builtInCodecs, type DicomCodec } from './codecs.js';
+import { BuiltInCodec, builtInCodecs, type DicomCodec } from './codecs.js';
 import { DicomError } from './DicomError.js';
 import type { DicomDecodeOptions, DicomImage } from './dicomOptions.js';
 import type { TagReader } from './dicomTags.js';
 import { type DicomImageInfo, frameLength } from './imageInfo.js';
 import { inflateNative, parsePart10 } from './parsePart10.js';
-import { samplesOf } from './samples.js';
+import { type DicomSamples, samplesOf } from './samples.js';
 import { TagFields } from './tagFields.js';
 import { writeFrame } from './toFloat32.js';
 import { describeSyntax, isNativeSyntax, TransferSyntax } from './transferSyntax.js';
@@ -50,7 +50,7 @@ export class DicomDecoder {
   readonly multiFrame: 'volume' | 'frames';
   private readonly fields: TagFields;
   private readonly options: DicomDecodeOptions;
-  private readonly codecs: Readonly<Record<string, DicomCodec>>;
+  private readonly codecs: Readonly<Record<string, DicomCodec | BuiltInCodec>>;
 
   constructor(options: DicomDecodeOptions = {}) {
     if (options === null || typeof options !== 'object') {
@@ -135,13 +135,15 @@ export class DicomDecoder {
       window: this.options.window,
       ybrToRgb: native || transferSyntax === TransferSyntax.RLELossless,
     };
-    for (let f = 0; f < frames.length; f++) {
+    let offset = 0;
+    // Built-in codecs hand over views of their own memory: written as floats before they are freed.
+    const write = (samples: DicomSamples) => writeFrame(samples, info, pixel, data, offset, where);
+    for (let f = 0; f < frames.length; f++, offset += n) {
       const bytes = frames[f] as Uint8Array;
       try {
-        const samples = codec
-          ? await codec.decode(bytes, info)
-          : samplesOf(bytes, info, transferSyntax === TransferSyntax.ExplicitVRBigEndian);
-        writeFrame(samples, info, pixel, data, f * n, where);
+        if (codec instanceof BuiltInCodec) await codec.decodeInto(bytes, info, write);
+        else if (codec) write(await codec.decode(bytes, info));
+        else write(samplesOf(bytes, info, transferSyntax === TransferSyntax.ExplicitVRBigEndian));
       } catch (error) {
         if (error instanceof DicomError) {
           if (context.index === undefined || error.index !== undefined) throw error;

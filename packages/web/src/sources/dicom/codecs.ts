@@ -1,7 +1,7 @@
 /// <reference path="./codecModules.d.ts" />
 import { DicomError } from './DicomError.js';
 import type { DicomImageInfo } from './imageInfo.js';
-import { decodeRle } from './rle.js';
+import { decodeRle, rleFrameBytes } from './rle.js';
 import { type DicomSamples, samplesOf } from './samples.js';
 import { TransferSyntax } from './transferSyntax.js';
 
@@ -71,75 +71,118 @@ const openjpeg = lazyWasm(
 );
 
 /**
+ * Receives one frame's samples while they are valid: a built-in codec hands
+ * out views of its own memory (the WASM heap, a reused scratch buffer) that
+ * are freed or overwritten once the call returns, so the sink must consume
+ * them synchronously (the decoder writes them as floats into the output).
+ */
+export type SampleSink = (samples: DicomSamples) => void;
+
+/**
+ * A built-in codec: {@link BuiltInCodec.decodeInto} hands the decoded samples
+ * to a sink straight from the codec's output memory, with no copy per frame.
+ */
+export class BuiltInCodec {
+  constructor(
+    private readonly run: (
+      frame: Uint8Array,
+      info: DicomImageInfo,
+      sink: SampleSink,
+    ) => void | Promise<void>,
+  ) {}
+
+  /** Decode one frame; `sink` gets its samples (valid only during the call) or it throws. */
+  decodeInto(frame: Uint8Array, info: DicomImageInfo, sink: SampleSink): void | Promise<void> {
+    return this.run(frame, info, sink);
+  }
+}
+
+/**
  * A codec that runs one Cornerstone WASM decoder class, a fresh decoder per
  * frame: a reused one (as Cornerstone does) keeps the last frame's output when
  * a broken codestream makes OpenJPEG give up without throwing, and the next
  * frame would silently get those pixels; a fresh one has none, which fails
- * the frame with `DICOM_FORMAT`.
+ * the frame with `DICOM_FORMAT`. The sink reads the decoded samples in WASM
+ * memory before the decoder is deleted (no copy out of the heap).
  */
-function wasmCodec(load: () => Promise<WasmModule>, className: string, label: string): DicomCodec {
-  return {
-    async decode(frame, info) {
-      const Decoder = (await load())[className];
-      if (!Decoder) throw new DicomError('DICOM_FORMAT', `${label}: the codec has no ${className}`);
-      const decoder = new Decoder();
+function wasmCodec(
+  load: () => Promise<WasmModule>,
+  className: string,
+  label: string,
+): BuiltInCodec {
+  return new BuiltInCodec(async (frame, info, sink) => {
+    const Decoder = (await load())[className];
+    if (!Decoder) throw new DicomError('DICOM_FORMAT', `${label}: the codec has no ${className}`);
+    const decoder = new Decoder();
+    try {
+      let decoded: Uint8Array;
       try {
         decoder.getEncodedBuffer(frame.length).set(frame);
         decoder.decode();
-        // The decoded buffer lives in WASM memory: copy it out before delete().
-        return samplesOf(decoder.getDecodedBuffer().slice(), info);
+        decoded = decoder.getDecodedBuffer();
       } catch (error) {
         throw new DicomError('DICOM_FORMAT', `${label} frame failed to decode: ${String(error)}`, {
           cause: error,
         });
-      } finally {
-        decoder.delete();
       }
-    },
-  };
+      // Nothing allocates in the WASM heap between here and delete(): the view stays valid.
+      sink(samplesOf(decoded, info));
+    } finally {
+      decoder.delete();
+    }
+  });
 }
 
 /** jpeg-lossless-decoder-js, imported once per realm. */
 let losslessModule: Promise<typeof import('jpeg-lossless-decoder-js')> | undefined;
 let LosslessDecoder: typeof import('jpeg-lossless-decoder-js').Decoder | undefined;
 
-const jpegLossless: DicomCodec = {
-  async decode(frame, info) {
-    if (!LosslessDecoder) {
-      losslessModule ??= import('jpeg-lossless-decoder-js');
-      losslessModule.catch(() => {
-        losslessModule = undefined;
-      });
-      LosslessDecoder = (await losslessModule).Decoder;
-    }
-    const Decoder = LosslessDecoder;
-    try {
-      const copy = frame.slice();
-      const out = new Decoder().decode(copy.buffer, 0, copy.length, info.bitsAllocated > 8 ? 2 : 1);
-      // A typed array (8 or 16 bits per sample) or its buffer, depending on the version.
-      const bytes = ArrayBuffer.isView(out)
-        ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
-        : new Uint8Array(out);
-      return samplesOf(bytes, info);
-    } catch (error) {
-      throw new DicomError(
-        'DICOM_FORMAT',
-        `JPEG Lossless frame failed to decode: ${String(error)}`,
-        {
-          cause: error,
-        },
-      );
-    }
-  },
-};
+/** JPEG Lossless: the decoder reads the frame where it lies (it only reads its input). */
+const jpegLossless = new BuiltInCodec(async (frame, info, sink) => {
+  if (!LosslessDecoder) {
+    losslessModule ??= import('jpeg-lossless-decoder-js');
+    losslessModule.catch(() => {
+      losslessModule = undefined;
+    });
+    LosslessDecoder = (await losslessModule).Decoder;
+  }
+  let bytes: Uint8Array;
+  try {
+    const out = new LosslessDecoder().decode(
+      frame.buffer as ArrayBuffer,
+      frame.byteOffset,
+      frame.length,
+      info.bitsAllocated > 8 ? 2 : 1,
+    );
+    // A typed array (8 or 16 bits per sample) or its buffer, depending on the version.
+    bytes = ArrayBuffer.isView(out)
+      ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
+      : new Uint8Array(out);
+  } catch (error) {
+    throw new DicomError('DICOM_FORMAT', `JPEG Lossless frame failed to decode: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  sink(samplesOf(bytes, info));
+});
 
-const rle: DicomCodec = { decode: (frame, info) => samplesOf(decodeRle(frame, info), info) };
+/**
+ * RLE frames decode into one scratch buffer per realm (page or worker), grown
+ * when a bigger frame comes, never per frame: {@link decodeRle} writes every
+ * byte of the frame or throws, so no byte of an earlier frame survives.
+ */
+let rleScratch = new Uint8Array(0);
+const rle = new BuiltInCodec((frame, info, sink) => {
+  const size = rleFrameBytes(info);
+  if (rleScratch.length < size) rleScratch = new Uint8Array(size);
+  sink(samplesOf(decodeRle(frame, info, rleScratch.subarray(0, size)), info));
+});
 const jpegBaseline = wasmCodec(libjpegTurbo, 'JPEGDecoder', 'JPEG Baseline');
 const jpegLs = wasmCodec(charls, 'JpegLSDecoder', 'JPEG-LS');
 const j2k = wasmCodec(openjpeg, 'J2KDecoder', 'JPEG 2000');
 
 /** The built-in codecs, by transfer syntax UID. */
-export const builtInCodecs: Readonly<Record<string, DicomCodec>> = {
+export const builtInCodecs: Readonly<Record<string, BuiltInCodec>> = {
   [TransferSyntax.RLELossless]: rle,
   [TransferSyntax.JPEGBaseline]: jpegBaseline,
   [TransferSyntax.JPEGLossless]: jpegLossless,

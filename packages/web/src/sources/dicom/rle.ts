@@ -4,10 +4,12 @@ import type { DicomImageInfo } from './imageInfo.js';
 /**
  * Decode one RLE Lossless frame (PS3.5 Annex G): a 64-byte header of up to 15
  * segment offsets, each segment a PackBits stream of one byte plane (most
- * significant byte first, one plane per sample). Returns the frame's bytes
- * little endian and interleaved, as native pixel data would be.
+ * significant byte first, one plane per sample). Writes the frame's bytes
+ * little endian and interleaved, as native pixel data would be, into `out`
+ * ({@link rleFrameBytes} long; every byte is written, or it throws) and
+ * returns it.
  */
-export function decodeRle(frame: Uint8Array, info: DicomImageInfo): Uint8Array {
+export function decodeRle(frame: Uint8Array, info: DicomImageInfo, out: Uint8Array): Uint8Array {
   const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
   if (frame.length < 64) throw new DicomError('DICOM_FORMAT', 'RLE frame shorter than its header');
   const segments = view.getUint32(0, true);
@@ -20,7 +22,9 @@ export function decodeRle(frame: Uint8Array, info: DicomImageInfo): Uint8Array {
     );
   }
   const pixels = info.rows * info.columns;
-  const out = new Uint8Array(pixels * spp * bytesPer);
+  if (out.length !== pixels * spp * bytesPer) {
+    throw new RangeError(`out holds ${out.length} bytes, the frame ${pixels * spp * bytesPer}`);
+  }
   const stride = spp * bytesPer;
   for (let s = 0; s < segments; s++) {
     const start = view.getUint32(4 + 4 * s, true);
@@ -47,4 +51,9 @@ export function decodeRle(frame: Uint8Array, info: DicomImageInfo): Uint8Array {
     }
   }
   return out;
+}
+
+/** Bytes of one decoded RLE frame. */
+export function rleFrameBytes(info: DicomImageInfo): number {
+  return info.rows * info.columns * info.samplesPerPixel * (info.bitsAllocated >>> 3);
 }
