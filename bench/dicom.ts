@@ -1,8 +1,14 @@
-// `pnpm bench dicom [--scale 1] [--size 512] [--rounds 5] [--warmup 3] [--syntax rle,j2k] [--epoch 0]`
+// `pnpm bench dicom [--scale 1] [--size 512] [--rounds 7] [--window-ms 1000] [--in-flight 4]
+//   [--warmup 3] [--syntax rle,j2k] [--epoch 0] [--cpu] [--breakdown 100]`
 // In Chromium (Playwright, Debian's chromium): decode throughput per transfer syntax at
 // size x size 16-bit (8-bit for JPEG Baseline), in the page's thread vs a pool of 2 workers;
 // then an epoch from a throwaway Orthanc (DICOMweb) vs the same epoch from the disk tier.
-// --syntax keeps only the named decode rows; --epoch 0 skips the Orthanc/disk epoch rows.
+// Each round measures both paths for --window-ms each (in-thread one frame after another; the
+// workers with --in-flight calls in flight per worker), paired: the round's ratio is
+// workers / in-thread, reported as the median and range over --rounds rounds.
+// --syntax keeps only the named decode rows; --epoch 0 skips the Orthanc/disk epoch rows;
+// --cpu adds the CPU ms per frame of the page's thread, the workers and the rest of Chromium
+// (Linux /proc); --breakdown N adds a sweep of calls in flight (1, 2, 4, 8) of N frames each.
 // Needs DCMTK + GDCM (fixtures) and Orthanc (epoch rows; skipped without it).
 // Prints a table, then one JSON line as the last line.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,16 +24,22 @@ import {
   ensureDicomTools,
   writeExplicit,
 } from '../tests/setup/dicomFixtures.js';
-import { arg, numArg } from './_args.js';
+import { arg, intArg, numArg } from './_args.js';
 import { chromiumLaunchOptions } from './_chromium.js';
+import { cpuTimes } from './_cpu.js';
 import { callBenchPage, openBenchPage, previewBenchPage } from './_page.js';
 import type { DicomBenchConfig, DicomRowResult } from './dicom/main.js';
 
 const SCALE = numArg('scale', 1);
 const SIZE = Number(arg('size') ?? 512);
-const ROUNDS = Math.max(1, Number(arg('rounds') ?? 5));
-// 100 frames: a measurement long enough (50-2000 ms) that one scheduling hiccup does not decide it
-const FRAMES = Math.max(2, Math.round(100 * SCALE));
+const ROUNDS = intArg('rounds', 7);
+// ~1 s windows: long enough that one scheduling hiccup does not decide a measurement, short enough
+// that the paired in-thread and workers windows of a round see the same machine load
+const WINDOW_MS = intArg('window-ms', 1000);
+// 4 calls in flight per worker: each worker has the next frame queued while the page takes the last
+const IN_FLIGHT = intArg('in-flight', 4);
+const CPU = process.argv.includes('--cpu');
+const BREAKDOWN = Number(arg('breakdown') ?? 0) || 0;
 const INSTANCES = Math.max(4, Math.round(64 * SCALE));
 const WARMUP = Math.max(1, Number(arg('warmup') ?? 3));
 const ONLY = arg('syntax')?.split(',');
@@ -106,19 +118,23 @@ async function main(): Promise<void> {
     const page = await openBenchPage(browser, server.url, 'runBench', (msg) => {
       if (msg.type() === 'log') console.error(`  ${msg.text()}`);
     });
+    if (CPU) await page.exposeFunction('benchCpuMark', () => cpuTimes());
     const cfg: DicomBenchConfig = {
       files: files.map((f) => ({
         syntax: f.file.replace(/^(ct|gray)-|\.dcm$/g, ''),
         url: `${data.url}/plain/${f.file}`,
       })),
-      frames: FRAMES,
+      windowMs: WINDOW_MS,
+      inFlight: IN_FLIGHT,
       rounds: ROUNDS,
       warmup: WARMUP,
+      breakdownFrames: BREAKDOWN,
+      cpu: CPU,
       dicomWeb,
     };
     console.error(
-      `dicom bench (Chromium): ${SIZE}x${SIZE}, ${FRAMES} frames per measurement, ${ROUNDS} rounds (median, spread), ${WARMUP} warm-up frames per thread, ` +
-        `epoch of ${INSTANCES} instances`,
+      `dicom bench (Chromium): ${SIZE}x${SIZE}, ${ROUNDS} rounds of a ${WINDOW_MS} ms window per path (median, spread), ` +
+        `${IN_FLIGHT} calls in flight per worker, ${WARMUP} warm-up frames per thread, epoch of ${INSTANCES} instances`,
     );
     const rows = await callBenchPage<DicomBenchConfig, DicomRowResult[]>(page, 'runBench', cfg);
     report(rows);
@@ -130,6 +146,9 @@ async function main(): Promise<void> {
   }
 }
 
+const r1 = (x: number) => Math.round(x * 10) / 10;
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
 function report(rows: DicomRowResult[]): void {
   const out = rows.map((r) =>
     r.section === 'decode'
@@ -137,39 +156,52 @@ function report(rows: DicomRowResult[]): void {
           section: r.section,
           syntax: r.syntax,
           path: r.path,
-          framesPerSec: Math.round(r.framesPerSec * 10) / 10,
-          spread: Math.round(r.spread * 10) / 10,
-          decodeMs: Math.round(r.decodeMs * 100) / 100,
-          ...(r.busy === undefined
+          framesPerSec: r1(r.framesPerSec),
+          spread: r1(r.spread),
+          decodeMs: r2(r.decodeMs),
+          ...(r.busy === undefined ? {} : { busy: r2(r.busy), perWorker: r.perWorker }),
+          ...(r.ratio === undefined ? {} : { ratio: r2(r.ratio) }),
+          ...(r.ratioRange === undefined ? {} : { ratioRange: r.ratioRange.map(r2) }),
+          ...(r.cpuMsPerFrame === undefined
             ? {}
-            : { busy: Math.round(r.busy * 100) / 100, perWorker: r.perWorker }),
+            : {
+                cpuMsPerFrame: Object.fromEntries(
+                  Object.entries(r.cpuMsPerFrame).map(([k, v]) => [k, r2(v)]),
+                ),
+              }),
         }
       : {
           section: r.section,
           source: r.source,
-          samplesPerSec: Math.round(r.samplesPerSec * 10) / 10,
-          spread: Math.round(r.spread * 10) / 10,
+          samplesPerSec: r1(r.samplesPerSec),
+          spread: r1(r.spread),
         },
   );
+  const cpuCols = CPU ? ' CPU ms/frame page + workers + other |' : '';
   console.log(
-    '| section | syntax / source | path | per second | spread | workers / in-thread | decode ms/frame | workers busy | frames per worker |',
+    `| section | syntax / source | path | per second | spread | ratio (range) | decode ms/frame | workers busy | frames per worker |${cpuCols}`,
   );
-  console.log('|---|---|---|---:|---:|---:|---:|---:|---|');
+  console.log(`|---|---|---|---:|---:|---:|---:|---:|---|${CPU ? '---|' : ''}`);
   for (const r of out) {
     if (r.section === 'decode') {
-      const other = out.find(
-        (o) => o.section === 'decode' && o.syntax === r.syntax && o.path === 'in-thread',
-      );
       const ratio =
-        r.path === 'workers' && other && 'framesPerSec' in other
-          ? (r.framesPerSec / (other.framesPerSec ?? 1)).toFixed(2)
+        'ratio' in r && r.ratio !== undefined
+          ? `${r.ratio.toFixed(2)} (${r.ratioRange?.map((x) => x.toFixed(2)).join('–')})`
           : '';
+      const cpu =
+        'cpuMsPerFrame' in r && r.cpuMsPerFrame
+          ? ` ${['page', 'workers', 'other'].map((k) => r.cpuMsPerFrame?.[k]?.toFixed(2)).join(' + ')} |`
+          : CPU
+            ? ' |'
+            : '';
       console.log(
         `| decode | ${r.syntax} | ${r.path} | ${r.framesPerSec} frames | ${r.spread} | ${ratio} | ` +
-          `${r.decodeMs} | ${'busy' in r ? r.busy : ''} | ${'perWorker' in r ? r.perWorker?.join(' + ') : ''} |`,
+          `${r.decodeMs} | ${'busy' in r ? r.busy : ''} | ${'perWorker' in r ? r.perWorker?.join(' + ') : ''} |${cpu}`,
       );
     } else if ('source' in r) {
-      console.log(`| epoch | ${r.source} | | ${r.samplesPerSec} samples | ${r.spread} | | | | |`);
+      console.log(
+        `| epoch | ${r.source} | | ${r.samplesPerSec} samples | ${r.spread} | | | | |${CPU ? ' |' : ''}`,
+      );
     }
   }
   console.log(JSON.stringify({ bench: 'dicom', rows: out }));

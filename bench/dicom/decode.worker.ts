@@ -7,8 +7,8 @@ import { DicomDecoder, type DicomImage } from '@medfusion/web/dicom';
 
 /** What one call returns. */
 export interface WorkerFrame {
-  /** The decoded frame, or only its length (the old bench's workers path). */
-  image: DicomImage['image'] | { data: number; shape: never[] };
+  /** The decoded frame. */
+  image: DicomImage['image'];
   /** Decode time inside the worker. */
   workMs: number;
   workerId: number;
@@ -29,19 +29,17 @@ function bytesOf(index: number): Promise<Uint8Array> {
   return p;
 }
 
-// index < n: decode file `index`; n <= index < 2n: decode file `index - n`, return its length only;
-// index >= 2n: the call overhead probe (n = number of files).
+// index < n: decode file `index`; index >= n: the call overhead probe (n = number of files), a
+// Float32Array of `index` floats.
 exposeLoader(async (index): Promise<WorkerFrame> => {
   const n = urls.length;
-  if (index >= 2 * n) {
+  if (index >= n) {
     // the call overhead probe: a frame-sized result, no decode
     return { image: { data: new Float32Array(index), shape: [index, 1, 1] }, workMs: 0, workerId };
   }
-  const bytes = await bytesOf(index % n);
+  const bytes = await bytesOf(index);
   const t0 = performance.now();
   const { image } = await decoder.decode(bytes);
   const workMs = performance.now() - t0;
-  // the old bench's workers path (the frame stays in the worker), for the breakdown
-  if (index >= n) return { image: { data: image.data.length, shape: [] }, workMs, workerId };
   return { image, workMs, workerId };
 });

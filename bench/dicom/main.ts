@@ -11,15 +11,24 @@ import type { WorkerFrame } from './decode.worker.js';
 export interface DicomBenchConfig {
   /** `{ syntax label, file URL }` per decode row. */
   files: { syntax: string; url: string }[];
-  /** Frames decoded per measurement. */
-  frames: number;
-  /** Rounds (median reported). */
+  /** Length of one measurement window, ms (each path decodes until it is over). */
+  windowMs: number;
+  /** Calls in flight per worker on the workers path. */
+  inFlight: number;
+  /** Rounds: an in-thread and a workers window each, paired (median reported). */
   rounds: number;
   /** Frames each thread decodes before the first round (JIT, WASM compile). */
   warmup: number;
+  /** Frames per point of the breakdown's in-flight sweep, or 0 to skip the sweep. */
+  breakdownFrames: number;
+  /** Measure CPU time per thread class (the Node side exposes `benchCpuMark`). */
+  cpu: boolean;
   /** DICOMweb root (through the CORS proxy) and the study of the epoch rows, or null. */
   dicomWeb: { root: string; study: string } | null;
 }
+
+/** CPU milliseconds per thread class ({@link import('../_cpu.js').CpuTimes}). */
+type CpuMark = () => Promise<Record<string, number>>;
 
 /** One measured row (medians). */
 export type DicomRowResult =
@@ -35,6 +44,12 @@ export type DicomRowResult =
       busy?: number;
       /** Workers path: frames each worker decoded in the median round. */
       perWorker?: number[];
+      /** Workers path: median of the rounds' workers / in-thread frames/s (each round paired). */
+      ratio?: number;
+      /** Workers path: the lowest and highest round ratio. */
+      ratioRange?: [number, number];
+      /** With `cpu`: CPU ms per frame by thread class (median over rounds). */
+      cpuMsPerFrame?: Record<string, number>;
     }
   | { section: 'epoch'; source: 'orthanc' | 'disk'; samplesPerSec: number; spread: number };
 
@@ -47,10 +62,13 @@ function median(xs: number[]): { value: number; spread: number } {
 }
 
 interface Measured {
+  /** Frames decoded in the window. */
+  frames: number;
   framesPerSec: number;
   decodeMs: number;
   busy?: number;
   perWorker?: number[];
+  cpuMsPerFrame?: Record<string, number>;
 }
 
 function checkImage(data: unknown, shape: readonly number[], size: number): void {
@@ -59,39 +77,81 @@ function checkImage(data: unknown, shape: readonly number[], size: number): void
   }
 }
 
-async function inThread(decoder: DicomDecoder, bytes: Uint8Array, frames: number, size: number) {
+/** Frames decoded one after another in the page's thread until `windowMs` is over; each dropped. */
+async function inThread(
+  decoder: DicomDecoder,
+  bytes: Uint8Array,
+  windowMs: number,
+  size: number,
+): Promise<Measured> {
   const times: number[] = [];
   const t0 = performance.now();
-  for (let i = 0; i < frames; i++) {
-    const t = performance.now();
+  let t = t0;
+  while (t - t0 < windowMs) {
     const { image } = await decoder.decode(bytes);
-    times.push(performance.now() - t);
     checkImage(image.data, image.shape, size);
+    const now = performance.now();
+    times.push(now - t);
+    t = now;
   }
-  const wall = performance.now() - t0;
-  return { framesPerSec: frames / (wall / 1000), decodeMs: median(times).value };
+  return {
+    frames: times.length,
+    framesPerSec: times.length / ((t - t0) / 1000),
+    decodeMs: median(times).value,
+  };
 }
 
 type Pool = ReturnType<typeof createWorkerExecutor<WorkerFrame>>;
 
-async function workers(pool: Pool, file: number, frames: number, size: number): Promise<Measured> {
+/**
+ * Frames decoded by the pool with `inFlight` calls in flight per worker, new calls started until
+ * `windowMs` is over, then the calls in flight finished; each frame dropped when it arrives.
+ */
+async function workers(
+  pool: Pool,
+  file: number,
+  windowMs: number,
+  inFlight: number,
+  size: number,
+): Promise<Measured> {
   const signal = new AbortController().signal;
-  const t0 = performance.now();
-  const out = await Promise.all(Array.from({ length: frames }, () => pool.run(file, signal)));
-  const wall = performance.now() - t0;
   const per = new Map<number, number>();
-  let work = 0;
-  for (const r of out) {
-    checkImage(r.image.data, r.image.shape, size);
-    work += r.workMs;
-    per.set(r.workerId, (per.get(r.workerId) ?? 0) + 1);
-  }
+  const work: number[] = [];
+  const t0 = performance.now();
+  let last = t0;
+  const lane = async () => {
+    while (performance.now() - t0 < windowMs) {
+      const r = await pool.run(file, signal);
+      last = performance.now();
+      checkImage(r.image.data, r.image.shape, size);
+      work.push(r.workMs);
+      per.set(r.workerId, (per.get(r.workerId) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: 2 * inFlight }, lane));
+  const wall = last - t0;
   return {
-    framesPerSec: frames / (wall / 1000),
-    decodeMs: median(out.map((r) => r.workMs)).value,
-    busy: work / (2 * wall),
+    frames: work.length,
+    framesPerSec: work.length / (wall / 1000),
+    decodeMs: median(work).value,
+    busy: work.reduce((a, b) => a + b, 0) / (2 * wall),
     perWorker: [...per.values()],
   };
+}
+
+/** `measure()`, with the CPU each thread class spent per frame when the Node side can tell. */
+async function withCpu(measure: () => Promise<Measured>): Promise<Measured> {
+  const mark = (window as unknown as { benchCpuMark?: CpuMark }).benchCpuMark;
+  const before = await mark?.();
+  const m = await measure();
+  const after = await mark?.();
+  if (before && after) {
+    m.cpuMsPerFrame = {};
+    for (const k of Object.keys(after)) {
+      m.cpuMsPerFrame[k] = ((after[k] as number) - (before[k] as number)) / m.frames;
+    }
+  }
+  return m;
 }
 
 /** Frames/s of the pool with at most `window` calls in flight (a prefetch engine's numWorkers). */
@@ -107,14 +167,6 @@ async function windowed(pool: Pool, file: number, frames: number, window: number
       }
     }),
   );
-  return frames / ((performance.now() - t0) / 1000);
-}
-
-/** The old workers path: the frame is decoded but only its length comes back (less work than in-thread). */
-async function lengthOnly(pool: Pool, index: number, frames: number): Promise<number> {
-  const signal = new AbortController().signal;
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: frames }, () => pool.run(index, signal)));
   return frames / ((performance.now() - t0) / 1000);
 }
 
@@ -210,34 +262,43 @@ async function decodeRows(cfg: DicomBenchConfig): Promise<DicomRowResult[]> {
       if (file === 0) {
         await overhead(pool, size, 20);
         console.log(await overhead(pool, size, 100));
-        console.log(await overhead(pool, 2 * cfg.files.length + 16, 100));
+        console.log(await overhead(pool, cfg.files.length + 16, 100));
       }
       const a: Measured[] = [];
       const b: Measured[] = [];
+      const ratios: number[] = [];
       for (let r = 0; r < cfg.rounds; r++) {
-        // alternate which path goes first
+        const one = () => withCpu(() => inThread(decoder, bytes, cfg.windowMs, size));
+        const two = () => withCpu(() => workers(pool, file, cfg.windowMs, cfg.inFlight, size));
+        // a pair per round, alternating which path goes first
+        let x: Measured;
+        let y: Measured;
         if (r % 2 === 0) {
-          a.push(await inThread(decoder, bytes, cfg.frames, size));
-          b.push(await workers(pool, file, cfg.frames, size));
+          x = await one();
+          y = await two();
         } else {
-          b.push(await workers(pool, file, cfg.frames, size));
-          a.push(await inThread(decoder, bytes, cfg.frames, size));
+          y = await two();
+          x = await one();
         }
+        a.push(x);
+        b.push(y);
+        ratios.push(y.framesPerSec / x.framesPerSec);
       }
-      const fps: string[] = [];
-      for (const w of [1, 2, 4, 8]) {
-        fps.push(`${w}: ${(await windowed(pool, file, cfg.frames, w)).toFixed(0)}`);
+      if (cfg.breakdownFrames > 0) {
+        const fps: string[] = [];
+        for (const w of [1, 2, 4, 8]) {
+          fps.push(`${w}: ${(await windowed(pool, file, cfg.breakdownFrames, w)).toFixed(0)}`);
+        }
+        console.log(`${f.syntax}: workers frames/s by calls in flight, ${fps.join(', ')}`);
       }
-      console.log(`${f.syntax}: workers frames/s by calls in flight, ${fps.join(', ')}`);
-      console.log(
-        `${f.syntax}: workers returning only the length (the old bench): ${(await lengthOnly(pool, cfg.files.length + file, cfg.frames)).toFixed(0)} frames/s`,
-      );
+      const sorted = [...ratios].sort((p, q) => p - q);
       for (const [path, ms] of [
         ['in-thread', a],
         ['workers', b],
       ] as const) {
         const m = median(ms.map((x) => x.framesPerSec));
         const mid = ms.find((x) => x.framesPerSec === m.value) as Measured;
+        const cpus = ms.flatMap((x) => (x.cpuMsPerFrame ? [x.cpuMsPerFrame] : []));
         rows.push({
           section: 'decode',
           syntax: f.syntax,
@@ -246,6 +307,22 @@ async function decodeRows(cfg: DicomBenchConfig): Promise<DicomRowResult[]> {
           spread: m.spread,
           decodeMs: median(ms.map((x) => x.decodeMs)).value,
           ...(mid.busy === undefined ? {} : { busy: mid.busy, perWorker: mid.perWorker }),
+          ...(path === 'workers'
+            ? {
+                ratio: median(ratios).value,
+                ratioRange: [sorted[0] as number, sorted[sorted.length - 1] as number],
+              }
+            : {}),
+          ...(cpus.length === 0
+            ? {}
+            : {
+                cpuMsPerFrame: Object.fromEntries(
+                  Object.keys(cpus[0] as object).map((k) => [
+                    k,
+                    median(cpus.map((c) => c[k] as number)).value,
+                  ]),
+                ),
+              }),
         });
       }
     }
