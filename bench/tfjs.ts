@@ -1,6 +1,6 @@
 // `pnpm bench tfjs [--samples N | --scale F] [--latency MS] [--backend cpu|webgl] [--workers N]
 //    [--concurrency N] [--prefetch N] [--tuned-prefetch N] [--rows a,b,c] [--reps N]
-//    [--transport h1,h1x4,h2]`   (rows: fetch-only, tfjs-data, tfjs-data-tuned, ours-in-thread,
+//    [--transport h1,h1x4,h2] [--trace]`   (rows: fetch-only, tfjs-data, tfjs-data-tuned, ours-in-thread,
 //    ours-workers; transports: HTTP/1.1 one origin, HTTP/1.1 over 4 origins, HTTP/2)
 //
 // Autotune rows (issue 15): `ours-in-thread@WxP` runs W loads in flight with prefetch P,
@@ -105,6 +105,7 @@ async function main(): Promise<void> {
     workers: intArg('workers', 2),
     backend: arg('backend') ?? 'cpu',
     seed: 7,
+    trace: process.argv.includes('--trace'),
     rows: (arg('rows') ?? 'fetch-only,tfjs-data,tfjs-data-tuned,ours-in-thread,ours-workers').split(
       ',',
     ),
