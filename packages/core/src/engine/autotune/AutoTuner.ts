@@ -196,16 +196,16 @@ export class AutoTuner {
     this.slowStart = factor === 4 ? this.slowStart - 1 : 0;
     this.climb(stallShare);
     const little = this.demand * this.missShare * this.latencyMs;
-    const workers = this.step(
-      this.numWorkers,
-      Math.ceil(little * HEADROOM * this.boost) + 1,
-      factor,
+    const workers = Math.min(
+      AUTO_MAX_NUM_WORKERS,
+      this.step(this.numWorkers, Math.ceil(little * HEADROOM * this.boost) + 1, factor),
     );
     if (this.settings.tuneNumWorkers) {
-      this.numWorkers = Math.min(AUTO_MAX_NUM_WORKERS, workers);
+      this.numWorkers = workers;
       this.knobs.setNumWorkers(this.numWorkers);
     }
     if (this.settings.tunePrefetchSize) {
+      // twice the loads in flight (loading + ready), of the capped figure: 64 in flight, depth 128
       this.prefetchSize = Math.min(
         this.step(this.prefetchSize, 2 * workers, factor),
         this.depthCap(avgBytes),
