@@ -1,6 +1,6 @@
 // `pnpm bench tfjs [--samples N | --scale F] [--latency MS] [--backend cpu|webgl] [--workers N]
 //    [--concurrency N] [--prefetch N] [--tuned-prefetch N] [--rows a,b,c] [--reps N]
-//    [--transport h1,h1x4,h2]`   (rows: fetch-only, tfjs-data, tfjs-data-tuned, ours-in-thread,
+//    [--transport h1,h1x4,h2] [--trace]`   (rows: fetch-only, tfjs-data, tfjs-data-tuned, ours-in-thread,
 //    ours-workers; transports: HTTP/1.1 one origin, HTTP/1.1 over 4 origins, HTTP/2)
 //
 // Autotune rows (issue 15): `ours-in-thread@WxP` runs W loads in flight with prefetch P,
@@ -51,7 +51,7 @@ async function runTransport(
   pngs: Uint8Array[],
   baseCfg: Omit<BenchConfig, 'origins'>,
   reps: number,
-): Promise<{ rows: RowResult[]; serverMsPerRequest: number }> {
+): Promise<{ rows: MedianRow[]; serverMsPerRequest: number }> {
   const data = await startDataServer(
     pngs,
     LATENCY_MS,
@@ -105,6 +105,7 @@ async function main(): Promise<void> {
     workers: intArg('workers', 2),
     backend: arg('backend') ?? 'cpu',
     seed: 7,
+    trace: process.argv.includes('--trace'),
     rows: (arg('rows') ?? 'fetch-only,tfjs-data,tfjs-data-tuned,ours-in-thread,ours-workers').split(
       ',',
     ),
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
       `tf.data prefetch ${cfg.prefetchSize}, our loads in flight ${cfg.concurrency}, ` +
       `workers ${cfg.workers}, transports ${transports.join('+')}, ${reps} rep(s)`,
   );
-  const results: Array<RowResult & { transport: Transport }> = [];
+  const results: Array<MedianRow & { transport: Transport }> = [];
   const serverCost: string[] = [];
   for (const transport of transports) {
     const { rows, serverMsPerRequest } = await runTransport(transport, pngs, cfg, reps);
@@ -127,14 +128,21 @@ async function main(): Promise<void> {
   report(results, cfg, reps, `data server CPU per request: ${serverCost.join(', ')}`);
 }
 
+/** A row's medians over the repetitions, with the range of its samples/s. */
+type MedianRow = RowResult & { spread: [number, number] };
+
 /** Per row, the median of each figure over the repetitions. */
-function medianRows(runs: RowResult[][]): RowResult[] {
+function medianRows(runs: RowResult[][]): MedianRow[] {
   const first = runs[0] ?? [];
   return first.map((row, i) => {
     const all = runs.map((run) => run[i] as RowResult);
     return {
       pipeline: row.pipeline,
       samplesPerSec: median(all.map((r) => r.samplesPerSec)),
+      spread: [
+        Math.min(...all.map((r) => r.samplesPerSec)),
+        Math.max(...all.map((r) => r.samplesPerSec)),
+      ],
       drainMs: median(all.map((r) => r.drainMs)),
       fitMs: median(all.map((r) => r.fitMs)),
       stallShare: median(all.map((r) => r.stallShare)),
@@ -146,7 +154,7 @@ function medianRows(runs: RowResult[][]): RowResult[] {
 }
 
 function report(
-  rows: Array<RowResult & { transport: Transport }>,
+  rows: Array<MedianRow & { transport: Transport }>,
   cfg: Omit<BenchConfig, 'origins'>,
   reps: number,
   footer: string,
@@ -169,6 +177,7 @@ function report(
       transport: r.transport,
       pipeline: r.pipeline,
       samplesPerSec: round(r.samplesPerSec, 1),
+      spread: [round(r.spread[0], 1), round(r.spread[1], 1)] as [number, number],
       ratio: baseline ? round(r.samplesPerSec / baseline, 2) : null,
       ofCeiling: ceiling ? round(r.samplesPerSec / ceiling, 2) : null,
       stallShare: num(r.stallShare, 4),
@@ -180,7 +189,7 @@ function report(
   const header = [
     'transport',
     'pipeline',
-    '(a) samples/s',
+    '(a) samples/s (min–max)',
     'vs tf.data',
     'of fetch ceiling',
     '(b) data stall',
@@ -191,7 +200,7 @@ function report(
   const lines = out.map((r) => [
     transportLabel[r.transport],
     labels[r.pipeline] ?? r.pipeline,
-    r.samplesPerSec.toFixed(1),
+    `${r.samplesPerSec.toFixed(1)} (${r.spread[0].toFixed(0)}–${r.spread[1].toFixed(0)})`,
     r.ratio === null ? '-' : `${r.ratio.toFixed(2)}x`,
     r.ofCeiling === null ? '-' : `${(r.ofCeiling * 100).toFixed(0)} %`,
     r.stallShare === null ? '-' : `${(r.stallShare * 100).toFixed(1)} %`,
@@ -203,11 +212,11 @@ function report(
   const autotune = autotuneRows(out);
   if (autotune.length > 0) {
     printTable(
-      ['scenario', 'config', 'samples/s', 'of grid-best'],
+      ['scenario', 'config', 'samples/s (min–max)', 'of grid-best'],
       autotune.map((r) => [
         r.scenario,
         `${r.config} (${r.detail})`,
-        r.samplesPerSec.toFixed(1),
+        `${r.samplesPerSec.toFixed(1)} (${r.spread[0].toFixed(0)}–${r.spread[1].toFixed(0)})`,
         r.ofBest.toFixed(3),
       ]),
     );
@@ -223,12 +232,20 @@ function report(
 }
 
 /** The autotune summary: per transport and pipeline with an `@auto` row, reference / grid-best / auto. */
-function autotuneRows(out: { transport: Transport; pipeline: string; samplesPerSec: number }[]) {
+function autotuneRows(
+  out: {
+    transport: Transport;
+    pipeline: string;
+    samplesPerSec: number;
+    spread: [number, number];
+  }[],
+) {
   const rows: {
     scenario: string;
     config: 'reference' | 'grid-best' | 'auto';
     detail: string;
     samplesPerSec: number;
+    spread: [number, number];
     ofBest: number;
   }[] = [];
   for (const auto of out.filter((r) => r.pipeline.endsWith('@auto'))) {
@@ -252,6 +269,7 @@ function autotuneRows(out: { transport: Transport; pipeline: string; samplesPerS
         config,
         detail: r.pipeline.slice(base.length + 1),
         samplesPerSec: r.samplesPerSec,
+        spread: r.spread,
         ofBest: round(r.samplesPerSec / best.samplesPerSec, 3),
       });
     }

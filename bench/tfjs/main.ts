@@ -26,6 +26,8 @@ export interface BenchConfig {
   seed: number;
   /** Rows to run, by name. */
   rows: string[];
+  /** Log, per batch of the throughput epoch, the knobs in force and the tuner's estimates. */
+  trace?: boolean;
 }
 
 /** One row's figures. */
@@ -52,6 +54,8 @@ interface DatasetLike {
 interface Built {
   dataset: DatasetLike;
   close(): Promise<void>;
+  /** The engine's knobs and tuner estimates now, for `--trace` (our rows only). */
+  knobs?: () => string;
 }
 
 /** Loads in flight right now, and the most seen, for the row being measured. */
@@ -154,6 +158,15 @@ async function buildOurs(cfg: BenchConfig, useWorkers: boolean): Promise<Built> 
   const dataset = toTfDataset(loader, { xs: 'image', ys: 'label' });
   return {
     dataset: dataset as unknown as DatasetLike,
+    knobs: () => {
+      const s = prefetched.getCacheStats();
+      const t = s.tuning;
+      return (
+        `w ${t?.numWorkers} p ${t?.prefetchSize} lat ${t?.latencyEstimateMs?.toFixed(1) ?? '-'} ` +
+        `demand/s ${t?.demandPerSec?.toFixed(0) ?? '-'} stall ${s.stallMs.toFixed(0)} ms ` +
+        `inflight ${flight.now}`
+      );
+    },
     close: async () => {
       await prefetched.close();
       await executor?.close();
@@ -190,15 +203,18 @@ function build(row: string, rowCfg: BenchConfig): Promise<Built> {
 }
 
 /** (a) drain one epoch as fitDataset would: take each batch, make its tensors, dispose them. */
-async function drain(ds: DatasetLike): Promise<{ samples: number; ms: number }> {
+async function drain(built: Built, trace = false): Promise<{ samples: number; ms: number }> {
   const t0 = performance.now();
-  const it = await ds.iterator();
+  const it = await built.dataset.iterator();
   let samples = 0;
   for (;;) {
     const r = await it.next();
     if (r.done) break;
     samples += r.value.xs.shape[0] as number;
     tf.dispose([r.value.xs, r.value.ys]);
+    if (trace && built.knobs) {
+      console.log(`[bench] trace ${(performance.now() - t0).toFixed(0)} ms ${built.knobs()}`);
+    }
   }
   return { samples, ms: performance.now() - t0 };
 }
@@ -309,7 +325,7 @@ async function runBench(cfg: BenchConfig): Promise<RowResult[]> {
     }
     const a = await build(name, cfg);
     flight.peak = 0;
-    const drained = await drain(a.dataset);
+    const drained = await drain(a, cfg.trace);
     const peakInFlight = flight.peak;
     await a.close();
     status(`${name}: fitDataset`);

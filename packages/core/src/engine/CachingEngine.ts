@@ -228,7 +228,12 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     const now = this.clock.now();
     if (Number.isNaN(this.counters.firstReadAt)) this.counters.firstReadAt = now;
     this.counters.lastReadAt = now;
-    this.tuning.read(hit, this.counters.stallMs, this.memory.avgBytes);
+    this.tuning.read(hit, this.stallNow(now), this.memory.avgBytes);
+  }
+
+  /** Stall so far, including the stretch still open (for the autotuner). */
+  private stallNow(now: number): number {
+    return this.counters.stallMs + this.waits.openStallMs(now);
   }
 
   private noteRead(index: number): void {
@@ -301,7 +306,8 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
 
   private loaded(f: LoadFlight<T>, attempt: number, value: T): void {
     if (this.closed || f.state !== 'loading' || f.attempts !== attempt) return;
-    this.tuning.latencies.record(this.clock.now() - f.startedAt);
+    const now = this.clock.now();
+    this.tuning.loaded(now - f.startedAt, this.stallNow(now), this.memory.avgBytes);
     this.runner.end(f);
     const bytes = this.memory.measure(value);
     if (f.waiters.length > 0) {

@@ -63,6 +63,16 @@ export class EngineTuning {
     this.tuner?.read(hit, stallMs, avgBytes);
   }
 
+  /**
+   * A load finished after `latencyMs`: recorded in the latency window; the
+   * autotuner, if any, may turn a knob (it decides on finished loads too, so a
+   * reader whose look-ahead is full and waiting does not freeze it).
+   */
+  loaded(latencyMs: number, stallMs: number, avgBytes: number): void {
+    this.latencies.record(latencyMs);
+    this.tuner?.loaded(stallMs, avgBytes);
+  }
+
   /** The knobs in force and, when tuned, what the tuner measured. */
   stats(): TuningStats {
     return (

@@ -106,6 +106,16 @@ export class FlightWaits<T> {
     });
   }
 
+  /**
+   * The stall stretch still open at `now` (some caller has waited since), in
+   * ms; 0 when nobody waits. A reader that keeps gets outstanding (the
+   * DataLoader's look-ahead) may never close its stretch mid-epoch, so the
+   * autotuner adds this to the closed stretches to see the stall as it grows.
+   */
+  openStallMs(now: number): number {
+    return this.waiting > 0 ? now - this.stallSince : 0;
+  }
+
   /** Resolve every waiter of `f` with `value`, or reject them with `error` when it is set. */
   settle(f: LoadFlight<T>, error: unknown, value: T | undefined): void {
     const waiters = f.waiters;

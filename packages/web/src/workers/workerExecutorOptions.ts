@@ -14,10 +14,14 @@ export interface WorkerExecutorOptions {
   /**
    * Web Workers in the pool, kept alive; a dead one is replaced at once. Not
    * the engine's `numWorkers` (loads in flight): each worker takes up to
-   * `concurrency` of those at a time.
+   * `concurrency` of those at a time. `'auto'`: one worker per core left to
+   * the thread that trains (`navigator.hardwareConcurrency - 1`, at least 1),
+   * chosen once at creation (decoding needs a core per worker; more workers
+   * than free cores only contend). Not tuned online.
    * @default 2
+   * @example 'auto' // 7 workers on an 8-core machine, 1 on a 2-core one
    */
-  poolSize?: number;
+  poolSize?: number | 'auto';
   /**
    * Bound on one call inside a worker, from its dispatch (re-armed for the one
    * retry after a crash); past it the call rejects with `LoadTimeoutError`, its
@@ -155,7 +159,8 @@ export function resolveWorkerExecutorOptions(
   if (options.onCrash !== undefined && typeof options.onCrash !== 'function') {
     throw new TypeError(`onCrash must be a function, got ${String(options.onCrash)}`);
   }
-  const poolSize = intOption('poolSize', options.poolSize, 2);
+  const poolSize =
+    options.poolSize === 'auto' ? freeCores() : intOption('poolSize', options.poolSize, 2);
   return {
     worker,
     poolSize,
@@ -183,8 +188,10 @@ function freeCores(): number {
 
 function intOption(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number')
-    throw new TypeError(`${name} must be a positive integer, got ${String(value)}`);
+  if (typeof value !== 'number') {
+    const or = name === 'poolSize' ? " or 'auto'" : '';
+    throw new TypeError(`${name} must be a positive integer${or}, got ${String(value)}`);
+  }
   if (!Number.isInteger(value) || value < 1) {
     throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
   }

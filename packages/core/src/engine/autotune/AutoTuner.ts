@@ -10,7 +10,7 @@ export const AUTO_INITIAL_NUM_WORKERS = 4;
 /** Where `'auto'` starts before it has measured anything. */
 export const AUTO_INITIAL_PREFETCH_SIZE = 16;
 
-/** Reads between two decisions of the tuner (half a typical batch). */
+/** Reads (or finished loads) between two decisions of the tuner (half a typical batch). */
 const INTERVAL_READS = 16;
 /**
  * Reads between two decisions during the slow start (the first climb from
@@ -70,9 +70,10 @@ export interface AutoTunerSettings {
 /**
  * The online controller behind `numWorkers: 'auto'` and `prefetchSize: 'auto'`
  * (what tf.data's AUTOTUNE does for parallelism and buffer sizes). Every
- * {@link INTERVAL_READS} reads it measures, on the injected clock, the
- * consumer's demand (reads per ms of the consumer's own time: wall time minus
- * data stall), the share of reads that needed a load, and the load latency
+ * {@link INTERVAL_READS} reads or finished loads it measures, on the injected
+ * clock, the consumer's demand (reads per ms of the consumer's own time: wall
+ * time minus data stall, the stall stretch still open included), the share of
+ * reads that needed a load, and the load latency
  * (the engine's {@link LatencyWindow}). Little's law gives the loads in
  * flight that hide the latency: demand × miss share × latency, with headroom;
  * a hill climb on the measured stall share then scales that up while stalls
@@ -98,6 +99,8 @@ export class AutoTuner {
   private misses = 0;
   private latencyMs = Number.NaN;
   private demand = Number.NaN;
+  /** Share of the reads that needed a load, in the last interval with reads. */
+  private missShare = 1;
   private boost = 1;
   private lastStallShare = Number.NaN;
   private climbed = false;
@@ -117,7 +120,8 @@ export class AutoTuner {
 
   /**
    * A read happened (`hit`: served from memory). `stallMs` is the engine's
-   * stall counter, `avgBytes` the mean bytes of a sample so far.
+   * stall so far (the stretch still open included), `avgBytes` the mean bytes
+   * of a sample so far.
    */
   read(hit: boolean, stallMs: number, avgBytes: number): void {
     const now = this.clock.now();
@@ -127,10 +131,18 @@ export class AutoTuner {
     }
     this.reads++;
     if (!hit) this.misses++;
-    if (this.reads < (this.slowStart > 0 ? SLOW_START_READS : INTERVAL_READS)) return;
-    const elapsed = now - this.intervalStart;
-    if (elapsed > 0) this.decide(elapsed, stallMs - this.stallAtStart, avgBytes);
-    this.begin(now, stallMs);
+    this.maybeDecide(now, stallMs, avgBytes);
+  }
+
+  /**
+   * A load finished (its latency is in the window already). A reader that
+   * asks ahead (the DataLoader's look-ahead) stops reading while its gets
+   * wait, so the tuner also decides after as many finished loads as reads:
+   * otherwise it would sit on its start knobs for a whole batch of loads.
+   */
+  loaded(stallMs: number, avgBytes: number): void {
+    if (!this.started) return;
+    this.maybeDecide(this.clock.now(), stallMs, avgBytes);
   }
 
   /** The knobs and the estimates, for the stats. */
@@ -143,6 +155,16 @@ export class AutoTuner {
       latencyEstimateMs: Number.isNaN(this.latencyMs) ? undefined : this.latencyMs,
       demandPerSec: Number.isNaN(this.demand) ? undefined : this.demand * 1000,
     };
+  }
+
+  /** Decide once the interval has seen enough reads or finished loads. */
+  private maybeDecide(now: number, stallMs: number, avgBytes: number): void {
+    const every = this.slowStart > 0 ? SLOW_START_READS : INTERVAL_READS;
+    if (this.reads < every && this.latencies.count - this.loadsAtStart < every) return;
+    const elapsed = now - this.intervalStart;
+    if (elapsed <= 0) return; // nothing measurable yet: the interval goes on
+    this.decide(elapsed, stallMs - this.stallAtStart, avgBytes);
+    this.begin(now, stallMs);
   }
 
   private begin(now: number, stallMs: number): void {
@@ -160,25 +182,30 @@ export class AutoTuner {
       this.latencyMs = Number.isNaN(this.latencyMs) ? recent : 0.3 * this.latencyMs + 0.7 * recent;
     }
     if (Number.isNaN(this.latencyMs)) return;
-    // the consumer's own time: what it spent not waiting for data (at least 1 % of the interval)
+    // the consumer's own time: what it spent not waiting for data (at least 1 % of the interval);
+    // an interval of finished loads without a read keeps the last estimates
     const busy = Math.max(elapsed - stall, elapsed * 0.01);
-    this.demand = this.reads / busy;
+    if (this.reads > 0) {
+      this.demand = this.reads / busy;
+      this.missShare = this.misses / this.reads;
+    }
+    if (Number.isNaN(this.demand)) return;
     const stallShare = Math.min(1, stall / elapsed);
     // slow start: ×4 steps while the consumer mostly waits, until the stall is gone
     const factor = this.slowStart > 0 && stallShare > STALL_HIGH ? 4 : 2;
     this.slowStart = factor === 4 ? this.slowStart - 1 : 0;
     this.climb(stallShare);
-    const little = this.demand * (this.misses / this.reads) * this.latencyMs;
-    const workers = this.step(
-      this.numWorkers,
-      Math.ceil(little * HEADROOM * this.boost) + 1,
-      factor,
+    const little = this.demand * this.missShare * this.latencyMs;
+    const workers = Math.min(
+      AUTO_MAX_NUM_WORKERS,
+      this.step(this.numWorkers, Math.ceil(little * HEADROOM * this.boost) + 1, factor),
     );
     if (this.settings.tuneNumWorkers) {
-      this.numWorkers = Math.min(AUTO_MAX_NUM_WORKERS, workers);
+      this.numWorkers = workers;
       this.knobs.setNumWorkers(this.numWorkers);
     }
     if (this.settings.tunePrefetchSize) {
+      // twice the loads in flight (loading + ready), of the capped figure: 64 in flight, depth 128
       this.prefetchSize = Math.min(
         this.step(this.prefetchSize, 2 * workers, factor),
         this.depthCap(avgBytes),
