@@ -2,11 +2,13 @@
 // The OPFS store's dedicated worker: owns the segment files through
 // createSyncAccessHandle (only offered in dedicated workers) and serves
 // OpfsStore's calls over comlink (OpfsHost). Falls back to the async File
-// System API when sync handles are missing.
+// System API when sync handles are missing. Its group commits' fsyncs run on a
+// flush thread of its own (opfsFlush.worker.ts), so writes go on meanwhile.
 
 import * as Comlink from 'comlink';
 import { asyncBackend, hasSyncAccessHandles } from './opfsAsyncFallback.js';
 import { type FileBackend, isNotFound, listFiles, type OpfsFile, removeFile } from './opfsFiles.js';
+import { FlushAside } from './opfsFlushAside.js';
 import { OpfsHost } from './opfsHost.js';
 
 interface SyncHandle {
@@ -19,7 +21,11 @@ interface SyncHandle {
 }
 
 class SyncOpfsFile implements OpfsFile {
-  constructor(private readonly h: SyncHandle) {}
+  constructor(
+    private readonly h: SyncHandle,
+    private readonly fh: FileSystemFileHandle,
+    private readonly aside: FlushAside,
+  ) {}
   async size(): Promise<number> {
     return this.h.getSize();
   }
@@ -42,6 +48,12 @@ class SyncOpfsFile implements OpfsFile {
   async flush(): Promise<void> {
     this.h.flush();
   }
+  /** An fsync on the flush thread (its own handle on the file); here when there is none. */
+  async flushAside(): Promise<boolean> {
+    if (await this.aside.flush(this.fh)) return true;
+    this.h.flush();
+    return false;
+  }
   async close(): Promise<void> {
     this.h.close();
   }
@@ -50,6 +62,9 @@ class SyncOpfsFile implements OpfsFile {
 type SyncCapable = FileSystemFileHandle & {
   createSyncAccessHandle(options?: { mode?: string }): Promise<SyncHandle>;
 };
+
+/** One flush thread for the worker's life, started at the first group commit. */
+const aside = new FlushAside();
 
 function syncBackend(dir: FileSystemDirectoryHandle): FileBackend {
   return {
@@ -66,6 +81,8 @@ function syncBackend(dir: FileSystemDirectoryHandle): FileBackend {
       // file; writers serialize through a Web Lock instead.
       return new SyncOpfsFile(
         await (fh as SyncCapable).createSyncAccessHandle({ mode: 'readwrite-unsafe' }),
+        fh,
+        aside,
       );
     },
     remove: (name) => removeFile(dir, name),

@@ -36,6 +36,12 @@ export interface EngineUsage extends StoreUsage {
    * previous one (see `flushDelayMs`); puts issued together share one.
    */
   flushes: number;
+  /**
+   * Of those, the timed ones (`flushDelayMs` > 0) whose fsync ran on the OPFS
+   * worker's flush thread while writes went on; 0 where that thread cannot
+   * start (the async file API, no nested workers): there they block writes.
+   */
+  flushesAside: number;
 }
 
 /** The directory's writer lock, held as a lease (see WriterLease). */

@@ -19,6 +19,13 @@ export interface OpfsFile {
   truncate(size: number): Promise<void>;
   /** Make written bytes durable. */
   flush(): Promise<void>;
+  /**
+   * The same as {@link flush}, but done by another thread where one is
+   * offered (sync handles in a worker), so this one goes on writing
+   * meanwhile; resolves once the bytes written before the call are durable:
+   * true when another thread flushed them, false when this one had to.
+   */
+  flushAside?(): Promise<boolean>;
   /** Release the handle. */
   close(): Promise<void>;
 }

@@ -3,17 +3,26 @@ import type { OpfsFile } from './opfsFiles.js';
 /**
  * The OPFS segment engine's group commit: the files written since their last
  * flush, the one timer that flushes them at most `delayMs` after the first of
- * those writes, and how many commits ran. Internal.
+ * those writes, and how many commits ran. A commit the timer runs flushes
+ * aside (see OpfsFile.flushAside: on another thread where there is one), so
+ * write batches go on while the disk catches up; {@link flush} waits for it.
+ * Internal.
  */
 export class GroupCommit {
   private readonly written = new Set<OpfsFile>();
+  /** Files a background commit is flushing (a failed one goes back to `written`). */
+  private readonly flushing = new Set<OpfsFile>();
+  /** The background commits in flight, chained (never rejects). */
+  private aside: Promise<void> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Commits that flushed something, since construction. */
   count = 0;
+  /** Of those, the ones another thread flushed entirely (see OpfsFile.flushAside). */
+  asideCount = 0;
 
   /**
    * @param delayMs longest wait from a write to its flush; 0 = the caller flushes each batch
-   * @param onDue called when a scheduled commit is due (it takes the lock and calls {@link flush})
+   * @param onDue called when a scheduled commit is due (it takes the lock and calls {@link commitAside})
    */
   constructor(
     private readonly delayMs: number,
@@ -28,6 +37,7 @@ export class GroupCommit {
   /** `file` goes away (evicted, cleared): nothing to flush there. */
   forget(file: OpfsFile): void {
     this.written.delete(file);
+    this.flushing.delete(file);
   }
 
   /** Whether a commit is scheduled (the engine keeps the writer lock until it runs). */
@@ -51,8 +61,53 @@ export class GroupCommit {
     this.timer = undefined;
   }
 
-  /** Flush every file written since its last flush (the caller holds the writer lock). */
+  /**
+   * Start flushing every file written since its last flush in the
+   * background (the caller holds the writer lock and may let go at once).
+   * A file whose background flush fails joins the next commit again.
+   */
+  commitAside(): void {
+    if (this.written.size === 0) return;
+    this.count++;
+    const files = [...this.written];
+    this.written.clear();
+    for (const f of files) this.flushing.add(f);
+    const flushOne = (f: OpfsFile): Promise<boolean> =>
+      (f.flushAside ? f.flushAside() : f.flush().then(() => false)).then(
+        (aside) => {
+          this.flushing.delete(f);
+          return aside;
+        },
+        () => {
+          // Still ours (not evicted meanwhile): flushed again by the next commit.
+          if (this.flushing.delete(f)) {
+            this.written.add(f);
+            this.schedule();
+          }
+          return false;
+        },
+      );
+    const job = (this.aside ?? Promise.resolve()).then(async () => {
+      const aside = await Promise.all(files.map(flushOne));
+      if (aside.every(Boolean)) this.asideCount++;
+    });
+    this.aside = job;
+    void job.then(() => {
+      if (this.aside === job) this.aside = undefined;
+    });
+  }
+
+  /** Resolves once no background commit is in flight (its flush thread lets go of the files). */
+  async idle(): Promise<void> {
+    while (this.aside) await this.aside;
+  }
+
+  /**
+   * Flush every file written since its last flush, after the background
+   * commits in flight (the caller holds the writer lock).
+   */
   async flush(): Promise<void> {
+    await this.idle();
     if (this.written.size === 0) return;
     this.count++;
     for (const f of this.written) await f.flush();

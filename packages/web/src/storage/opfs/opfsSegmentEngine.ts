@@ -66,7 +66,7 @@ export class OpfsSegmentEngine {
     private readonly onChange: () => void = () => {},
   ) {
     this.commit = new GroupCommit(opts.flushDelayMs, () => {
-      this.locked(() => this.commit.flush()).catch(() => {});
+      this.locked(async () => this.commit.commitAside()).catch(() => {});
     });
     this.snapshots = new OpfsSnapshotWriter(
       fs,
@@ -387,6 +387,8 @@ export class OpfsSegmentEngine {
   clear(): Promise<void> {
     return this.locked(async () => {
       await this.catchUp();
+      // The flush thread lets go of the files before they are removed.
+      await this.commit.idle();
       for (const s of this.index.segments.values()) this.commit.forget(s.file);
       for (const s of this.index.segments.values()) {
         await s.file.truncate(0).catch(() => {});
@@ -412,6 +414,7 @@ export class OpfsSegmentEngine {
       backend: this.fs.kind,
       ...this.counters,
       flushes: this.commit.count,
+      flushesAside: this.commit.asideCount,
     };
   }
 

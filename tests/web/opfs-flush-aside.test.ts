@@ -1,0 +1,66 @@
+import { OpfsStore } from '@medfusion/web';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// The timed group commit fsyncs on the OPFS worker's flush thread (its own
+// handle on each segment) while write batches go on: evictions and clear()
+// must still remove every segment file, and flush() must still cover them.
+
+const dirs: string[] = [];
+afterEach(async () => {
+  const root = await navigator.storage.getDirectory();
+  for (const d of dirs.splice(0)) await root.removeEntry(d, { recursive: true }).catch(() => {});
+});
+
+function value(key: string, size: number): Uint8Array {
+  const b = new Uint8Array(size);
+  let h = 7;
+  for (const c of key) h = (h * 31 + c.charCodeAt(0)) | 0;
+  for (let i = 0; i < size; i++) b[i] = (h + i * 13) & 0xff;
+  return b;
+}
+
+async function segmentFiles(dir: string): Promise<string[]> {
+  const root = await navigator.storage.getDirectory();
+  const d = await root.getDirectoryHandle(dir);
+  const names: string[] = [];
+  for await (const name of (d as unknown as { keys(): AsyncIterable<string> }).keys()) {
+    if (name.startsWith('segment-')) names.push(name);
+  }
+  return names;
+}
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('OpfsStore flush thread', () => {
+  it('evicts and clears segments whose group commit was flushed aside, and flush() covers them', async () => {
+    const dir = `test-opfs-aside-${Math.random().toString(36).slice(2)}`;
+    dirs.push(dir);
+    const opts = { dir, flushDelayMs: 2, segmentBytes: 2 ** 20, maxBytes: 4 * 2 ** 20 };
+    const store = new OpfsStore(opts);
+    for (let b = 0; b < 40; b++) {
+      await Promise.all(
+        Array.from({ length: 4 }, (_, i) => store.put(`b${b}/${i}`, value(`b${b}/${i}`, 100_000))),
+      );
+      await tick(3); // timed commits run between (and during) the batches
+    }
+    const u = await store.usage();
+    expect(u.flushes).toBeGreaterThan(0);
+    expect(u.evictedSegments).toBeGreaterThan(0);
+    // every evicted segment's file is gone: the flush thread had let go of it
+    expect((await segmentFiles(dir)).length).toBe(u.segments);
+    await store.flush();
+    // the timed commits ran on the flush thread (none does where it cannot start)
+    expect((await store.usage()).flushesAside).toBeGreaterThan(0);
+    await store.close();
+
+    const again = new OpfsStore(opts);
+    for (let i = 0; i < 4; i++)
+      expect(await again.get(`b39/${i}`)).toEqual(value(`b39/${i}`, 100_000));
+    await again.put('late', value('late', 100_000));
+    await tick(5); // a timed commit starts on the flush thread
+    await again.clear();
+    expect(await segmentFiles(dir)).toEqual([]);
+    expect(await again.keys()).toEqual([]);
+    await again.close();
+  });
+});
