@@ -15,7 +15,9 @@ import {
   startDemo,
 } from './demoServer.js';
 
-const SAMPLES = 600;
+// 600 keeps the test short; MEDFUSION_E2E_SAMPLES=10000 runs the demo's whole data set (its
+// default, samples 0 = all), where the cold epoch's ramp is a small part of the epoch
+const SAMPLES = Number(process.env.MEDFUSION_E2E_SAMPLES ?? 600);
 let demo: RunningDemo;
 let browser: Browser;
 let page: Page;
@@ -113,6 +115,7 @@ describe("demo: 'auto' by default, the bottleneck shown live", () => {
     expect(Math.abs(lineStall - tile)).toBeLessThan(0.02);
     expect(epochStalls.length).toBe(3); // the default: 3 epochs
     Object.assign(figures, {
+      samples: SAMPLES,
       stage,
       numWorkers,
       prefetchSize,
