@@ -131,6 +131,9 @@ export class Trainer {
       let epochStart: PipelineStats | undefined;
       let epochWait = 0;
       let epochT0 = t0;
+      // this epoch's wait for data per step (ms): where in the epoch the stall is
+      let stepWaits: number[] = [];
+      let lastWait = 0;
       await trainModel({
         model,
         dataset: p.tfDataset,
@@ -140,10 +143,14 @@ export class Trainer {
           epochStart = p.stats();
           epochWait = p.waitMs;
           epochT0 = performance.now();
+          stepWaits = [];
+          lastWait = p.waitMs;
           onEvent({ type: 'epoch', epoch });
         },
         onStep: (info) => {
           steps = info.step;
+          stepWaits.push(Math.round(p.waitMs - lastWait));
+          lastWait = p.waitMs;
           losses.push(info.loss);
           recent.push({ ms: info.stepMs, n: s.batchSize });
           if (recent.length > 10) recent.shift();
@@ -185,8 +192,20 @@ export class Trainer {
             strategy: s.strategy,
           });
           if (advice) onEvent({ type: 'advice', ...advice });
+          const { tuning, loadLatency } = now.engine;
           console.info(
-            `[demo] epoch ${epoch}: ${JSON.stringify({ ...now, engine: undefined, epochStall, epochMs, firstWaitMs: p.firstWaitMs })}`,
+            `[demo] epoch ${epoch}: ${JSON.stringify({
+              ...now,
+              engine: undefined,
+              epochStall,
+              epochMs,
+              firstWaitMs: p.firstWaitMs,
+              stepWaits,
+              // the knobs in force at the epoch's end and the loads' latency
+              loadsInFlight: tuning?.numWorkers,
+              prefetchSize: tuning?.prefetchSize,
+              loadP50Ms: loadLatency?.p50Ms,
+            })}`,
           );
         },
       });

@@ -15,13 +15,25 @@ import {
   startDemo,
 } from './demoServer.js';
 
-const SAMPLES = 600;
+// 600 keeps the test short; MEDFUSION_E2E_SAMPLES=10000 runs the demo's whole data set (its
+// default, samples 0 = all), where the cold epoch's ramp is a small part of the epoch
+const SAMPLES = Number(process.env.MEDFUSION_E2E_SAMPLES ?? 600);
 let demo: RunningDemo;
 let browser: Browser;
 let page: Page;
 const consoleErrors: string[] = [];
+/** The worker's `[demo] epoch N: {…}` log line: what the figures read from it. */
+interface EpochLine {
+  epochStall: number;
+  epochMs: number;
+  firstWaitMs: number;
+  stepWaits: number[];
+  loadsInFlight: number;
+}
 /** Data-stall share of each completed epoch, from the worker's `[demo] epoch N: {…}` log line. */
 const epochStalls: number[] = [];
+/** Each completed epoch's line. */
+const epochLines: EpochLine[] = [];
 const figures: Record<string, number | string> = {};
 
 const STAGES = ['none', 'consumer', 'source-latency', 'disk', 'memory-budget', 'cache-size'];
@@ -45,10 +57,11 @@ describe("demo: 'auto' by default, the bottleneck shown live", () => {
     page.on('console', (msg) => {
       if (msg.type() === 'error') consoleErrors.push(msg.text());
       const m = /^\[demo\] epoch (\d+): (\{.*\})$/.exec(msg.text());
-      if (m)
-        epochStalls[Number(m[1]) - 1] = (
-          JSON.parse(m[2] as string) as { epochStall: number }
-        ).epochStall;
+      if (m) {
+        const line = JSON.parse(m[2] as string) as EpochLine;
+        epochStalls[Number(m[1]) - 1] = line.epochStall;
+        epochLines[Number(m[1]) - 1] = line;
+      }
     });
     page.on('pageerror', (err) => consoleErrors.push(`uncaught ${err.message}`));
   });
@@ -102,10 +115,17 @@ describe("demo: 'auto' by default, the bottleneck shown live", () => {
     expect(Math.abs(lineStall - tile)).toBeLessThan(0.02);
     expect(epochStalls.length).toBe(3); // the default: 3 epochs
     Object.assign(figures, {
+      samples: SAMPLES,
       stage,
       numWorkers,
       prefetchSize,
       epochStalls: epochStalls.map((x) => x.toFixed(4)).join(' '),
+      // the cold epoch's time, its first batch's wait, its wait per step and the loads in
+      // flight autotune ended at: whether the stall is the ramp or the whole epoch
+      coldEpochMs: Math.round(epochLines[0]?.epochMs ?? Number.NaN),
+      coldFirstWaitMs: Math.round(epochLines[0]?.firstWaitMs ?? Number.NaN),
+      coldStepWaits: (epochLines[0]?.stepWaits ?? []).join(' '),
+      coldLoadsInFlight: epochLines[0]?.loadsInFlight ?? Number.NaN,
       endLine: (await page.locator('#bottleneck').textContent()) ?? '',
     });
     for (const x of epochStalls) {
