@@ -1,18 +1,11 @@
 import { OpfsStore } from '@medfusion/web';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { keyedBytes, opfsTestDirs } from './fixtures/opfsTestData';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  const root = await navigator.storage.getDirectory();
-  for (const d of dirs.splice(0)) await root.removeEntry(d, { recursive: true }).catch(() => {});
-});
+const dirs = opfsTestDirs();
 
 function value(key: string, size: number): Uint8Array {
-  const b = new Uint8Array(size);
-  let h = 0;
-  for (const c of key) h = (h * 31 + c.charCodeAt(0)) | 0;
-  for (let i = 0; i < size; i++) b[i] = (h + i * 13) & 0xff;
-  return b;
+  return keyedBytes(key, size, 0, 13);
 }
 
 describe('OpfsStore after a worker is terminated mid-put', () => {

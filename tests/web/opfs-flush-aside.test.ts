@@ -1,22 +1,15 @@
 import { OpfsStore } from '@medfusion/web';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { keyedBytes, opfsTestDirs } from './fixtures/opfsTestData';
 
 // The timed group commit fsyncs on the OPFS worker's flush thread (its own
 // handle on each segment) while write batches go on: evictions and clear()
 // must still remove every segment file, and flush() must still cover them.
 
-const dirs: string[] = [];
-afterEach(async () => {
-  const root = await navigator.storage.getDirectory();
-  for (const d of dirs.splice(0)) await root.removeEntry(d, { recursive: true }).catch(() => {});
-});
+const dirs = opfsTestDirs();
 
 function value(key: string, size: number): Uint8Array {
-  const b = new Uint8Array(size);
-  let h = 7;
-  for (const c of key) h = (h * 31 + c.charCodeAt(0)) | 0;
-  for (let i = 0; i < size; i++) b[i] = (h + i * 13) & 0xff;
-  return b;
+  return keyedBytes(key, size, 7, 13);
 }
 
 async function segmentFiles(dir: string): Promise<string[]> {

@@ -1,11 +1,8 @@
 import { OpfsStore } from '@medfusion/web';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { keyedBytes, opfsTestDirs } from './fixtures/opfsTestData';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  const root = await navigator.storage.getDirectory();
-  for (const d of dirs.splice(0)) await root.removeEntry(d, { recursive: true }).catch(() => {});
-});
+const dirs = opfsTestDirs();
 
 function dirName(tag: string): string {
   const dir = `test-opfs-group-${tag}-${Math.random().toString(36).slice(2)}`;
@@ -14,11 +11,7 @@ function dirName(tag: string): string {
 }
 
 function value(key: string, size: number): Uint8Array {
-  const b = new Uint8Array(size);
-  let h = 7;
-  for (const c of key) h = (h * 31 + c.charCodeAt(0)) | 0;
-  for (let i = 0; i < size; i++) b[i] = (h + i * 11) & 0xff;
-  return b;
+  return keyedBytes(key, size, 7, 11);
 }
 
 describe('OpfsStore group commit', () => {
