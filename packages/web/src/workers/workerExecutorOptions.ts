@@ -160,7 +160,9 @@ export function resolveWorkerExecutorOptions(
     throw new TypeError(`onCrash must be a function, got ${String(options.onCrash)}`);
   }
   const poolSize =
-    options.poolSize === 'auto' ? freeCores() : intOption('poolSize', options.poolSize, 2);
+    options.poolSize === 'auto'
+      ? freeCores()
+      : intOption('poolSize', options.poolSize, 2, " or 'auto'");
   return {
     worker,
     poolSize,
@@ -186,11 +188,11 @@ function freeCores(): number {
   return typeof cores === 'number' && cores > 1 ? cores - 1 : 1;
 }
 
-function intOption(name: string, value: unknown, fallback: number): number {
+/** A positive integer option; `alsoAccepted` names the other values the option takes (for the error). */
+function intOption(name: string, value: unknown, fallback: number, alsoAccepted = ''): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number') {
-    const or = name === 'poolSize' ? " or 'auto'" : '';
-    throw new TypeError(`${name} must be a positive integer${or}, got ${String(value)}`);
+    throw new TypeError(`${name} must be a positive integer${alsoAccepted}, got ${String(value)}`);
   }
   if (!Number.isInteger(value) || value < 1) {
     throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
