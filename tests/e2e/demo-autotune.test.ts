@@ -18,6 +18,8 @@ import {
 // 600 keeps the test short; MEDFUSION_E2E_SAMPLES=10000 runs the demo's whole data set (its
 // default, samples 0 = all), where the cold epoch's ramp is a small part of the epoch
 const SAMPLES = Number(process.env.MEDFUSION_E2E_SAMPLES ?? 600);
+/** How long the default run (3 epochs on the cpu backend) may take: 240 s, or 40 ms a sample-epoch. */
+const RUN_TIMEOUT_MS = Math.max(240_000, SAMPLES * 3 * 40);
 let demo: RunningDemo;
 let browser: Browser;
 let page: Page;
@@ -40,7 +42,7 @@ const STAGES = ['none', 'consumer', 'source-latency', 'disk', 'memory-budget', '
 
 /** Wait for the run's end and check it completed. */
 async function waitRunDone(p: Page): Promise<void> {
-  await waitRunEnd(p, 240_000);
+  await waitRunEnd(p, RUN_TIMEOUT_MS);
   expect(
     await p.locator('#status').getAttribute('data-state'),
     (await p.locator('#status').textContent()) ?? '',
@@ -76,63 +78,67 @@ describe("demo: 'auto' by default, the bottleneck shown live", () => {
     console.log('[e2e autotune figures]', JSON.stringify(figures));
   });
 
-  it("the default run tunes loads in flight and prefetch ('auto') and names the bottleneck while training", async () => {
-    await page.goto(`${demo.url}?backend=cpu`); // every pipeline setting at its default
-    await waitReady(page);
-    expect(await page.locator('input[name="prefetchSize"]').inputValue()).toBe('auto');
-    expect(await page.locator('input[name="loadsInFlight"]').inputValue()).toBe('auto');
-    await page.click('#start');
-    // live: the line appears while the run goes on, with the stage and its number
-    await page.waitForFunction(
-      () => {
-        const step = Number(
-          document.querySelector<HTMLElement>('[data-stat="step"]')?.dataset.value,
-        );
-        const stage = document.querySelector<HTMLElement>('#bottleneck')?.dataset.stage;
-        return step >= 5 && stage !== undefined && stage !== 'none';
-      },
-      undefined,
-      { timeout: 120_000 },
-    );
-    expect(await attr(page, '#status', 'data-state')).toBe('running');
-    const live = (await page.locator('#bottleneck').textContent()) ?? '';
-    figures.liveLine = live;
-    expect(live).toMatch(/^Bottleneck: .+ — .*data stall \d+(\.\d)? %/);
-    expect(live).toMatch(/autotune: \d+ loads in flight, prefetch \d+/);
-    expect(await attr(page, '#bottleneck', 'data-auto')).toBe('true');
-    await page.screenshot({ path: join(ARTIFACTS, 'demo-autotune-live.png') });
-    await waitRunDone(page);
+  it(
+    "the default run tunes loads in flight and prefetch ('auto') and names the bottleneck while training",
+    async () => {
+      await page.goto(`${demo.url}?backend=cpu`); // every pipeline setting at its default
+      await waitReady(page);
+      expect(await page.locator('input[name="prefetchSize"]').inputValue()).toBe('auto');
+      expect(await page.locator('input[name="loadsInFlight"]').inputValue()).toBe('auto');
+      await page.click('#start');
+      // live: the line appears while the run goes on, with the stage and its number
+      await page.waitForFunction(
+        () => {
+          const step = Number(
+            document.querySelector<HTMLElement>('[data-stat="step"]')?.dataset.value,
+          );
+          const stage = document.querySelector<HTMLElement>('#bottleneck')?.dataset.stage;
+          return step >= 5 && stage !== undefined && stage !== 'none';
+        },
+        undefined,
+        { timeout: 120_000 },
+      );
+      expect(await attr(page, '#status', 'data-state')).toBe('running');
+      const live = (await page.locator('#bottleneck').textContent()) ?? '';
+      figures.liveLine = live;
+      expect(live).toMatch(/^Bottleneck: .+ — .*data stall \d+(\.\d)? %/);
+      expect(live).toMatch(/autotune: \d+ loads in flight, prefetch \d+/);
+      expect(await attr(page, '#bottleneck', 'data-auto')).toBe('true');
+      await page.screenshot({ path: join(ARTIFACTS, 'demo-autotune-live.png') });
+      await waitRunDone(page);
 
-    const stage = (await attr(page, '#bottleneck', 'data-stage')) ?? '';
-    expect(STAGES).toContain(stage);
-    const numWorkers = Number(await attr(page, '#bottleneck', 'data-num-workers'));
-    const prefetchSize = Number(await attr(page, '#bottleneck', 'data-prefetch-size'));
-    expect(numWorkers).toBeGreaterThanOrEqual(1);
-    expect(prefetchSize).toBeGreaterThanOrEqual(1);
-    // the line's stall is the step's own, the one the Data stall tile shows
-    const tile = Number(await attr(page, '[data-stat="stall"]', 'data-value'));
-    const lineStall = Number(await attr(page, '#bottleneck', 'data-stall'));
-    expect(Math.abs(lineStall - tile)).toBeLessThan(0.02);
-    expect(epochStalls.length).toBe(3); // the default: 3 epochs
-    Object.assign(figures, {
-      samples: SAMPLES,
-      stage,
-      numWorkers,
-      prefetchSize,
-      epochStalls: epochStalls.map((x) => x.toFixed(4)).join(' '),
-      // the cold epoch's time, its first batch's wait, its wait per step and the loads in
-      // flight autotune ended at: whether the stall is the ramp or the whole epoch
-      coldEpochMs: Math.round(epochLines[0]?.epochMs ?? Number.NaN),
-      coldFirstWaitMs: Math.round(epochLines[0]?.firstWaitMs ?? Number.NaN),
-      coldStepWaits: (epochLines[0]?.stepWaits ?? []).join(' '),
-      coldLoadsInFlight: epochLines[0]?.loadsInFlight ?? Number.NaN,
-      endLine: (await page.locator('#bottleneck').textContent()) ?? '',
-    });
-    for (const x of epochStalls) {
-      expect(x).toBeGreaterThanOrEqual(0);
-      expect(x).toBeLessThanOrEqual(1);
-    }
-  });
+      const stage = (await attr(page, '#bottleneck', 'data-stage')) ?? '';
+      expect(STAGES).toContain(stage);
+      const numWorkers = Number(await attr(page, '#bottleneck', 'data-num-workers'));
+      const prefetchSize = Number(await attr(page, '#bottleneck', 'data-prefetch-size'));
+      expect(numWorkers).toBeGreaterThanOrEqual(1);
+      expect(prefetchSize).toBeGreaterThanOrEqual(1);
+      // the line's stall is the step's own, the one the Data stall tile shows
+      const tile = Number(await attr(page, '[data-stat="stall"]', 'data-value'));
+      const lineStall = Number(await attr(page, '#bottleneck', 'data-stall'));
+      expect(Math.abs(lineStall - tile)).toBeLessThan(0.02);
+      expect(epochStalls.length).toBe(3); // the default: 3 epochs
+      Object.assign(figures, {
+        samples: SAMPLES,
+        stage,
+        numWorkers,
+        prefetchSize,
+        epochStalls: epochStalls.map((x) => x.toFixed(4)).join(' '),
+        // the cold epoch's time, its first batch's wait, its wait per step and the loads in
+        // flight autotune ended at: whether the stall is the ramp or the whole epoch
+        coldEpochMs: Math.round(epochLines[0]?.epochMs ?? Number.NaN),
+        coldFirstWaitMs: Math.round(epochLines[0]?.firstWaitMs ?? Number.NaN),
+        coldStepWaits: (epochLines[0]?.stepWaits ?? []).join(' '),
+        coldLoadsInFlight: epochLines[0]?.loadsInFlight ?? Number.NaN,
+        endLine: (await page.locator('#bottleneck').textContent()) ?? '',
+      });
+      for (const x of epochStalls) {
+        expect(x).toBeGreaterThanOrEqual(0);
+        expect(x).toBeLessThanOrEqual(1);
+      }
+    },
+    RUN_TIMEOUT_MS + 60_000,
+  );
 
   it('explicit numbers mean exactly what they say: no autotune, the given knobs shown', async () => {
     await page.goto(
