@@ -3,7 +3,9 @@
 //
 // The persistent tier in Chromium (one page, one run):
 // (0) breakdown: where one put's time goes, stage by stage (encode, checksum, the hop to the
-//     worker by clone or transfer, write, flush, Web Lock, index update), each timed on its own;
+//     worker by clone or transfer, write, flush, Web Lock, index update), each timed on its own,
+//     and where a get's goes: a SyncAccessHandle read into a fresh buffer, the same reads into
+//     one reused buffer (the disk alone) and a fresh buffer allocated and filled (memory alone);
 // (1) put and get throughput of OpfsStore, IdbStore and idb-keyval for 4 KB samples (10,000)
 //     and 150 KB samples (2,000), each with N operations in flight (default 8), and the
 //     ceiling `raw-handle`: the same operations (keys, sizes, count, ops in flight, every value

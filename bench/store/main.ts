@@ -403,6 +403,13 @@ async function breakdown(cfg: StoreBenchConfig): Promise<BreakdownRow[]> {
         add('flush (one per batch; now one per group commit)', 'worker', r.stages.flush!);
         add('Web Lock (one per batch; now one per group commit)', 'worker', r.stages.lock!);
       }
+      // a get: what the disk costs against what a fresh buffer for the caller costs
+      const g = await ask(worker, { op: 'readStages', order: permutation(n, 7), bytes });
+      if ('stages' in g) {
+        add('get: read into a fresh buffer (SyncAccessHandle)', 'worker', g.stages.fresh!);
+        add('get: read into one reused buffer (the disk alone)', 'worker', g.stages.reused!);
+        add('get: fresh buffer allocated and filled, no read', 'worker', g.stages.alloc!);
+      }
       // index update: one Map entry per record
       const index = new Map<string, { segment: number; offset: number; len: number }>();
       t0 = performance.now();

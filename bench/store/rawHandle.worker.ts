@@ -12,6 +12,7 @@ export type RawRequest =
   | { op: 'write'; count: number; bytes: number; flushEveryMs: number }
   | { op: 'read'; order: number[]; bytes: number }
   | { op: 'stages'; count: number; bytes: number; batch: number }
+  | { op: 'readStages'; order: number[]; bytes: number }
   | { op: 'close' };
 
 /** Its answer: elapsed ms of the timed loop, or per-stage ms per record. */
@@ -109,6 +110,34 @@ async function stages(
   };
 }
 
+/**
+ * Where a read's time goes, per record, over the records the last `stages` call
+ * wrote (read in `order`): a read into a fresh buffer (what a get that hands the
+ * caller its own bytes must do), the same reads into one reused buffer (the
+ * disk and the handle alone), and a fresh buffer of the same size allocated and
+ * filled with no read at all (the memory alone).
+ */
+async function readStages(order: number[], bytes: number): Promise<Record<string, number>> {
+  const h = await open();
+  const reused = new Uint8Array(bytes);
+  let sink = 0;
+  let t0 = performance.now();
+  for (const i of order) sink += h.read(new Uint8Array(bytes), { at: i * bytes });
+  const fresh = (performance.now() - t0) / order.length;
+  t0 = performance.now();
+  for (const i of order) sink += h.read(reused, { at: i * bytes });
+  const reusedMs = (performance.now() - t0) / order.length;
+  t0 = performance.now();
+  for (const i of order) {
+    const b = new Uint8Array(bytes);
+    b.fill(i & 255);
+    sink += b[bytes - 1]!;
+  }
+  const alloc = (performance.now() - t0) / order.length;
+  if (sink === 0.5) console.log(sink);
+  return { fresh, reused: reusedMs, alloc };
+}
+
 self.onmessage = async (ev: MessageEvent<RawRequest>) => {
   const m = ev.data;
   try {
@@ -116,6 +145,7 @@ self.onmessage = async (ev: MessageEvent<RawRequest>) => {
     if (m.op === 'write') reply = { ms: await writeCeiling(m.count, m.bytes, m.flushEveryMs) };
     else if (m.op === 'read') reply = { ms: await readCeiling(m.order, m.bytes) };
     else if (m.op === 'stages') reply = { stages: await stages(m.count, m.bytes, m.batch) };
+    else if (m.op === 'readStages') reply = { stages: await readStages(m.order, m.bytes) };
     else {
       handle?.close();
       handle = undefined;
