@@ -113,7 +113,7 @@ export type {
   SampleCodec,
 } from './persistence/PersistentTierDataset.js';
 export { PersistentTierDataset, resolveFingerprint } from './persistence/PersistentTierDataset.js';
-export type { SampleValue } from './persistence/sampleCodec.js';
+export type { DecodeSampleOptions, SampleValue } from './persistence/sampleCodec.js';
 export { decodeSample, encodeSample, SampleCodecError } from './persistence/sampleCodec.js';
 export { isQuotaError } from './persistence/storeChecks.js';
 export type { WriteBehindQueueOptions } from './persistence/writeBehindQueue.js';

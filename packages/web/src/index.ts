@@ -32,6 +32,7 @@ export type {
   DataLoaderOptions,
   Dataset,
   DatasetFingerprint,
+  DecodeSampleOptions,
   DiagnoseOptions,
   Diagnosis,
   DiskTierStats,

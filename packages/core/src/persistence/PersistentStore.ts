@@ -18,7 +18,11 @@ export interface StoreUsage {
  * return `undefined` rather than corrupt bytes.
  */
 export interface PersistentStore {
-  /** The bytes stored under `key`, or undefined when absent (or found corrupt). */
+  /**
+   * The bytes stored under `key`, or undefined when absent (or found corrupt).
+   * The caller owns them: the store keeps no reference and never changes them
+   * (the disk tier decodes samples as views of them).
+   */
   get(key: string): Promise<StoreValue | undefined>;
   /** Store `value` under `key`, replacing any previous value. */
   put(key: string, value: StoreValue): Promise<void>;

@@ -113,7 +113,8 @@ export function resolveFingerprint(
 
 const defaultCodec: SampleCodec<never> = {
   encode: (s) => encodeSample(s),
-  decode: (b) => decodeSample(b) as never,
+  // the store's get hands over bytes nothing else holds: the sample may be views of them
+  decode: (b) => decodeSample(b, { share: true }) as never,
 };
 
 /**
