@@ -25,6 +25,15 @@ describe('decodeSample share', () => {
     expect(copied.image.buffer).not.toBe(bytes.buffer);
   });
 
+  it('refuses options that are not an object, or a share that is not a boolean, naming them', () => {
+    const bytes = encodeSample({ x: new Float32Array([1]) });
+    expect(() => decodeSample(bytes, null as never)).toThrow(/options must be an object, got null/);
+    expect(() => decodeSample(bytes, { share: 'yes' as never })).toThrow(TypeError);
+    expect(() => decodeSample(bytes, { share: 'yes' as never })).toThrow(
+      /options\.share must be a boolean/,
+    );
+  });
+
   it('copies a payload that lies misaligned for its element size', () => {
     const sample = { image: new Float32Array([1.5, 2.5]) };
     const bytes = encodeSample(sample);

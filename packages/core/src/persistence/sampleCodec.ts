@@ -6,11 +6,12 @@
  *
  * Layout: 4-byte magic `MFS1`, then one tagged value. Numbers are float64,
  * lengths uint32, all little-endian; typed-array payloads are copied out on
- * decode so the result never aliases the input.
+ * decode so the result never aliases the input (unless `share` asks for views).
  */
 
 import { registerErrorClass } from '../errorRegistry.js';
 import { MedFusionError } from '../errors.js';
+import { bool, showValue } from '../util/validate.js';
 
 /** A value {@link encodeSample} accepts. */
 export type SampleValue =
@@ -399,10 +400,14 @@ export function decodeSample(bytes: Uint8Array, options: DecodeSampleOptions = {
   if (bytes.length < 5 || MAGIC.some((m, i) => bytes[i] !== m)) {
     throw new SampleCodecError('sample bytes do not start with the MFS1 magic');
   }
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`options must be an object, got ${showValue(options)}`);
+  }
+  const share = options.share === undefined ? false : bool('options.share', options.share);
   const r = new Reader(
     bytes,
     new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    options.share === true,
+    share,
   );
   const value = r.value(0);
   if (r.pos !== bytes.length) throw new SampleCodecError('sample bytes have trailing data');
