@@ -121,6 +121,16 @@ async function epoch(
   };
 }
 
+/**
+ * Every index was served once, from the disk or the source (`served` counts both), except
+ * those reported past the load bound: such a load may still finish, and be counted, after
+ * the loader skipped it (on a loaded machine it often does), or not.
+ */
+function expectAccounted(served: number, failures: number): void {
+  expect(served).toBeGreaterThanOrEqual(LENGTH - failures);
+  expect(served).toBeLessThanOrEqual(LENGTH);
+}
+
 async function dirHandle(dir: string) {
   const root = await navigator.storage.getDirectory();
   return root.getDirectoryHandle(dir);
@@ -167,7 +177,7 @@ describe('storage faults: never a corrupt sample, training continues', () => {
     await store.close();
     // damaged entries were misses served by the source; the rest came from disk
     expect(second.fromSource).toBeGreaterThan(0);
-    expect(second.stats.diskHits + second.fromSource + second.failures).toBe(LENGTH);
+    expectAccounted(second.stats.diskHits + second.fromSource, second.failures);
     report(task, {
       scenario: 'storage faults',
       case: 'OPFS / 100 flipped bytes',
@@ -266,7 +276,7 @@ describe('storage faults: never a corrupt sample, training continues', () => {
     const usage = await store.usage();
     await store.close();
     expect(second.fromSource).toBeGreaterThan(0);
-    expect(second.stats.diskHits + second.fromSource + second.failures).toBe(LENGTH);
+    expectAccounted(second.stats.diskHits + second.fromSource, second.failures);
     report(task, {
       scenario: 'storage faults',
       case: 'IndexedDB / 100 flips + 100 torn chunks',
@@ -298,9 +308,9 @@ describe('storage faults: never a corrupt sample, training continues', () => {
         expect(first.stats.disk.diskDisabledReason).toMatch(/QUOTA/);
       }
       expect(usage.bytes).toBeLessThanOrEqual(quotaBytes);
-      expect(first.fromSource + first.failures).toBe(LENGTH);
+      expectAccounted(first.fromSource, first.failures);
       // what fit before the quota ran out is still served from disk
-      expect(second.stats.diskHits + second.fromSource + second.failures).toBe(LENGTH);
+      expectAccounted(second.stats.diskHits + second.fromSource, second.failures);
       report(task, {
         scenario: 'storage faults',
         case: `${kind} / quota exhausted`,
