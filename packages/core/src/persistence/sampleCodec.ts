@@ -52,12 +52,11 @@ enum Tag {
   Buffer = 9,
 }
 
-type TypedArrayCtor = new (buffer: ArrayBuffer) => ArrayBufferView;
-type TypedViewCtor = new (
-  buffer: ArrayBufferLike,
-  offset: number,
-  length: number,
-) => ArrayBufferView;
+/** A typed-array constructor: a whole buffer, or `length` elements of one from `byteOffset`. */
+interface TypedArrayCtor {
+  new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): ArrayBufferView;
+  readonly BYTES_PER_ELEMENT: number;
+}
 
 /** Options of {@link decodeSample}. */
 export interface DecodeSampleOptions {
@@ -340,10 +339,10 @@ class Reader {
         this.need(len);
         const start = this.bytes.byteOffset + this.pos;
         this.pos += len;
-        const size = (Ctor as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+        const size = Ctor.BYTES_PER_ELEMENT;
         if (this.share && start % size === 0 && len % size === 0) {
           // a view of the caller's bytes: no fresh memory for the payload
-          return new (Ctor as unknown as TypedViewCtor)(this.bytes.buffer, start, len / size);
+          return new Ctor(this.bytes.buffer, start, len / size);
         }
         const copy = (this.bytes.buffer as ArrayBuffer).slice(start, start + len);
         try {
