@@ -1,6 +1,7 @@
 // Hostile data, item 7: manifests at scale. A WebDataset manifest of 10^6 shards
-// opens without blocking the page for seconds and without a reader or parsed URL
-// per shard (heap measured with performance.memory, precise, after a forced gc);
+// opens without blocking the page longer than `fetch().json()` of the same manifest
+// does (the browser's own way, measured in the same test), without a reader or
+// parsed URL per shard (heap measured with performance.memory, precise, after a forced gc);
 // it sends nothing but the manifest request when every shard declares `samples`.
 // A manifest of 2,000 missing shards (indices must be built) rejects on the first
 // 404 within a bound, and nothing is requested after open() rejected (counted at
@@ -48,11 +49,13 @@ async function longestBlock<T>(work: () => Promise<T>): Promise<{ value: T; bloc
     }
   })();
   try {
-    return { value: await work(), blockMs: worst };
+    const value = await work();
+    // The stretch in which work() finished counts too (it was missed before 2026-12-02).
+    worst = Math.max(worst, performance.now() - last);
+    return { value, blockMs: worst };
   } finally {
     running = false;
     await ticker;
-    worst = Math.max(worst, performance.now() - last);
   }
 }
 
@@ -69,6 +72,12 @@ describe('hostile manifests: scale', () => {
     const raw = performance.now();
     expect((await (await fetch(manifestUrl)).text()).length).toBeGreaterThan(30_000_000);
     const rawMs = performance.now() - raw;
+    // The floor of any open() on the page: the longest block of loading the same JSON the
+    // browser's own way (fetch, then Response.json()), taken before and after open() (the
+    // slower of the two) so a busy machine slows both sides.
+    const jsonBlockMs = async () =>
+      (await longestBlock(async () => (await fetch(manifestUrl)).json())).blockMs;
+    const floorBefore = await jsonBlockMs();
     const before = await heapUsed();
     const { value: opened, ms } = await bounded('open() of 10^6 shards', 10_000, () =>
       longestBlock(() => WebDatasetSource.open({ manifestUrl, fetch: recording })),
@@ -79,7 +88,11 @@ describe('hostile manifests: scale', () => {
     expect(source.shardSizes.length).toBe(1_000_000);
     expect(sent).toEqual([manifestUrl]);
     expect(retained).toBeLessThan(48 * MiB);
-    expect(opened.blockMs).toBeLessThan(1_000);
+    // Per-shard work runs in short tasks between yields, so open() blocks the page no
+    // longer than reading the JSON does (0.37-0.61x of it here; 0.67-1.27x without the
+    // yields; 14 s with a reader and parsed URL per shard).
+    const floorMs = Math.max(floorBefore, await jsonBlockMs());
+    expect(opened.blockMs).toBeLessThan(1.2 * floorMs);
 
     // The last shard is resolved and read only when touched: its own requests, its own URL.
     await expect(source.get(999_999)).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 404 });
@@ -94,6 +107,7 @@ describe('hostile manifests: scale', () => {
         openMs: Math.round(ms),
         rawFetchMs: Math.round(rawMs),
         longestBlockMs: Math.round(opened.blockMs),
+        responseJsonBlockMs: Math.round(floorMs),
         retainedMiB: Math.round((retained / MiB) * 10) / 10,
         requests: 1,
       },

@@ -1,3 +1,4 @@
+import { throwIfAborted } from '@medfusion/core/internal';
 import { readText } from '../../remote/fetchWithTimeout.js';
 import { defaultOriginLimiter } from '../../remote/OriginLimiter.js';
 import { httpOptionsOf, RangeReader } from '../../remote/RangeReader.js';
@@ -52,6 +53,12 @@ export interface Shard {
  * policy accepts every such path; anything else goes through {@link UrlScope}.
  */
 const PLAIN_RELATIVE = /^(?![./])(?!.*\/\.\.?(?:\/|$))[\w.~+=,@-]+(?:\/[\w.~+=,@-]+)*$/;
+
+/** Entries checked between two yields to the event loop while a manifest is read (~10 ms of work). */
+const ENTRIES_PER_TASK = 16_384;
+
+/** A new task: timers, input and rendering run before the caller goes on. */
+const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Many strings in one: their concatenation and where each ends (no per-string object). */
 class PackedStrings {
@@ -189,7 +196,9 @@ export class ShardTable {
  * or the manifest at `manifestUrl`) as a {@link ShardTable}. One pass checks
  * every entry, including its URLs against the `urlPolicy` (a refused URL
  * fails here, before any shard request); nothing is resolved or read per
- * shard until the shard is touched. Indices are not loaded here.
+ * shard until the shard is touched. Indices are not loaded here. The pass
+ * yields to the event loop every {@link ENTRIES_PER_TASK} entries, so the
+ * page's longest block is the `JSON.parse` of the manifest text itself.
  */
 export async function openShards(options: WebDatasetSourceOptions<unknown>): Promise<ShardTable> {
   const page = locationHref();
@@ -214,6 +223,10 @@ export async function openShards(options: WebDatasetSourceOptions<unknown>): Pro
   let digests: PackedDigests | undefined;
   let indexRefs: string[] | undefined;
   for (let i = 0; i < n; i++) {
+    if (i % ENTRIES_PER_TASK === ENTRIES_PER_TASK - 1) {
+      await nextTask();
+      throwIfAborted(options.signal);
+    }
     const e = shards[i] as ShardManifestEntry;
     if (!e || typeof e.url !== 'string') {
       throw new SourceFormatError(`manifest ${base}: shards[${i}].url must be a string`);
