@@ -68,16 +68,19 @@ describe('hostile manifests: scale', () => {
       sent.push(String(input));
       return fetch(input, init);
     };
-    // The same manifest fetched raw first: what the network alone costs (and a warm server).
+    // The same manifest loaded the browser's own way first (fetch, then Response.json()):
+    // what the network and the parse cost (and a warm server), and the longest block of it,
+    // the floor of any open() on the page. Taken again after open() (the slower of the two
+    // counts) so a busy machine slows both sides.
+    const loadJson = () =>
+      longestBlock(
+        async () =>
+          ((await (await fetch(manifestUrl)).json()) as { shards: unknown[] }).shards.length,
+      );
     const raw = performance.now();
-    expect((await (await fetch(manifestUrl)).text()).length).toBeGreaterThan(30_000_000);
+    const first = await loadJson();
     const rawMs = performance.now() - raw;
-    // The floor of any open() on the page: the longest block of loading the same JSON the
-    // browser's own way (fetch, then Response.json()), taken before and after open() (the
-    // slower of the two) so a busy machine slows both sides.
-    const jsonBlockMs = async () =>
-      (await longestBlock(async () => (await fetch(manifestUrl)).json())).blockMs;
-    const floorBefore = await jsonBlockMs();
+    expect(first.value).toBe(1_000_000);
     const before = await heapUsed();
     const { value: opened, ms } = await bounded('open() of 10^6 shards', 10_000, () =>
       longestBlock(() => WebDatasetSource.open({ manifestUrl, fetch: recording })),
@@ -88,10 +91,11 @@ describe('hostile manifests: scale', () => {
     expect(source.shardSizes.length).toBe(1_000_000);
     expect(sent).toEqual([manifestUrl]);
     expect(retained).toBeLessThan(48 * MiB);
-    // Per-shard work runs in short tasks between yields, so open() blocks the page no
-    // longer than reading the JSON does (0.37-0.61x of it here; 0.67-1.27x without the
-    // yields; 14 s with a reader and parsed URL per shard).
-    const floorMs = Math.max(floorBefore, await jsonBlockMs());
+    // No per-shard work up front: open() blocks the page no longer than loading the JSON
+    // does (14 s with a reader and parsed URL per shard). The yields between entry chunks
+    // lower it further (0.37-0.61x of the floor here, 0.67-1.27x without them), a margin
+    // too narrow to assert on a shared machine: the figures are reported instead.
+    const floorMs = Math.max(first.blockMs, (await loadJson()).blockMs);
     expect(opened.blockMs).toBeLessThan(1.2 * floorMs);
 
     // The last shard is resolved and read only when touched: its own requests, its own URL.
@@ -105,7 +109,7 @@ describe('hostile manifests: scale', () => {
       case: 'manifest of 10^6 shards (samples declared)',
       figures: {
         openMs: Math.round(ms),
-        rawFetchMs: Math.round(rawMs),
+        fetchJsonMs: Math.round(rawMs),
         longestBlockMs: Math.round(opened.blockMs),
         responseJsonBlockMs: Math.round(floorMs),
         retainedMiB: Math.round((retained / MiB) * 10) / 10,

@@ -54,7 +54,7 @@ export interface Shard {
  */
 const PLAIN_RELATIVE = /^(?![./])(?!.*\/\.\.?(?:\/|$))[\w.~+=,@-]+(?:\/[\w.~+=,@-]+)*$/;
 
-/** Entries checked between two yields to the event loop while a manifest is read (~10 ms of work). */
+/** Entries checked between two yields to the event loop while a manifest is read (2–15 ms of work here). */
 const ENTRIES_PER_TASK = 16_384;
 
 /**
@@ -211,7 +211,7 @@ export class ShardTable {
  * fails here, before any shard request); nothing is resolved or read per
  * shard until the shard is touched. Indices are not loaded here. The pass
  * yields to the event loop every {@link ENTRIES_PER_TASK} entries, so the
- * page's longest block is the `JSON.parse` of the manifest text itself.
+ * page's longest block is reading and parsing the manifest text itself.
  */
 export async function openShards(options: WebDatasetSourceOptions<unknown>): Promise<ShardTable> {
   const page = locationHref();
