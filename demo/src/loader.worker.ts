@@ -12,4 +12,6 @@ const ready = fetchManifest(origin).then(({ text }) =>
   }),
 );
 
-exposeLoader(async (index, signal) => (await ready).get(index, { signal }));
+// phases: the time each load waits for bytes vs decodes goes back with every reply, so the
+// live bottleneck line can tell decoding from the source
+exposeLoader(async (index, signal) => (await ready).get(index, { signal }), { phases: ready });

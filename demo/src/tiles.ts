@@ -88,6 +88,7 @@ const STAGES: Record<Diagnosis['bottleneck'], string> = {
   none: 'none yet',
   consumer: 'the training step (data keeps up)',
   'source-latency': 'source latency',
+  'decode-cpu': 'decoding (CPU)',
   disk: 'the disk tier',
   'memory-budget': 'the memory budget',
   'cache-size': 'the cache size',

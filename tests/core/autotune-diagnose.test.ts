@@ -171,6 +171,72 @@ describe('diagnose: a report that names the bottleneck', () => {
     expect(d.recommendation).toMatch(/grow cacheSize/);
   });
 
+  const phases = (sourceMs: number, decodeMs: number, threads: number) => ({
+    loads: 100,
+    sourceMs: sourceMs * 100,
+    decodeMs: decodeMs * 100,
+    threads,
+  });
+
+  it('names decode CPU when a load decodes longer than it waits for bytes, with the figures', () => {
+    // 100 loads of 2 ms waiting + 30 ms decoding on 2 workers in a 2.5 s read span
+    const d = diagnose(
+      stats({ loadPhases: phases(2, 30, 2), readSpanMs: 2500, stallMs: 1000, tuning: autoTuning }),
+    );
+    expect(d.bottleneck).toBe('decode-cpu');
+    expect(d.loadPhases).toEqual({ sourceMs: 2, decodeMs: 30, decodeBusy: 0.6 });
+    expect(d.evidence).toMatch(/per load 2\.0 ms waiting for bytes, 30\.0 ms decoding/);
+    expect(d.evidence).toMatch(/decoding kept 2 loading threads 60\.0 % busy/);
+    // no disk tier: it keeps samples decoded
+    expect(d.recommendation).toMatch(/^add the disk tier.*skip the decode/);
+  });
+
+  it('names decode CPU when decoding keeps the loading threads busy, even behind slow bytes', () => {
+    // 20 ms waiting, 15 ms decoding, one thread, 100 loads in 2.5 s: 60 % of the thread decoding
+    const d = diagnose(stats({ loadPhases: phases(20, 15, 1), readSpanMs: 2500, stallMs: 1000 }));
+    expect(d.bottleneck).toBe('decode-cpu');
+    expect(d.loadPhases?.decodeBusy).toBeCloseTo(0.6);
+    expect(d.recommendation).toMatch(/pool of Web Workers/);
+  });
+
+  it('decode-bound with the disk tier on: never the disk tier, never a pool already there', () => {
+    const d = diagnose(
+      tiered({
+        hits: 0,
+        misses: 300,
+        hitRate: 0,
+        memoryHits: 0,
+        diskHits: 0,
+        diskMisses: 300,
+        tuning: autoTuning,
+        loadPhases: phases(1, 12, 2),
+      }),
+    );
+    expect(d.bottleneck).toBe('decode-cpu');
+    expect(d.recommendation).not.toMatch(/add the disk tier|pool of Web Workers/);
+    expect(d.recommendation).toMatch(/width \/ height/);
+  });
+
+  it('with phases that show waiting for bytes: source latency, the split in the evidence, shards', () => {
+    const d = diagnose(
+      tiered({
+        hits: 0,
+        misses: 300,
+        hitRate: 0,
+        memoryHits: 0,
+        diskHits: 0,
+        diskMisses: 300,
+        tuning: autoTuning,
+        loadPhases: phases(40, 0.3, 2),
+      }),
+    );
+    expect(d.bottleneck).toBe('source-latency');
+    expect(d.evidence).toMatch(/per load 40\.0 ms waiting for bytes, 0\.3 ms decoding/);
+    // decoding is not what loads wait for: no advice to decode in more workers
+    expect(d.recommendation).not.toMatch(/poolSize/);
+    expect(d.recommendation).toMatch(/shards/);
+  });
+
   it('rejects stats that are not stats', () => {
     expect(() => diagnose(null as never)).toThrow(TypeError);
   });

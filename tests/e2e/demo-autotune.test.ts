@@ -38,7 +38,15 @@ const epochStalls: number[] = [];
 const epochLines: EpochLine[] = [];
 const figures: Record<string, number | string> = {};
 
-const STAGES = ['none', 'consumer', 'source-latency', 'disk', 'memory-budget', 'cache-size'];
+const STAGES = [
+  'none',
+  'consumer',
+  'source-latency',
+  'decode-cpu',
+  'disk',
+  'memory-budget',
+  'cache-size',
+];
 
 /** Wait for the run's end and check it completed. */
 async function waitRunDone(p: Page): Promise<void> {

@@ -56,6 +56,8 @@ export type { Dataset, GetOptions, Loader, PlanAware } from './dataset/Dataset.j
 export { fromArray, fromLoader, isPlanAware } from './dataset/Dataset.js';
 export type { Executor, RunOptions } from './dataset/Executor.js';
 export { InThreadExecutor } from './dataset/InThreadExecutor.js';
+export type { LoadPhaseStats, ReportsLoadPhases } from './dataset/LoadPhases.js';
+export { LoadPhaseCounter } from './dataset/LoadPhases.js';
 export { Speculation } from './dataset/Speculation.js';
 export type { TuningStats } from './engine/autotune/AutoTuner.js';
 export type { LoadLatencyStats } from './engine/autotune/LatencyWindow.js';

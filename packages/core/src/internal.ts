@@ -10,6 +10,7 @@ export { checkNormalizeChannels } from './augment/normalize.js';
 // --- value rendering, option checks, plan following, removed plumbing ---
 export { checkPlan } from './dataset/Dataset.js';
 export { findInPlan } from './dataset/findInPlan.js';
+export { loadPhasesOf, reportsLoadPhases } from './dataset/LoadPhases.js';
 export { takeDemandFirst } from './dataset/Speculation.js';
 export { AccessPredictor } from './engine/accessPredictor.js';
 // --- error codes and the one serializer for every worker boundary ---

@@ -8,11 +8,18 @@ import { EFFECTIVE_HIT_RATE, LOW_HIT_RATE } from './hitRateThresholds.js';
 /** Data-stall share of the step below which the consumer (training step) is the bottleneck. */
 export const CONSUMER_BOUND_STALL_SHARE = 0.1;
 
+/**
+ * Share of the loading threads' time spent decoding at or above which decode CPU
+ * is the limiting stage (also when a load decodes for at least as long as it waits for bytes).
+ */
+export const DECODE_BOUND_BUSY_SHARE = 0.5;
+
 /** The stage that limits throughput, as {@link diagnose} names it. */
 export type Bottleneck =
   | 'none'
   | 'consumer'
   | 'source-latency'
+  | 'decode-cpu'
   | 'disk'
   | 'memory-budget'
   | 'cache-size';
@@ -45,6 +52,12 @@ export interface Diagnosis {
   stallShare: number | undefined;
   /** Load latency percentiles, when the stats have them. */
   loadLatency: LoadLatencyStats | undefined;
+  /**
+   * Per source load, mean ms waiting for bytes and decoding, and the share of the
+   * loading threads' time spent decoding; undefined unless the loader reports its
+   * phases (`EngineStats.loadPhases`).
+   */
+  loadPhases: { sourceMs: number; decodeMs: number; decodeBusy: number | undefined } | undefined;
   /** The limiting stage. */
   bottleneck: Bottleneck;
   /** The number that shows it, in words (e.g. "data stall 46 % of the step, loads p50 98 ms"). */
@@ -71,8 +84,9 @@ function isTiered(stats: EngineStats): stats is TieredCacheStats {
  * (< 30 % low, > 70 % effective) and against the plan's optimum, the data
  * stall share of the step, load latency percentiles, the limiting stage with
  * the number that shows it, and one recommended change that is not already
- * configured. Decode CPU is not separated from source latency (both are load
- * latency here).
+ * configured. Decode CPU is told from source latency when the loader reports
+ * its load phases (`CsvImageDataset` does, in a page or through a worker pool
+ * whose workers pass it to `exposeLoader`'s `phases`); otherwise both are load latency.
  *
  * @example
  * for await (const batch of loader) await train(batch);
@@ -113,17 +127,47 @@ export function diagnose(stats: EngineStats, options: DiagnoseOptions = {}): Dia
     optimumBelowLow: optimal !== undefined && optimal < LOW_HIT_RATE,
     stallShare,
     loadLatency: stats.loadLatency,
+    loadPhases: phaseShares(stats, wallMs),
   };
-  const [bottleneck, evidence, recommendation] = limitingStage(stats, tiered, stallShare);
+  const [bottleneck, evidence, recommendation] = limitingStage(
+    stats,
+    tiered,
+    stallShare,
+    base.loadPhases,
+  );
   return { ...base, bottleneck, evidence, recommendation };
 }
 
 type Finding = [Bottleneck, string, string | undefined];
+type PhaseShares = Diagnosis['loadPhases'];
+
+/** Mean phase times per source load and the decode share of the loading threads' time. */
+function phaseShares(stats: EngineStats, wallMs: number | undefined): PhaseShares {
+  const p = stats.loadPhases;
+  if (p === undefined || !(p.loads > 0)) return undefined;
+  const threads = Math.max(1, p.threads);
+  return {
+    sourceMs: p.sourceMs / p.loads,
+    decodeMs: p.decodeMs / p.loads,
+    decodeBusy:
+      wallMs !== undefined && wallMs > 0 ? Math.min(1, p.decodeMs / (wallMs * threads)) : undefined,
+  };
+}
+
+/** True when decoding, not waiting for bytes, is what a source load spends its time on. */
+function decodeBound(phases: PhaseShares): phases is NonNullable<PhaseShares> {
+  if (phases === undefined) return false;
+  return (
+    phases.decodeMs >= phases.sourceMs ||
+    (phases.decodeBusy !== undefined && phases.decodeBusy >= DECODE_BOUND_BUSY_SHARE)
+  );
+}
 
 function limitingStage(
   stats: EngineStats,
   tiered: TieredCacheStats | undefined,
   stallShare: number | undefined,
+  phases: PhaseShares,
 ): Finding {
   const reads = stats.hits + stats.misses;
   if (reads === 0) return ['none', 'no reads yet', undefined];
@@ -181,6 +225,19 @@ function limitingStage(
   }
   const inFlight = `${tuning?.numWorkers ?? '?'} loads in flight`;
   const first = firstReads(stats, tiered);
+  const split =
+    phases === undefined
+      ? ''
+      : `; per load ${phases.sourceMs.toFixed(1)} ms waiting for bytes, ` +
+        `${phases.decodeMs.toFixed(1)} ms decoding`;
+  if (decodeBound(phases)) {
+    const threads = stats.loadPhases?.threads ?? 1;
+    const busy =
+      phases.decodeBusy === undefined
+        ? ''
+        : ` (decoding kept ${threads} loading thread${threads === 1 ? '' : 's'} ${pct(phases.decodeBusy)} busy)`;
+    return ['decode-cpu', `${stall}${split}${busy}`, decodeAdvice(threads, tiered, first)];
+  }
   let rec: string | undefined;
   if (!prefetching) rec = "cacheType 'both' (prefetch hides source latency)";
   else if (tuning !== undefined && !tuning.autoNumWorkers) {
@@ -195,11 +252,32 @@ function limitingStage(
   } else if (first) {
     // compulsory misses, loads in flight already tuned, the disk tier already on
     rec =
-      'no cache size helps a first read (the disk tier serves these next time): decode in more ' +
-      'Web Workers (poolSize) while cores are idle, else read fewer, larger files (tar shards)';
+      phases === undefined
+        ? 'no cache size helps a first read (the disk tier serves these next time): decode in more ' +
+          'Web Workers (poolSize) while cores are idle, else read fewer, larger files (tar shards)'
+        : 'no cache size helps a first read (the disk tier serves these next time), and loads ' +
+          'wait for bytes, not for decoding: read fewer, larger files (tar shards)';
   } else rec = 'grow cacheSize toward the working set';
-  const evidence = `${stall}; ${inFlight}${latency}${first ? '; every miss a first read' : ''}`;
+  const evidence = `${stall}; ${inFlight}${latency}${split}${first ? '; every miss a first read' : ''}`;
   return ['source-latency', evidence, rec];
+}
+
+/** The one change for a decode-bound source, never one already in force. */
+function decodeAdvice(
+  threads: number,
+  tiered: TieredCacheStats | undefined,
+  first: boolean,
+): string {
+  if (threads <= 1) {
+    return "decode in a pool of Web Workers (createWorkerExecutor, poolSize 'auto') beside the training step";
+  }
+  if (tiered === undefined) {
+    return 'add the disk tier (store / cacheDir): it keeps samples decoded, so later epochs skip the decode';
+  }
+  return first
+    ? 'every sample is decoded once (the disk tier keeps it decoded for the next epochs): decode ' +
+        "at the size the model takes (the decoder's width / height), or give the pool more workers while cores are idle"
+    : "decode at the size the model takes (the decoder's width / height), or grow cacheSize so fewer samples are decoded again";
 }
 
 /**

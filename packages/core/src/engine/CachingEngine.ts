@@ -1,6 +1,7 @@
 import type { PlanCache } from '../cache/PlanCache.js';
 import { type Dataset, type GetOptions, isPlanAware, type PlanAware } from '../dataset/Dataset.js';
 import { InThreadExecutor } from '../dataset/InThreadExecutor.js';
+import { loadPhasesOf } from '../dataset/LoadPhases.js';
 import { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from '../errors.js';
 import type { PlanInput } from '../plan/EpochPlan.js';
 import { AbortError, abortReason } from '../util/abort.js';
@@ -64,6 +65,8 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   private readonly counters = new EngineCounters();
   private readonly flights = new Map<number, LoadFlight<T>>();
   private plan: AccessPlan | undefined;
+  /** Where the loads' phases are read from: the executor given, else the dataset. */
+  private readonly phaseSources: readonly unknown[];
   private closed = false;
   private pumping = false;
   /** Prefetch flights loading, ready or failed, not yet taken: the window. */
@@ -72,6 +75,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   constructor(dataset: Dataset<T>, options: CachingEngineOptions<T> = {}) {
     const o = resolveEngineOptions(dataset, options);
     this.source = dataset;
+    this.phaseSources = [o.executor, dataset];
     this.length = o.length;
     this.clock = o.clock;
     this.planWindow = Math.max(o.planWindow, LOCATE_LOOKAHEAD);
@@ -190,7 +194,8 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   /** A snapshot of the statistics, including the eviction policy in force. */
   getCacheStats(): EngineStats {
     const { counters, memory, tuning, runner, plan } = this;
-    return engineStats({ counters, memory, tuning, runner, plan });
+    const loadPhases = loadPhasesOf(...this.phaseSources);
+    return engineStats({ counters, memory, tuning, runner, plan, loadPhases });
   }
 
   /** Empty the memory cache and the prefetch buffer (counters are kept). */

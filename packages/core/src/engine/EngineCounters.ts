@@ -1,4 +1,5 @@
 import { beladyHitRate } from '../cache/belady.js';
+import type { LoadPhaseStats } from '../dataset/LoadPhases.js';
 import type { AccessPlan } from './AccessPlan.js';
 import type { TuningStats } from './autotune/AutoTuner.js';
 import type { LoadLatencyStats } from './autotune/LatencyWindow.js';
@@ -32,6 +33,8 @@ export interface EngineState {
   tuning: TuningStats;
   /** Recent load latencies. */
   loadLatency: LoadLatencyStats | undefined;
+  /** Where the source's loads spent their time, when reported. */
+  loadPhases: LoadPhaseStats | undefined;
 }
 
 /**
@@ -108,6 +111,7 @@ export class EngineCounters {
       evictionPolicy: s.evictionPolicy,
       tuning: s.tuning,
       loadLatency: s.loadLatency,
+      loadPhases: s.loadPhases,
       readSpanMs: Number.isNaN(this.firstReadAt) ? 0 : this.lastReadAt - this.firstReadAt,
     };
   }

@@ -1,5 +1,6 @@
 import type { Dataset, GetOptions, PlanAware } from '../dataset/Dataset.js';
 import type { Executor } from '../dataset/Executor.js';
+import { loadPhasesOf } from '../dataset/LoadPhases.js';
 import type { PersistentStore } from '../persistence/PersistentStore.js';
 import {
   type DatasetFingerprint,
@@ -95,6 +96,8 @@ export class TieredCachedDataset<T> implements CachingDataset<T>, PlanAware {
   private readonly store: PersistentStore;
   private readonly disk: PersistentTierDataset<T>;
   private readonly memory: CachingEngine<T>;
+  /** Where the source loads' phases are read from: the executor given, else the dataset. */
+  private readonly phaseSources: readonly unknown[];
   private closing: Promise<void> | undefined;
 
   constructor(dataset: Dataset<T>, options: TieredCachedDatasetOptions<T>) {
@@ -116,6 +119,7 @@ export class TieredCachedDataset<T> implements CachingDataset<T>, PlanAware {
       ...(diskWriteQueue === undefined ? {} : { writeQueue: diskWriteQueue }),
     });
     this.store = store;
+    this.phaseSources = [executor, dataset];
     this.memory = new CachingEngine(this.disk, engineOptions);
     this.length = this.memory.length;
   }
@@ -136,6 +140,7 @@ export class TieredCachedDataset<T> implements CachingDataset<T>, PlanAware {
     const disk = this.disk.getDiskStats();
     return {
       ...memory,
+      loadPhases: loadPhasesOf(...this.phaseSources),
       memoryHits: memory.hits,
       diskHits: disk.diskHits,
       diskMisses: disk.misses,

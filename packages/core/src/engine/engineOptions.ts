@@ -2,6 +2,7 @@ import { type CacheStats, DEFAULT_CACHE_SIZE } from '../cache/CachedDataset.js';
 import { defaultSizeOf } from '../cache/sizeOf.js';
 import type { Dataset } from '../dataset/Dataset.js';
 import type { Executor } from '../dataset/Executor.js';
+import type { LoadPhaseStats } from '../dataset/LoadPhases.js';
 import type { Clock } from '../util/Clock.js';
 import { systemClock } from '../util/Clock.js';
 import {
@@ -139,6 +140,12 @@ export interface EngineStats extends CacheStats {
   tuning?: TuningStats;
   /** Latency percentiles of the recent successful loads (injected clock); undefined before one. */
   loadLatency?: LoadLatencyStats | undefined;
+  /**
+   * Where the source's loads spent their time (waiting for bytes vs decoding), when
+   * the executor or the dataset reports it (`ReportsLoadPhases`: `CsvImageDataset`
+   * does, a worker pool sums its workers'); undefined otherwise.
+   */
+  loadPhases?: LoadPhaseStats | undefined;
   /**
    * Clock time from the first read to the latest, in ms: `stallMs / readSpanMs`
    * is the data-stall share. Always set by the engine.

@@ -1,3 +1,4 @@
+import type { LoadPhaseStats } from '../dataset/LoadPhases.js';
 import type { AccessPlan } from './AccessPlan.js';
 import type { EngineCounters } from './EngineCounters.js';
 import type { EngineMemory } from './EngineMemory.js';
@@ -17,6 +18,8 @@ export interface EngineParts<T> {
   runner: LoadRunner<T>;
   /** The current plan, if any. */
   plan: AccessPlan | undefined;
+  /** Where the source's loads spent their time, when its executor or dataset reports it. */
+  loadPhases: LoadPhaseStats | undefined;
 }
 
 /** A snapshot of a caching engine's statistics, including the eviction policy in force. */
@@ -26,6 +29,7 @@ export function engineStats<T>({
   tuning,
   runner,
   plan,
+  loadPhases,
 }: EngineParts<T>): EngineStats {
   return counters.snapshot({
     plan,
@@ -41,5 +45,6 @@ export function engineStats<T>({
     evictionPolicy: memory.planEviction && plan !== undefined ? 'belady' : 'lru',
     tuning: tuning.stats(),
     loadLatency: tuning.latencies.stats(),
+    loadPhases,
   });
 }

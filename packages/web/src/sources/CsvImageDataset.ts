@@ -1,4 +1,12 @@
-import { type Dataset, type GetOptions, LoadError, MedFusionError } from '@medfusion/core';
+import {
+  type Dataset,
+  type GetOptions,
+  LoadError,
+  LoadPhaseCounter,
+  type LoadPhaseStats,
+  MedFusionError,
+  type ReportsLoadPhases,
+} from '@medfusion/core';
 import { positiveInt, throwIfAborted } from '@medfusion/core/internal';
 import {
   fetchWithTimeout,
@@ -54,7 +62,7 @@ function withoutCredentials(init: RequestInit | undefined): RequestInit {
  * });
  * const { image, tabular, label } = await ds.get(0);
  */
-export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
+export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsLoadPhases {
   /** Number of rows in the manifest. */
   readonly length: number;
   /** The manifest's header, in file order. */
@@ -81,6 +89,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
   private readonly labels: Float64Array;
   private readonly features: Float32Array;
   private readonly decoder: ImageDecoder;
+  private readonly phases = new LoadPhaseCounter();
   private readonly fetchFn: typeof fetch;
   private readonly timeouts: RequestTimeouts;
   private readonly init: RequestInit | undefined;
@@ -334,6 +343,15 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
     return this.imageUrls[index] as string;
   }
 
+  /**
+   * Where this dataset's loads spent their time so far: waiting for images' bytes
+   * (request and body) and decoding them; undefined before the first load. Read by
+   * `diagnose` (through `getCacheStats().loadPhases`) to tell decode CPU from source latency.
+   */
+  loadPhases(): LoadPhaseStats | undefined {
+    return this.phases.snapshot();
+  }
+
   /** The label of sample `index`, without loading the image; throws the row's error for an invalid row. */
   label(index: number): number {
     this.check(index);
@@ -359,6 +377,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
     if (bad) throw bad.error;
     const url = this.imageUrls[index] as string;
     let sample: CsvImageSample;
+    const startAt = performance.now();
     try {
       const init = this.scope.mayCarryCredentials(url) ? this.init : this.anonymousInit;
       const res = await fetchWithTimeout(this.fetchFn, url, init ?? {}, this.timeouts, opts.signal);
@@ -366,7 +385,10 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T> {
         await res.body?.cancel().catch(() => {});
         throw new Error(`HTTP ${res.status} for ${url}`);
       }
-      const { data } = await this.decoder.decode(await readBody(res.body), url);
+      const bytes = await readBody(res.body);
+      const decodeAt = performance.now();
+      const { data } = await this.decoder.decode(bytes, url);
+      this.phases.record(decodeAt - startAt, performance.now() - decodeAt);
       const w = this.tabularColumns.length;
       sample = {
         image: data,

@@ -2,8 +2,10 @@ import {
   AbortError,
   ClosedError,
   type Executor,
+  type LoadPhaseStats,
   LoadTimeoutError,
   MedFusionError,
+  type ReportsLoadPhases,
   type RunOptions,
 } from '@medfusion/core';
 import {
@@ -14,6 +16,7 @@ import {
   takeDemandFirst,
 } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
+import { PoolLoadPhases } from './PoolLoadPhases.js';
 import { WorkerCrashedError, WorkerLoadError } from './workerErrors.js';
 import {
   resolveWorkerExecutorOptions,
@@ -25,7 +28,7 @@ import type { LoadReply, WorkerApi } from './workerProtocol.js';
 import { type PendingCall as Call, isWorkerLike, type WorkerSlot as Slot } from './workerSlot.js';
 
 /** A pool of Web Workers running a loader; an `Executor` for `PrefetchDataset`. */
-export interface WorkerExecutor<T> extends Executor<T> {
+export interface WorkerExecutor<T> extends Executor<T>, ReportsLoadPhases {
   /**
    * Load sample `index` in a worker; rejects (never hangs) on abort, timeout,
    * crash or close. `input`, when given, goes with the call (structured-cloned,
@@ -41,6 +44,12 @@ export interface WorkerExecutor<T> extends Executor<T> {
   run(index: number, signal?: AbortSignal, input?: unknown, options?: RunOptions): Promise<T>;
   /** Current counters. */
   stats(): WorkerExecutorStats;
+  /**
+   * The workers' load phases summed (time waiting for bytes vs decoding, over the
+   * live workers as threads), when their loaders report them (`exposeLoader`'s
+   * `phases` option); undefined otherwise. The caching engines read it into their stats.
+   */
+  loadPhases(): LoadPhaseStats | undefined;
   /** Terminate every worker and reject every pending call with `ClosedError`. Idempotent. */
   close(): Promise<void>;
 }
@@ -88,6 +97,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
   let broken: string | undefined;
   let closed = false;
   const counters = { completed: 0, crashes: 0, retries: 0, timeouts: 0 };
+  const phases = new PoolLoadPhases();
 
   function settle(call: Call, ok: boolean, value: unknown): void {
     if (call.done) return;
@@ -205,6 +215,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
   function kill(slot: Slot, reason: string): void {
     if (slot.dead) return;
     slot.dead = true;
+    phases.retire(slot.id);
     clock.clearTimeout(slot.timer);
     clock.clearTimeout(slot.probeTimer);
     slot.lockAbort?.abort();
@@ -263,6 +274,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     if (!useLocks) scheduleHeartbeat(slot);
     slot.load(call.id, call.index, payload).then(
       (reply: LoadReply<unknown>) => {
+        if (reply.phases !== undefined && !slot.dead) phases.report(slot.id, reply.phases);
         if (call.slot !== slot) return;
         if (reply.ok) settle(call, true, reply.value);
         else settle(call, false, loaderError(call.index, reply.error));
@@ -407,6 +419,7 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
       for (const slot of slots) queued += slot.reserved.length;
       return { liveWorkers: slots.length, readyWorkers, inFlight, queued, ...counters };
     },
+    loadPhases: () => phases.total(slots.length),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,4 +1,5 @@
-import { serializeError } from '@medfusion/core/internal';
+import type { ReportsLoadPhases } from '@medfusion/core';
+import { reportsLoadPhases, serializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { collectTransferables } from './transferables.js';
 import { holdLockForever } from './workerLiveness.js';
@@ -25,6 +26,15 @@ export interface ExposeLoaderOptions {
    * @default true
    */
   transfer?: boolean;
+  /**
+   * What reports where this worker's loads spend their time (waiting for bytes vs
+   * decoding), or a promise of it: typically the dataset the loader reads, e.g. a
+   * `CsvImageDataset`. Its cumulative figures go back with every reply; the pool sums
+   * its workers' into `loadPhases()`, which the caching engines put in their stats
+   * so `diagnose` can tell decode CPU from source latency.
+   * @default undefined (no phases reported)
+   */
+  phases?: ReportsLoadPhases | PromiseLike<ReportsLoadPhases>;
   /**
    * Where to listen; the worker's global scope unless told otherwise.
    * @default self
@@ -74,6 +84,23 @@ export function exposeWorkerApi(
   }
   const endpoint = options.endpoint ?? (globalThis as unknown as Comlink.Endpoint);
   const controllers = new Map<number, AbortController>();
+  let reporter: ReportsLoadPhases | undefined;
+  const phases = options.phases;
+  if (phases !== undefined) {
+    if (reportsLoadPhases(phases)) reporter = phases;
+    else if (phases !== null && typeof (phases as PromiseLike<unknown>).then === 'function') {
+      (phases as PromiseLike<unknown>).then(
+        (r) => {
+          if (reportsLoadPhases(r)) reporter = r;
+        },
+        () => {}, // the loader's own calls report the failure
+      );
+    } else {
+      throw new TypeError(
+        `phases must have a loadPhases() method (or be a promise of one), got ${String(phases)}`,
+      );
+    }
+  }
 
   const api: WorkerApi = {
     async init(lockName) {
@@ -92,6 +119,7 @@ export function exposeWorkerApi(
       } finally {
         controllers.delete(callId);
       }
+      if (reporter !== undefined) reply.phases = reporter.loadPhases();
       return transfer && reply.ok
         ? Comlink.transfer(reply, collectTransferables(reply.value))
         : reply;

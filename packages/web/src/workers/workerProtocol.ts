@@ -4,13 +4,19 @@
  * package: both ends ship together, so they always agree.
  */
 
+import type { LoadPhaseStats } from '@medfusion/core';
 import type { SerializedError } from '@medfusion/core/internal';
 
 /** Bumped whenever the shape below changes; `init` returns it. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
-/** What one `load` call answers: the sample, or the loader's error (core's one serializer). */
-export type LoadReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
+/**
+ * What one `load` call answers: the sample, or the loader's error (core's one
+ * serializer); `phases` is the worker's cumulative load phases, when its loader reports them.
+ */
+export type LoadReply<T> = ({ ok: true; value: T } | { ok: false; error: SerializedError }) & {
+  phases?: LoadPhaseStats | undefined;
+};
 
 /** The methods a worker made by `exposeLoader` answers. */
 export interface WorkerApi {
