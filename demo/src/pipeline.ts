@@ -6,13 +6,14 @@ import {
   createWorkerExecutor,
   DataLoader,
   type Dataset,
-  type Executor,
   type PersistentStore,
   type PlanAware,
+  type ReportsLoadPhases,
   shardPlan,
   storeForCacheDir,
   type TieredCachedDataset,
   type WebDatasetSource,
+  type WorkerExecutor,
 } from '@medfusion/web';
 import type { DicomSource, DicomWebSource } from '@medfusion/web/dicom';
 import { type TfDataset, type TfElement, toTfDataset } from '@medfusion/web/tfjs';
@@ -98,7 +99,7 @@ export class Pipeline {
   private networkErrors = 0;
   private readonly cached: CachingDataset<CsvImageSample>;
   private readonly tiered: TieredCachedDataset<CsvImageSample> | undefined;
-  private readonly executor: Executor<CsvImageSample> | undefined;
+  private readonly executor: WorkerExecutor<CsvImageSample> | undefined;
   private readonly store: PersistentStore | undefined;
   private readonly shards: WebDatasetSource<CsvImageSample> | undefined;
 
@@ -143,10 +144,14 @@ export class Pipeline {
     };
     // The cache hands each epoch's plan down to its source: pass it on to the
     // shards source so reads run ahead in merged range requests.
-    const network: Dataset<CsvImageSample> & PlanAware = {
+    // It reports where loads spend their time (the decode pool's workers, or the CSV
+    // source decoding here), so diagnose can tell decoding from the source.
+    const inThread = source.dataset as Partial<ReportsLoadPhases>;
+    const network: Dataset<CsvImageSample> & PlanAware & ReportsLoadPhases = {
       length: load.length,
       get: (index, opts) => load.get(index, opts),
       setPlan: (order) => shards?.setPlan(order),
+      loadPhases: () => (executor ? executor.loadPhases() : inThread.loadPhases?.()),
     };
     this.store = store;
     const common = {

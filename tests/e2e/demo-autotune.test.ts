@@ -112,6 +112,11 @@ describe("demo: 'auto' by default, the bottleneck shown live", () => {
       expect(live).toMatch(/^Bottleneck: .+ — .*data stall \d+(\.\d)? %/);
       expect(live).toMatch(/autotune: \d+ loads in flight, prefetch \d+/);
       expect(await attr(page, '#bottleneck', 'data-auto')).toBe('true');
+      // the decode pool's workers report their load phases: a stage about loads shows the
+      // split between waiting for bytes and decoding
+      if (/^Bottleneck: (source latency|decoding)/.test(live)) {
+        expect(live).toMatch(/per load \d+\.\d ms waiting for bytes, \d+\.\d ms decoding/);
+      }
       await page.screenshot({ path: join(ARTIFACTS, 'demo-autotune-live.png') });
       await waitRunDone(page);
 
