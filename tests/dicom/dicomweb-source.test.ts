@@ -27,6 +27,11 @@ describe.skipIf(dicomWeb === null)('DicomWebSource on Orthanc', () => {
     }
     // Orthanc answers 500 for Deflated frames asked as stored: fetched again as Explicit VR LE.
     expect(source.stats().transcodeFallbacks).toBe(1);
+    // every load timed: waiting for frames (requests to Orthanc take time) vs decoding
+    const phases = source.loadPhases();
+    expect(phases).toMatchObject({ loads: source.length, threads: 1 });
+    expect(phases?.sourceMs).toBeGreaterThan(0);
+    expect(phases?.decodeMs).toBeGreaterThan(0);
     source.close();
   });
 

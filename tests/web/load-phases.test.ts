@@ -9,9 +9,11 @@ import {
   createWorkerExecutor,
   diagnose,
   exposeLoader,
+  WebDatasetSource,
   type WorkerExecutor,
 } from '@medfusion/web';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { GNU_SHARDS } from '../fixtures-shards/fixtures.js';
 
 const base = new URL('/tests/web/fixtures/csv-images/', location.origin).href;
 const open = (csv = 'manifest.csv') =>
@@ -92,6 +94,27 @@ describe('load phases', () => {
     const { loads = 1, sourceMs = 0, decodeMs = 0 } = stats.loadPhases ?? {};
     expect(d.loadPhases?.sourceMs).toBeCloseTo(sourceMs / loads, 6);
     expect(d.loadPhases?.decodeMs).toBeCloseTo(decodeMs / loads, 6);
+  });
+
+  it('WebDatasetSource times the wait for a sample’s bytes and its transform', async () => {
+    const url = `${inject('shardServers').nginx}${GNU_SHARDS[0].name}`;
+    let transforms = 0;
+    const source = await WebDatasetSource.open({
+      urls: [url],
+      transform: async (s) => {
+        transforms++;
+        await new Promise((r) => setTimeout(r, 20)); // a decode that takes 20 ms
+        return s.key;
+      },
+    });
+    expect(source.loadPhases()).toBeUndefined();
+    for (const i of [0, 1, 2]) await source.get(i);
+    const p = source.loadPhases();
+    expect(p).toMatchObject({ loads: 3, threads: 1 });
+    expect(transforms).toBe(3);
+    expect(p?.decodeMs).toBeGreaterThanOrEqual(3 * 19); // the transform is the decode
+    expect(p?.sourceMs).toBeGreaterThan(0);
+    source.close();
   });
 
   it('exposeLoader refuses a phases option without loadPhases()', () => {

@@ -85,7 +85,7 @@ function isTiered(stats: EngineStats): stats is TieredCacheStats {
  * stall share of the step, load latency percentiles, the limiting stage with
  * the number that shows it, and one recommended change that is not already
  * configured. Decode CPU is told from source latency when the loader reports
- * its load phases (`CsvImageDataset` does, in a page or through a worker pool
+ * its load phases (`@medfusion/web`'s sources do, in a page or through a worker pool
  * whose workers pass it to `exposeLoader`'s `phases`); otherwise both are load latency.
  *
  * @example

@@ -1,4 +1,11 @@
-import { ClosedError, type Dataset, type GetOptions } from '@medfusion/core';
+import {
+  ClosedError,
+  type Dataset,
+  type GetOptions,
+  LoadPhaseCounter,
+  type LoadPhaseStats,
+  type ReportsLoadPhases,
+} from '@medfusion/core';
 import { rejectUnknownOptions } from '@medfusion/core/internal';
 import { parseDicom } from 'dicom-parser';
 import { type HttpOptions, httpOptionsOf } from '../../remote/RangeReader.js';
@@ -53,7 +60,7 @@ const RECENT_FILES = 4;
  * });
  * const { image, tabular, label } = await source.get(0);
  */
-export class DicomSource<T = DicomSample> implements Dataset<T> {
+export class DicomSource<T = DicomSample> implements Dataset<T>, ReportsLoadPhases {
   /** Number of samples (files, or frames with `multiFrame: 'frames'`). */
   readonly length: number;
   /** Names of the `tabular` values: the manifest's columns, then the tags. */
@@ -63,6 +70,7 @@ export class DicomSource<T = DicomSample> implements Dataset<T> {
   private readonly manifest: DicomManifest;
   private readonly layout: FrameIndex;
   private readonly decoder: DicomDecoder;
+  private readonly phases = new LoadPhaseCounter();
   private readonly scope: UrlScope;
   private readonly http: HttpOptions;
   private readonly anonymous: HttpOptions;
@@ -188,6 +196,15 @@ export class DicomSource<T = DicomSample> implements Dataset<T> {
     return loadSample(index, opts.signal, () => this.load(index, opts.signal), this.transform);
   }
 
+  /**
+   * Where this source's loads spent their time so far: fetching files (or frames) and
+   * decoding them; undefined before the first load. `diagnose` reads it (through
+   * `getCacheStats().loadPhases`) to tell decode CPU from source latency.
+   */
+  loadPhases(): LoadPhaseStats | undefined {
+    return this.phases.snapshot();
+  }
+
   /** Abort fetches in flight; later `get`s throw `CLOSED`. */
   close(): void {
     if (this.closed) return;
@@ -199,12 +216,15 @@ export class DicomSource<T = DicomSample> implements Dataset<T> {
   private async load(index: number, signal: AbortSignal | undefined): Promise<DicomSample> {
     const f = this.layout.itemOf(index);
     const url = this.manifest.urls[f] as string;
+    const startAt = performance.now();
     const bytes = await this.bytes(f, url, signal);
+    const decodeAt = performance.now();
     const { image, tags } = await this.decoder.decode(bytes, {
       where: url,
       index,
       frame: this.layout.frameOf(index),
     });
+    this.phases.record(decodeAt - startAt, performance.now() - decodeAt);
     const width = this.manifest.columns.length;
     const tabular = new Float32Array(width + tags.length);
     tabular.set(this.manifest.values.subarray(f * width, f * width + width));

@@ -1,4 +1,12 @@
-import { ClosedError, type Dataset, type GetOptions, RetryExhaustedError } from '@medfusion/core';
+import {
+  ClosedError,
+  type Dataset,
+  type GetOptions,
+  LoadPhaseCounter,
+  type LoadPhaseStats,
+  type ReportsLoadPhases,
+  RetryExhaustedError,
+} from '@medfusion/core';
 import { rejectUnknownOptions, throwIfAborted } from '@medfusion/core/internal';
 import { type HttpOptions, httpOptionsOf, RangeReader } from '../../remote/RangeReader.js';
 import { RemoteReadError, SourceFormatError } from '../../remote/RemoteError.js';
@@ -52,7 +60,7 @@ const ACCEPT_EXPLICIT = `multipart/related; type="application/octet-stream"; tra
  * });
  * const ds = createCachedDataset(source, { cacheType: 'both', cacheDir: 'pacs', fingerprint: source.fingerprint });
  */
-export class DicomWebSource<T = DicomSample> implements Dataset<T> {
+export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadPhases {
   /** Number of samples (instances, or frames with `multiFrame: 'frames'`). */
   readonly length: number;
   /** Names of the `tabular` values (the `tags` option). */
@@ -64,6 +72,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
   private readonly infos: readonly DicomImageInfo[];
   private readonly layout: FrameIndex;
   private readonly decoder: DicomDecoder;
+  private readonly phases = new LoadPhaseCounter();
   private readonly http: HttpOptions;
   private readonly label: DicomWebSourceOptions<T>['label'];
   private readonly transform: DicomWebSourceOptions<T>['transform'];
@@ -189,6 +198,15 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
     return loadSample(index, opts.signal, () => this.load(index, opts.signal), this.transform);
   }
 
+  /**
+   * Where this source's loads spent their time so far: fetching frames and decoding
+   * them; undefined before the first load. `diagnose` reads it (through
+   * `getCacheStats().loadPhases`) to tell decode CPU from source latency.
+   */
+  loadPhases(): LoadPhaseStats | undefined {
+    return this.phases.snapshot();
+  }
+
   /** Abort requests in flight; later `get`s throw `CLOSED`. */
   close(): void {
     if (this.closed) return;
@@ -204,7 +222,9 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
     const where = `instance ${entry.instance}`;
     const signal = outer ? AbortSignal.any([outer, this.closer.signal]) : this.closer.signal;
     const numbers = frame > 0 ? [frame] : Array.from({ length: entry.frames }, (_, i) => i + 1);
+    const startAt = performance.now();
     const { frames, syntax } = await this.fetchFrames(entry, numbers, signal);
+    const decodeAt = performance.now();
     const { image, tags } = await this.decoder.decodeFrames(
       frames,
       syntax,
@@ -215,6 +235,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T> {
         index,
       },
     );
+    this.phases.record(decodeAt - startAt, performance.now() - decodeAt);
     const place = this.instanceOf(index);
     return { image, tabular: tags, label: this.label ? this.label(place) : Number.NaN };
   }

@@ -2,8 +2,11 @@ import {
   ClosedError,
   type Dataset,
   type GetOptions,
+  LoadPhaseCounter,
+  type LoadPhaseStats,
   type PlanAware,
   type PlanInput,
+  type ReportsLoadPhases,
   ShardLayout,
 } from '@medfusion/core';
 import { abortReason, raceAbort, throwIfAborted, toEpochPlan } from '@medfusion/core/internal';
@@ -77,7 +80,9 @@ async function countSamples(
  * const order = shardPlan({ shardSizes: source.shardSizes, seed: 1, windowShards: 4 });
  * source.setPlan(order);
  */
-export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanAware {
+export class WebDatasetSource<T = WebDatasetSample>
+  implements Dataset<T>, PlanAware, ReportsLoadPhases
+{
   /** Number of samples over all shards. */
   readonly length: number;
   /** Samples per shard, in shard order (feed to `shardPlan`). */
@@ -87,6 +92,7 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
   private readonly transform: WebDatasetSourceOptions<T>['transform'];
   private readonly indices: ShardIndexLoader;
   private readonly readAhead: ReadAhead;
+  private readonly phases = new LoadPhaseCounter();
   private readonly closer: AbortController;
   private closed = false;
 
@@ -182,12 +188,26 @@ export class WebDatasetSource<T = WebDatasetSample> implements Dataset<T>, PlanA
       throw new RangeError(`index ${String(index)} is out of range [0, ${this.length})`);
     }
     if (this.closed) throw new ClosedError('WebDatasetSource');
+    const startAt = performance.now();
     const bytes = await raceAbort(this.readAhead.take(index, opts?.signal), opts?.signal);
+    const decodeAt = performance.now();
     const s = this.layout.shardOf(index);
     const entry = this.shards.shard(s).samples?.[this.layout.localIndex(index)];
     const sample = assembleSample(entry as TarSampleEntry, s, bytes);
     const transform = this.transform;
-    return transform ? transform(sample, index) : (sample as unknown as T);
+    const out = transform ? await transform(sample, index) : (sample as unknown as T);
+    this.phases.record(decodeAt - startAt, performance.now() - decodeAt);
+    return out;
+  }
+
+  /**
+   * Where this source's loads spent their time so far: waiting for a sample's bytes
+   * (its share of a merged range read, or a read of its own) and turning them into
+   * the sample (`transform`, e.g. an image decode); undefined before the first load.
+   * `diagnose` reads it (through `getCacheStats().loadPhases`).
+   */
+  loadPhases(): LoadPhaseStats | undefined {
+    return this.phases.snapshot();
   }
 
   /** Hand over the coming access order; reads then run `lookahead` samples ahead in merged requests. */
