@@ -5,6 +5,7 @@ import {
   createCachedDataset,
   type Dataset,
   type Executor,
+  formatCacheReport,
   LoadPhaseCounter,
   type LoadPhaseStats,
   MemoryStore,
@@ -50,6 +51,15 @@ describe('load phases', () => {
       decodeMs: 3,
       threads: 1,
     });
+    await ds.close();
+  });
+
+  it('formatCacheReport prints them per load', async () => {
+    const ds = createCachedDataset(new PhasedSource(10, 4, 1.5), { cacheType: 'lru' });
+    for (const i of [0, 1, 2, 3]) await ds.get(i);
+    expect(formatCacheReport(ds.getCacheStats())).toContain(
+      'source loads: 4 timed, per load 4.0 ms waiting for bytes, 1.5 ms decoding (1 loading thread)',
+    );
     await ds.close();
   });
 

@@ -112,6 +112,14 @@ export function formatCacheReport(stats: CacheStats | EngineStats | TieredCacheS
     if (engine.optimalHitRate !== undefined) {
       lines.push(`optimal for this plan at this size (Belady): ${pct(engine.optimalHitRate)}`);
     }
+    const ph = engine.loadPhases;
+    if (ph !== undefined && ph.loads > 0) {
+      lines.push(
+        `source loads: ${ph.loads} timed, per load ${(ph.sourceMs / ph.loads).toFixed(1)} ms ` +
+          `waiting for bytes, ${(ph.decodeMs / ph.loads).toFixed(1)} ms decoding ` +
+          `(${ph.threads} loading thread${ph.threads === 1 ? '' : 's'})`,
+      );
+    }
   }
   const reads = stats.hits + stats.misses;
   if (reads === 0) {
