@@ -9,7 +9,8 @@
 // cold (fresh pipeline, empty disk) and warm (the same pipeline's second epoch). Figures per
 // epoch: samples/s, data-stall share (time in the data iterator's next() ÷ epoch time), median
 // step time without the wait, mean engine loads in flight, CPU share of the Web Workers and of
-// the page thread (from /proc, ÷ wall time × cores). Rows alternate between runs (A B C, B C A,
+// the page thread (from /proc, ÷ wall time × cores), and per source load the ms waiting for the
+// image's bytes and the ms decoding (the decode workers' load phases). Rows alternate between runs (A B C, B C A,
 // …); each figure is the median over --runs runs (default 3), vsNone per run is listed too.
 // --scale F trains on the first 10,000 × F samples (same shape, shorter run). The timeline of
 // one cold step (--timeline-step, default the middle one; 0 = none) is printed from the first
@@ -86,6 +87,8 @@ interface Figures {
   workersCpuShare: number;
   pageCpuShare: number;
   otherCpuShare: number;
+  bytesMsPerLoad: number;
+  decodeMsPerLoad: number;
 }
 
 function figures(e: RowResult['cold']): Figures {
@@ -99,6 +102,8 @@ function figures(e: RowResult['cold']): Figures {
     workersCpuShare: e.cpu.workersMs / wallCores,
     pageCpuShare: e.cpu.pageMs / wallCores,
     otherCpuShare: e.cpu.otherMs / wallCores,
+    bytesMsPerLoad: e.bytesMsPerLoad,
+    decodeMsPerLoad: e.decodeMsPerLoad,
   };
 }
 
@@ -108,6 +113,7 @@ function median(xs: number[]): number {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
+const finiteOrNull = (x: number) => (Number.isFinite(x) ? x : null);
 
 async function main(): Promise<void> {
   const gen = spawnSync('node', [resolve(repoRoot, 'demo/scripts/generate-data.mjs')], {
@@ -221,6 +227,9 @@ function report(runs: RowResult[][], timelines: string[]): void {
         workersCpuShare: round(m('workersCpuShare'), 3),
         pageCpuShare: round(m('pageCpuShare'), 3),
         otherCpuShare: round(m('otherCpuShare'), 3),
+        // per source load, from the decode workers' load phases (null: no load this epoch)
+        bytesMsPerLoad: finiteOrNull(round(m('bytesMsPerLoad'), 1)),
+        decodeMsPerLoad: finiteOrNull(round(m('decodeMsPerLoad'), 2)),
       };
       out.push(row);
       const spread = fs.map((f) => f.samplesPerSec);
@@ -236,6 +245,9 @@ function report(runs: RowResult[][], timelines: string[]): void {
         `${(row.workersCpuShare * 100).toFixed(0)} %`,
         `${(row.pageCpuShare * 100).toFixed(0)} %`,
         `${(row.otherCpuShare * 100).toFixed(0)} %`,
+        row.bytesMsPerLoad === null
+          ? '-'
+          : `${row.bytesMsPerLoad.toFixed(1)} / ${row.decodeMsPerLoad?.toFixed(2)}`,
       ]);
     }
   }
@@ -251,6 +263,7 @@ function report(runs: RowResult[][], timelines: string[]): void {
     'workers CPU',
     'page CPU',
     'rest of Chromium CPU',
+    'per load: ms bytes / decode',
   ];
   printTable(header, lines);
   console.log(

@@ -3,7 +3,7 @@
 // tier), the demo's fusion model and training loop (demo/src/model.ts, demo/src/train.ts), two
 // epochs per row: the first cold (fresh pipeline, empty disk tier), the second warm. The driver
 // (bench/pipeline.ts) serves the data with the demo's latency middleware and reads CPU time.
-import { CsvImageDataset, checksum } from '@medfusion/web';
+import { CsvImageDataset, checksum, type LoadPhaseStats } from '@medfusion/web';
 import * as tf from '@tensorflow/tfjs';
 import { fetchManifest, IMAGES_PATH, manifestBlobUrl } from '../../demo/src/manifest.js';
 import { buildFusionModel, chooseBackend } from '../../demo/src/model.js';
@@ -63,13 +63,25 @@ class EpochMeter {
   peakInFlight = 0;
   steps = 0;
 
+  /** The load phases at the epoch's start (cumulative, from the engine's stats). */
+  phasesAtStart: LoadPhaseStats | undefined;
+
   constructor(p: Pipeline) {
     this.waitAtStart = p.waitMs;
     this.deliveredAtStart = p.delivered;
+    this.phasesAtStart = p.stats().engine.loadPhases;
   }
 
   finish(p: Pipeline, cpu: CpuDelta): EpochResult {
+    const now = p.stats().engine.loadPhases;
+    const was = this.phasesAtStart;
+    const loads = (now?.loads ?? 0) - (was?.loads ?? 0);
+    const perLoad = (key: 'sourceMs' | 'decodeMs') =>
+      loads > 0 ? ((now?.[key] ?? 0) - (was?.[key] ?? 0)) / loads : Number.NaN;
     return {
+      loadsTimed: loads,
+      bytesMsPerLoad: perLoad('sourceMs'),
+      decodeMsPerLoad: perLoad('decodeMs'),
       ms: performance.now() - this.start,
       samples: p.delivered - this.deliveredAtStart,
       waitMs: p.waitMs - this.waitAtStart,

@@ -45,6 +45,12 @@ export interface EpochResult {
   peakInFlight: number;
   /** CPU used by the browser during the epoch. */
   cpu: CpuDelta;
+  /** Source loads timed this epoch (the decode workers' load phases; 0 when none loaded). */
+  loadsTimed: number;
+  /** Mean ms a source load waited for its image's bytes this epoch (NaN when none loaded). */
+  bytesMsPerLoad: number;
+  /** Mean ms a source load spent decoding this epoch (NaN when none loaded). */
+  decodeMsPerLoad: number;
 }
 
 /** The step recorded for the timeline: when training asked for it and when it got it. */
