@@ -46,7 +46,7 @@ export type {
   Diagnosis,
   TierShare,
 } from './cache/diagnose.js';
-export { CONSUMER_BOUND_STALL_SHARE, diagnose } from './cache/diagnose.js';
+export { CONSUMER_BOUND_STALL_SHARE, DECODE_BOUND_BUSY_SHARE, diagnose } from './cache/diagnose.js';
 export { LRUCache } from './cache/LRUCache.js';
 export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './cache/lruCacheOptions.js';
 export { defaultSizeOf } from './cache/sizeOf.js';

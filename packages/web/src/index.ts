@@ -117,6 +117,7 @@ export {
   createCollate,
   cutout,
   DataLoader,
+  DECODE_BOUND_BUSY_SHARE,
   decodeSample,
   defaultSizeOf,
   diagnose,
