@@ -121,19 +121,22 @@ describe('diagnose: a report that names the bottleneck', () => {
     demandPerSec: 150,
   };
 
+  /** The demo's cold epoch with the disk tier on: every read a miss, all from the source. */
+  const coldWithDisk = (extra: Partial<TieredCacheStats> = {}) =>
+    tiered({
+      hits: 0,
+      misses: 300,
+      hitRate: 0,
+      memoryHits: 0,
+      diskHits: 0,
+      diskMisses: 300,
+      tuning: autoTuning,
+      ...extra,
+    });
+
   it('a first pass with the disk tier on: no cache size, no disk tier; decode workers or shards', () => {
     // the demo's cold epoch: every read a miss, all from the source, nothing evicted
-    const d = diagnose(
-      tiered({
-        hits: 0,
-        misses: 300,
-        hitRate: 0,
-        memoryHits: 0,
-        diskHits: 0,
-        diskMisses: 300,
-        tuning: autoTuning,
-      }),
-    );
+    const d = diagnose(coldWithDisk());
     expect(d.bottleneck).toBe('source-latency');
     expect(d.evidence).toMatch(/every miss a first read/);
     expect(d.recommendation).not.toMatch(/cacheSize|add the disk tier|'auto'/);
@@ -200,36 +203,14 @@ describe('diagnose: a report that names the bottleneck', () => {
   });
 
   it('decode-bound with the disk tier on: never the disk tier, never a pool already there', () => {
-    const d = diagnose(
-      tiered({
-        hits: 0,
-        misses: 300,
-        hitRate: 0,
-        memoryHits: 0,
-        diskHits: 0,
-        diskMisses: 300,
-        tuning: autoTuning,
-        loadPhases: phases(1, 12, 2),
-      }),
-    );
+    const d = diagnose(coldWithDisk({ loadPhases: phases(1, 12, 2) }));
     expect(d.bottleneck).toBe('decode-cpu');
     expect(d.recommendation).not.toMatch(/add the disk tier|pool of Web Workers/);
     expect(d.recommendation).toMatch(/width \/ height/);
   });
 
   it('with phases that show waiting for bytes: source latency, the split in the evidence, shards', () => {
-    const d = diagnose(
-      tiered({
-        hits: 0,
-        misses: 300,
-        hitRate: 0,
-        memoryHits: 0,
-        diskHits: 0,
-        diskMisses: 300,
-        tuning: autoTuning,
-        loadPhases: phases(40, 0.3, 2),
-      }),
-    );
+    const d = diagnose(coldWithDisk({ loadPhases: phases(40, 0.3, 2) }));
     expect(d.bottleneck).toBe('source-latency');
     expect(d.evidence).toMatch(/per load 40\.0 ms waiting for bytes, 0\.3 ms decoding/);
     // decoding is not what loads wait for: no advice to decode in more workers
