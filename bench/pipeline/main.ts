@@ -9,6 +9,7 @@ import { fetchManifest, IMAGES_PATH, manifestBlobUrl } from '../../demo/src/mani
 import { buildFusionModel, chooseBackend } from '../../demo/src/model.js';
 import { clearDisk, Pipeline, type PipelineSource } from '../../demo/src/pipeline.js';
 import { DEFAULTS, type Settings } from '../../demo/src/settings.js';
+import { phasesSince } from '../../demo/src/stats.js';
 import { trainModel } from '../../demo/src/train.js';
 import type { CpuDelta, EpochResult, RowConfig, RowResult, StepTimeline } from './types.js';
 
@@ -73,15 +74,12 @@ class EpochMeter {
   }
 
   finish(p: Pipeline, cpu: CpuDelta): EpochResult {
-    const now = p.stats().engine.loadPhases;
-    const was = this.phasesAtStart;
-    const loads = (now?.loads ?? 0) - (was?.loads ?? 0);
-    const perLoad = (key: 'sourceMs' | 'decodeMs') =>
-      loads > 0 ? ((now?.[key] ?? 0) - (was?.[key] ?? 0)) / loads : Number.NaN;
+    const phases = phasesSince(p.stats().engine.loadPhases, this.phasesAtStart);
+    const loads = phases?.loads ?? 0;
     return {
       loadsTimed: loads,
-      bytesMsPerLoad: perLoad('sourceMs'),
-      decodeMsPerLoad: perLoad('decodeMs'),
+      bytesMsPerLoad: phases ? phases.sourceMs / loads : Number.NaN,
+      decodeMsPerLoad: phases ? phases.decodeMs / loads : Number.NaN,
       ms: performance.now() - this.start,
       samples: p.delivered - this.deliveredAtStart,
       waitMs: p.waitMs - this.waitAtStart,

@@ -1,6 +1,11 @@
 // What the training worker reports about the data path, and the hit rates the
 // page and the advice derive from it (no TF.js here: the page imports this).
-import type { EngineStats, TieredCacheStats, WebDatasetStats } from '@medfusion/web';
+import type {
+  EngineStats,
+  LoadPhaseStats,
+  TieredCacheStats,
+  WebDatasetStats,
+} from '@medfusion/web';
 
 /** What the page shows about the data path, cumulative since the pipeline was built. */
 export interface PipelineStats {
@@ -54,4 +59,23 @@ export interface DiskUsage {
   storeEntries: number;
   /** Bytes in the store, every data set together. */
   storeBytes: number;
+}
+
+/**
+ * The load phases of a span (an epoch): the totals `now` minus those at its `start`;
+ * undefined when no source load finished in it. The engine's are cumulative, so a
+ * diagnosis of one epoch (its stall, its wall time) takes this span's phases too.
+ */
+export function phasesSince(
+  now: LoadPhaseStats | undefined,
+  start: LoadPhaseStats | undefined,
+): LoadPhaseStats | undefined {
+  const loads = (now?.loads ?? 0) - (start?.loads ?? 0);
+  if (now === undefined || loads <= 0) return undefined;
+  return {
+    loads,
+    sourceMs: now.sourceMs - (start?.sourceMs ?? 0),
+    decodeMs: now.decodeMs - (start?.decodeMs ?? 0),
+    threads: now.threads,
+  };
 }

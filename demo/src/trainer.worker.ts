@@ -10,7 +10,7 @@ import { buildFusionModel, chooseBackend } from './model.js';
 import { clearDisk, LOADER_SEED, Pipeline, type PipelineSource } from './pipeline.js';
 import type { Backend, Settings, Source } from './settings.js';
 import { openSource, type SourceInfo, sourceInfo } from './sources.js';
-import type { DiskUsage, PipelineStats } from './stats.js';
+import { type DiskUsage, type PipelineStats, phasesSince } from './stats.js';
 import type { StepInfo } from './train.js';
 
 /** One training step as the page shows it. */
@@ -163,8 +163,10 @@ export class Trainer {
           // The step's own stall (what fitDataset waited this epoch), not the engine's:
           // the engine's also counts the DataLoader's read-ahead and the waits while
           // the disk tier flushes between epochs (57 % vs 0.5 % in an e2e run).
+          // and this epoch's load phases, over the same wall time
+          const loadPhases = phasesSince(stats.engine.loadPhases, epochStart?.engine.loadPhases);
           const { bottleneck, evidence, recommendation, stallShare } = diagnose(
-            { ...stats.engine, stallMs: p.waitMs - epochWait },
+            { ...stats.engine, stallMs: p.waitMs - epochWait, loadPhases },
             { wallMs: elapsed },
           );
           const diagnosis = { bottleneck, evidence, recommendation, stallShare };

@@ -68,7 +68,12 @@ export interface Diagnosis {
 
 /** Options of {@link diagnose}. */
 export interface DiagnoseOptions {
-  /** Wall time of the run in ms, when the stats' `readSpanMs` is not the right denominator. */
+  /**
+   * Wall time of the run in ms, when the stats' `readSpanMs` is not the right
+   * denominator (e.g. one epoch's); `stallMs` and `loadPhases` in the stats should
+   * then cover the same span (the decode share is `decodeMs / (wallMs × threads)`).
+   * @default stats.readSpanMs
+   */
   wallMs?: number;
 }
 
