@@ -162,8 +162,8 @@ export class Trainer {
           const stats = p.stats();
           // The step's own stall (what fitDataset waited this epoch), not the engine's:
           // the engine's also counts the DataLoader's read-ahead and the waits while
-          // the disk tier flushes between epochs (57 % vs 0.5 % in an e2e run).
-          // and this epoch's load phases, over the same wall time
+          // the disk tier flushes between epochs (57 % vs 0.5 % in an e2e run). The load
+          // phases are this epoch's too, over the same wall time.
           const loadPhases = phasesSince(stats.engine.loadPhases, epochStart?.engine.loadPhases);
           const { bottleneck, evidence, recommendation, stallShare } = diagnose(
             { ...stats.engine, stallMs: p.waitMs - epochWait, loadPhases },
