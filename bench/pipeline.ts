@@ -7,11 +7,14 @@
 // OPFS disk tier) and the demo's fusion model trained with fitDataset on the page's thread
 // (TF.js CPU backend unless --backend says otherwise), in headless Chromium. Per row, two epochs:
 // cold (fresh pipeline, empty disk) and warm (the same pipeline's second epoch). Figures per
-// epoch: samples/s, data-stall share (time in the data iterator's next() ÷ epoch time), median
-// step time without the wait, mean engine loads in flight, CPU share of the Web Workers and of
-// the page thread (from /proc, ÷ wall time × cores), and per source load the ms waiting for the
-// image's bytes and the ms decoding (the decode workers' load phases). Rows alternate between runs (A B C, B C A,
-// …); each figure is the median over --runs runs (default 3), vsNone per run is listed too.
+// epoch: samples/s, data-stall share (time in the data iterator's next() ÷ epoch time) and how
+// much of that wait was step 1's (the pipeline starting up), median step time without the wait,
+// mean engine loads in flight, CPU share of the Web Workers and of the page thread (from /proc,
+// ÷ wall time × cores), per source load the ms waiting for the image's bytes and the ms decoding
+// (the decode workers' load phases), source loads, and the disk tier's hits and dropped writes
+// (a full write-behind queue: those samples are not on disk for the next epoch). Rows alternate
+// between runs (A B C, B C A, …); each figure is the median over --runs runs (default 3),
+// vsNone per run is listed too.
 // --scale F trains on the first 10,000 × F samples (same shape, shorter run). The timeline of
 // one cold step (--timeline-step, default the middle one; 0 = none) is printed from the first
 // run: when training asked, when each of its requests reached the server, what went first.
@@ -81,6 +84,7 @@ function requestLog(events: RequestEvent[]): Plugin {
 interface Figures {
   samplesPerSec: number;
   stallShare: number;
+  firstWaitMs: number;
   computeMs: number;
   inFlight: number;
   peakInFlight: number;
@@ -89,6 +93,9 @@ interface Figures {
   otherCpuShare: number;
   bytesMsPerLoad: number;
   decodeMsPerLoad: number;
+  sourceLoads: number;
+  diskHits: number;
+  diskWritesDropped: number;
 }
 
 function figures(e: RowResult['cold']): Figures {
@@ -96,6 +103,7 @@ function figures(e: RowResult['cold']): Figures {
   return {
     samplesPerSec: (e.samples * 1000) / e.ms,
     stallShare: e.waitMs / e.ms,
+    firstWaitMs: e.firstWaitMs,
     computeMs: e.computeMs,
     inFlight: e.inFlight,
     peakInFlight: e.peakInFlight,
@@ -104,6 +112,9 @@ function figures(e: RowResult['cold']): Figures {
     otherCpuShare: e.cpu.otherMs / wallCores,
     bytesMsPerLoad: e.bytesMsPerLoad,
     decodeMsPerLoad: e.decodeMsPerLoad,
+    sourceLoads: e.loadsTimed,
+    diskHits: e.diskHits,
+    diskWritesDropped: e.diskWritesDropped,
   };
 }
 
@@ -219,6 +230,7 @@ function report(runs: RowResult[][], timelines: string[]): void {
         strategy,
         samplesPerSec: round(sps, 1),
         stallShare: round(m('stallShare'), 4),
+        firstWaitMs: round(m('firstWaitMs'), 0),
         vsNone: round(vsNone, 2),
         vsNoneRuns: vsRuns.map((v) => round(v, 2)),
         computeMs: round(m('computeMs'), 1),
@@ -230,6 +242,9 @@ function report(runs: RowResult[][], timelines: string[]): void {
         // per source load, from the decode workers' load phases (null: no load this epoch)
         bytesMsPerLoad: finiteOrNull(round(m('bytesMsPerLoad'), 1)),
         decodeMsPerLoad: finiteOrNull(round(m('decodeMsPerLoad'), 2)),
+        sourceLoads: m('sourceLoads'),
+        diskHits: m('diskHits'),
+        diskWritesDropped: m('diskWritesDropped'),
       };
       out.push(row);
       const spread = fs.map((f) => f.samplesPerSec);
@@ -238,6 +253,7 @@ function report(runs: RowResult[][], timelines: string[]): void {
         strategy,
         `${sps.toFixed(0)} (${Math.min(...spread).toFixed(0)}–${Math.max(...spread).toFixed(0)})`,
         `${(row.stallShare * 100).toFixed(1)} %`,
+        row.firstWaitMs.toFixed(0),
         Number.isFinite(vsNone) ? `${vsNone.toFixed(2)}x` : '-',
         row.vsNoneRuns.map((v) => v.toFixed(2)).join(' '),
         row.computeMs.toFixed(1),
@@ -248,6 +264,8 @@ function report(runs: RowResult[][], timelines: string[]): void {
         row.bytesMsPerLoad === null
           ? '-'
           : `${row.bytesMsPerLoad.toFixed(1)} / ${row.decodeMsPerLoad?.toFixed(2)}`,
+        row.sourceLoads.toFixed(0),
+        `${row.diskHits.toFixed(0)} / ${row.diskWritesDropped.toFixed(0)}`,
       ]);
     }
   }
@@ -256,6 +274,7 @@ function report(runs: RowResult[][], timelines: string[]): void {
     'strategy',
     'samples/s (spread)',
     'data stall',
+    'of it, step 1 ms',
     'vs none',
     'vs none per run',
     'step ms (no wait)',
@@ -264,6 +283,8 @@ function report(runs: RowResult[][], timelines: string[]): void {
     'page CPU',
     'rest of Chromium CPU',
     'per load: ms bytes / decode',
+    'source loads',
+    'disk hits / writes dropped',
   ];
   printTable(header, lines);
   console.log(

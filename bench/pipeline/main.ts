@@ -54,6 +54,12 @@ function median(xs: number[]): number {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
+/** Disk writes dropped so far (the tier's queue was full), 0 without the tier. */
+function dropped(p: Pipeline): number {
+  const engine = p.stats().engine;
+  return 'disk' in engine ? engine.disk.writesDropped : 0;
+}
+
 /** Per-epoch accumulators, filled at every step's end. */
 class EpochMeter {
   start = performance.now();
@@ -63,11 +69,17 @@ class EpochMeter {
   inFlightSum = 0;
   peakInFlight = 0;
   steps = 0;
+  firstWaitMs = 0;
 
   /** The load phases at the epoch's start (cumulative, from the engine's stats). */
   phasesAtStart: LoadPhaseStats | undefined;
 
+  diskHitsAtStart: number;
+  droppedAtStart: number;
+
   constructor(p: Pipeline) {
+    this.diskHitsAtStart = p.stats().diskReads;
+    this.droppedAtStart = dropped(p);
     this.waitAtStart = p.waitMs;
     this.deliveredAtStart = p.delivered;
     this.phasesAtStart = p.stats().engine.loadPhases;
@@ -83,6 +95,9 @@ class EpochMeter {
       ms: performance.now() - this.start,
       samples: p.delivered - this.deliveredAtStart,
       waitMs: p.waitMs - this.waitAtStart,
+      firstWaitMs: this.firstWaitMs,
+      diskHits: p.stats().diskReads - this.diskHitsAtStart,
+      diskWritesDropped: dropped(p) - this.droppedAtStart,
       computeMs: median(this.computes),
       steps: this.steps,
       inFlight: this.steps > 0 ? this.inFlightSum / this.steps : 0,
@@ -121,6 +136,7 @@ async function runRow(cfg: RowConfig): Promise<RowResult> {
         const wait = p.waitMs - lastWait;
         lastWait = p.waitMs;
         meter.computes.push(Math.max(0, info.stepMs - wait));
+        if (meter.steps === 0) meter.firstWaitMs = wait;
         const engine = p.stats().engine;
         meter.inFlightSum += engine.inFlight;
         meter.peakInFlight = Math.max(meter.peakInFlight, engine.inFlight);

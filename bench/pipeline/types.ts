@@ -35,6 +35,8 @@ export interface EpochResult {
   samples: number;
   /** Time training waited in the data iterator's `next()`, ms. */
   waitMs: number;
+  /** Of `waitMs`, the first step's wait: the pipeline starting up (workers, first loads). */
+  firstWaitMs: number;
   /** Median training-step time without the wait for data, ms. */
   computeMs: number;
   /** Steps run. */
@@ -51,6 +53,10 @@ export interface EpochResult {
   bytesMsPerLoad: number;
   /** Mean ms a source load spent decoding this epoch (NaN when none loaded). */
   decodeMsPerLoad: number;
+  /** Reads the disk tier answered this epoch (0 without it). */
+  diskHits: number;
+  /** Disk writes dropped this epoch (queue full; 0 without the tier). */
+  diskWritesDropped: number;
 }
 
 /** The step recorded for the timeline: when training asked for it and when it got it. */
