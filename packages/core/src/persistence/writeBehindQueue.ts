@@ -14,8 +14,12 @@ export interface WriteBehindQueueOptions {
    */
   maxBytes?: number;
   /**
-   * Writes handed to the store at the same time (stores batch concurrent writes).
-   * @default 4
+   * Writes handed to the store at the same time (stores batch concurrent
+   * writes). The queue refills only when the thread that owns it is free to
+   * read the store's answers, once per training step on a busy page, so this
+   * bounds the writes per step: a small number there drops writes once the
+   * queue is full, and the next epoch loads those samples from the source again.
+   * @default 64
    */
   concurrency?: number;
 }
@@ -74,7 +78,7 @@ export class WriteBehindQueue {
   ) {
     this.maxPending = positiveInt('writeQueue.maxPending', options.maxPending ?? 64);
     this.maxBytes = positiveInt('writeQueue.maxBytes', options.maxBytes ?? 64 * 2 ** 20);
-    this.concurrency = positiveInt('writeQueue.concurrency', options.concurrency ?? 4);
+    this.concurrency = positiveInt('writeQueue.concurrency', options.concurrency ?? 64);
   }
 
   /**
