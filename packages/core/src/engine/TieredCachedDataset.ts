@@ -117,6 +117,7 @@ export class TieredCachedDataset<T> implements CachingDataset<T>, PlanAware {
       store,
       fingerprint: resolveFingerprint(fingerprint, dataset),
       ...(diskWriteQueue === undefined ? {} : { writeQueue: diskWriteQueue }),
+      ...(engineOptions.clock === undefined ? {} : { clock: engineOptions.clock }),
     });
     this.store = store;
     this.phaseSources = [executor, dataset];

@@ -3,6 +3,7 @@ import { isPlanAware } from '../dataset/Dataset.js';
 import { describe } from '../errors.js';
 import type { PlanInput } from '../plan/EpochPlan.js';
 import { throwIfAborted } from '../util/abort.js';
+import type { Clock } from '../util/Clock.js';
 import { index as checkIndex, func, showValue } from '../util/validate.js';
 import type { PersistentStore } from './PersistentStore.js';
 import { decodeSample, encodeSample } from './sampleCodec.js';
@@ -48,6 +49,11 @@ export interface PersistentTierOptions<T> {
   writeQueue?: WriteBehindQueueOptions;
   /** Called for each disk error (read, write, corrupt entry) — a quarantine hook. */
   onDiskError?: (error: unknown, key: string) => void;
+  /**
+   * Time source of the write-behind queue's `delayMs` (inject a ManualClock in tests).
+   * @default systemClock
+   */
+  clock?: Clock;
 }
 
 /** Counters of the disk tier. */
@@ -187,6 +193,7 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
       options.writeQueue,
       (err, key) => this.writeFailed(err, key),
       () => this.reading === 0, // write-behind yields to reads of the store
+      options.clock,
     );
   }
 

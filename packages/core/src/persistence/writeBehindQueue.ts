@@ -1,4 +1,5 @@
-import { positiveInt } from '../util/validate.js';
+import { type Clock, systemClock, type TimerHandle } from '../util/Clock.js';
+import { nonNegativeFinite, positiveInt } from '../util/validate.js';
 
 /** Options of {@link WriteBehindQueue}. */
 export interface WriteBehindQueueOptions {
@@ -22,6 +23,16 @@ export interface WriteBehindQueueOptions {
    * @default 64
    */
   concurrency?: number;
+  /**
+   * Longest time a write waits for others to join it: writes handed to the
+   * store together arrive there as one (one OPFS append, message and reply;
+   * one IndexedDB transaction), where loads that finish one by one would
+   * each cost the store a message, a file write and a change notice of their
+   * own. Writes go at once when half the queue's room is taken, and on
+   * `flush()` / `close()`. `0` hands each write over as it comes.
+   * @default 100
+   */
+  delayMs?: number;
 }
 
 /** Counters of a {@link WriteBehindQueue}. */
@@ -58,6 +69,10 @@ export class WriteBehindQueue {
   private bytes = 0;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
+  /** The delay ran out (or half the room is taken): waiting writes may start. */
+  private due = false;
+  private timer: TimerHandle | undefined;
+  private readonly delayMs: number;
   private readonly maxPending: number;
   private readonly maxBytes: number;
   private readonly concurrency: number;
@@ -75,10 +90,13 @@ export class WriteBehindQueue {
      * stop, would drop every write once the queue is full).
      */
     private readonly mayStart: () => boolean = () => true,
+    /** Time source of the `delayMs` timer (inject a ManualClock in tests). */
+    private readonly clock: Clock = systemClock,
   ) {
     this.maxPending = positiveInt('writeQueue.maxPending', options.maxPending ?? 64);
     this.maxBytes = positiveInt('writeQueue.maxBytes', options.maxBytes ?? 64 * 2 ** 20);
     this.concurrency = positiveInt('writeQueue.concurrency', options.concurrency ?? 64);
+    this.delayMs = nonNegativeFinite('writeQueue.delayMs', options.delayMs ?? 100);
   }
 
   /**
@@ -98,8 +116,17 @@ export class WriteBehindQueue {
     this.keys.add(key);
     this.bytes += value.byteLength;
     this.waiting.push({ key, value });
+    if (this.delayMs === 0 || this.halfFull()) this.due = true;
+    else this.timer ??= this.clock.setTimeout(() => this.timeUp(), this.delayMs);
     this.pump();
     return true;
+  }
+
+  /** The delay ran out: the writes waiting for it go. */
+  private timeUp(): void {
+    this.timer = undefined;
+    this.due = true;
+    this.pump();
   }
 
   /** Half of the queue's room is taken: writes stop yielding to reads. */
@@ -113,10 +140,10 @@ export class WriteBehindQueue {
   }
 
   private pump(): void {
+    const urgent = this.closed || this.idleWaiters.length > 0;
+    if (!this.due && !urgent) return; // still gathering writes to hand over together
     while (this.running < this.concurrency && this.waiting.length > 0) {
-      if (!this.closed && this.idleWaiters.length === 0 && !this.mayStart() && !this.halfFull()) {
-        return;
-      }
+      if (!urgent && !this.mayStart() && !this.halfFull()) return;
       const job = this.waiting.shift()!;
       this.running++;
       this.write(job.key, job.value).then(
@@ -126,10 +153,17 @@ export class WriteBehindQueue {
         },
         (err: unknown) => {
           this.counters.failed++;
-          this.done(job.key, job.value.byteLength);
+          // First: a quota error discards what waits, so no further write starts.
           this.onError(err, job.key);
+          this.done(job.key, job.value.byteLength);
         },
       );
+    }
+    if (this.waiting.length === 0) {
+      // Everything that waited went: the next write starts a new delay.
+      this.due = false;
+      if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+      this.timer = undefined;
     }
   }
 
