@@ -29,7 +29,7 @@ const neverAborted = new AbortController().signal;
 export const DISK_DIR = 'medfusion-demo';
 /** Loads each decode worker runs at once (the pool's `concurrency`). */
 const WORKER_CONCURRENCY = 16;
-/** Disk writes the tier may hold queued (the library's default, 64, drops most of an epoch). */
+/** Disk writes the tier may hold queued (the library default is 64): room for an epoch while reads run. */
 const DISK_WRITES_PENDING = 2048;
 /** The training loader's seed (shuffle and augmentation). */
 export const LOADER_SEED = 7;
