@@ -24,9 +24,14 @@ function tierLine(t: TieredCacheStats): string {
   const share = (n: number) => (reads > 0 ? ` (${pct(n / reads)})` : '');
   const loads = t.diskHits + t.diskMisses;
   const diskRate = loads > 0 ? `; disk hit rate ${pct(t.diskHits / loads)} of memory misses` : '';
+  const dropped = t.disk.writesDropped;
+  const lost =
+    dropped > 0
+      ? `; ${dropped} disk writes dropped (queue full: loaded from the source again)`
+      : '';
   return (
     `tiers: memory ${t.hits}${share(t.hits)}, disk ${t.diskHits}${share(t.diskHits)}, ` +
-    `source ${t.diskMisses}${share(t.diskMisses)}${diskRate}`
+    `source ${t.diskMisses}${share(t.diskMisses)}${diskRate}${lost}`
   );
 }
 

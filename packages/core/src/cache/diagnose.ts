@@ -230,6 +230,7 @@ function limitingStage(
   }
   const inFlight = `${tuning?.numWorkers ?? '?'} loads in flight`;
   const first = firstReads(stats, tiered);
+  const lost = droppedWrites(tiered);
   const split =
     phases === undefined
       ? ''
@@ -241,7 +242,8 @@ function limitingStage(
       phases.decodeBusy === undefined
         ? ''
         : ` (decoding kept ${threads} loading thread${threads === 1 ? '' : 's'} ${pct(phases.decodeBusy)} busy)`;
-    return ['decode-cpu', `${stall}${split}${busy}`, decodeAdvice(threads, tiered, first)];
+    const rec = threads > 1 && lost !== undefined ? lost[1] : decodeAdvice(threads, tiered, first);
+    return ['decode-cpu', `${stall}${split}${busy}${lost?.[0] ?? ''}`, rec];
   }
   let rec: string | undefined;
   if (!prefetching) rec = "cacheType 'both' (prefetch hides source latency)";
@@ -251,6 +253,8 @@ function limitingStage(
     rec = first
       ? 'add the disk tier (store / cacheDir): no cache size helps a first read, but the next visit reads locally'
       : 'add the disk tier (store / cacheDir): later epochs read locally';
+  } else if (lost !== undefined) {
+    rec = lost[1];
   } else if (tuning !== undefined && tuning.numWorkers >= AUTO_MAX_NUM_WORKERS) {
     rec =
       'the source is at the most loads in flight autotune allows: use a faster source (shards, a local copy)';
@@ -263,8 +267,22 @@ function limitingStage(
         : 'no cache size helps a first read (the disk tier serves these next time), and loads ' +
           'wait for bytes, not for decoding: read fewer, larger files (tar shards)';
   } else rec = 'grow cacheSize toward the working set';
-  const evidence = `${stall}; ${inFlight}${latency}${split}${first ? '; every miss a first read' : ''}`;
+  const evidence = `${stall}; ${inFlight}${latency}${split}${first ? '; every miss a first read' : ''}${lost?.[0] ?? ''}`;
   return ['source-latency', evidence, rec];
+}
+
+/**
+ * Evidence and advice when the disk tier dropped writes (its write-behind queue was
+ * full): those samples are not on disk, so later epochs load them from the source again.
+ */
+function droppedWrites(tiered: TieredCacheStats | undefined): [string, string] | undefined {
+  const dropped = tiered?.disk.writesDropped ?? 0;
+  if (tiered === undefined || dropped === 0 || tiered.disk.diskDisabled) return undefined;
+  return [
+    `; ${dropped} disk writes dropped (queue full)`,
+    "give the disk tier's write queue more room (diskWriteQueue.maxPending, default 64): " +
+      `${dropped} samples were not written, so later epochs load them from the source again`,
+  ];
 }
 
 /** The one change for a decode-bound source, never one already in force. */
