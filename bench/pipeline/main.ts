@@ -9,7 +9,7 @@ import { fetchManifest, IMAGES_PATH, manifestBlobUrl } from '../../demo/src/mani
 import { buildFusionModel, chooseBackend } from '../../demo/src/model.js';
 import { clearDisk, Pipeline, type PipelineSource } from '../../demo/src/pipeline.js';
 import { DEFAULTS, type Settings } from '../../demo/src/settings.js';
-import { phasesSince } from '../../demo/src/stats.js';
+import { type PipelineStats, phasesSince } from '../../demo/src/stats.js';
 import { trainModel } from '../../demo/src/train.js';
 import type { CpuDelta, EpochResult, RowConfig, RowResult, StepTimeline } from './types.js';
 
@@ -55,9 +55,8 @@ function median(xs: number[]): number {
 }
 
 /** Disk writes dropped so far (the tier's queue was full), 0 without the tier. */
-function dropped(p: Pipeline): number {
-  const engine = p.stats().engine;
-  return 'disk' in engine ? engine.disk.writesDropped : 0;
+function dropped(stats: PipelineStats): number {
+  return 'disk' in stats.engine ? stats.engine.disk.writesDropped : 0;
 }
 
 /** Per-epoch accumulators, filled at every step's end. */
@@ -78,15 +77,17 @@ class EpochMeter {
   droppedAtStart: number;
 
   constructor(p: Pipeline) {
-    this.diskHitsAtStart = p.stats().diskReads;
-    this.droppedAtStart = dropped(p);
+    const stats = p.stats();
+    this.diskHitsAtStart = stats.diskReads;
+    this.droppedAtStart = dropped(stats);
     this.waitAtStart = p.waitMs;
     this.deliveredAtStart = p.delivered;
-    this.phasesAtStart = p.stats().engine.loadPhases;
+    this.phasesAtStart = stats.engine.loadPhases;
   }
 
   finish(p: Pipeline, cpu: CpuDelta): EpochResult {
-    const phases = phasesSince(p.stats().engine.loadPhases, this.phasesAtStart);
+    const stats = p.stats();
+    const phases = phasesSince(stats.engine.loadPhases, this.phasesAtStart);
     const loads = phases?.loads ?? 0;
     return {
       loadsTimed: loads,
@@ -96,8 +97,8 @@ class EpochMeter {
       samples: p.delivered - this.deliveredAtStart,
       waitMs: p.waitMs - this.waitAtStart,
       firstWaitMs: this.firstWaitMs,
-      diskHits: p.stats().diskReads - this.diskHitsAtStart,
-      diskWritesDropped: dropped(p) - this.droppedAtStart,
+      diskHits: stats.diskReads - this.diskHitsAtStart,
+      diskWritesDropped: dropped(stats) - this.droppedAtStart,
       computeMs: median(this.computes),
       steps: this.steps,
       inFlight: this.steps > 0 ? this.inFlightSum / this.steps : 0,

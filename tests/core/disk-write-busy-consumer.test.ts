@@ -3,7 +3,7 @@
 // a write-behind queue that hands the store a few writes per turn fills up and
 // drops the rest, and the next epoch loads them from the network again. With
 // the default options every sample of a busy epoch reaches the store.
-import { fromLoader, MemoryStore, PersistentTierDataset } from '@medfusion/core';
+import { fromLoader, ManualClock, MemoryStore, PersistentTierDataset } from '@medfusion/core';
 import { describe, expect, it } from 'vitest';
 
 /** A store whose puts settle only when the consumer's turn ends ({@link turn}). */
@@ -30,7 +30,8 @@ async function busyEpoch(writeQueue?: { concurrency: number }) {
   const store = new TurnStore();
   const tier = new PersistentTierDataset(
     fromLoader(PER_TURN * TURNS, async (i) => new Float32Array(64).fill(i)),
-    { store, fingerprint: 'busy', ...(writeQueue ? { writeQueue } : {}) },
+    // a clock that never moves: writes go when half the queue is taken, not by the timer
+    { store, fingerprint: 'busy', clock: new ManualClock(), ...(writeQueue ? { writeQueue } : {}) },
   );
   for (let t = 0; t < TURNS; t++) {
     const batch = [];
