@@ -1,5 +1,5 @@
 // `pnpm bench pipeline [--scale F | --samples N] [--runs N] [--rows none,lru,prefetch,both,both-disk]
-//    [--latency MS] [--backend cpu|webgl|auto] [--timeline-step S]`
+//    [--latency MS] [--backend cpu|webgl|auto] [--timeline-step S] [--loads N] [--profile]`
 //
 // The demo's conditions in one run: the demo's data (10,000 64×64 PNGs + CSV manifest, from
 // demo/scripts/generate-data.mjs) served by the demo's own middleware with 10 ms added latency,
@@ -18,6 +18,9 @@
 // --scale F trains on the first 10,000 × F samples (same shape, shorter run). The timeline of
 // one cold step (--timeline-step, default the middle one; 0 = none) is printed from the first
 // run: when training asked, when each of its requests reached the server, what went first.
+// --loads N fixes the engine's loads in flight (default: the demo's 'auto'). --profile takes a
+// CPU profile of the page's thread over each row of the first run and prints who ran there
+// (MedFusion's code, the demo's, TF.js and other dependencies, GC, idle).
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -28,6 +31,7 @@ import { demoData } from '../demo/vite.config.js';
 import { chromiumLaunchOptions } from './_chromium.js';
 import { printTable } from './_table.js';
 import { CpuMeter } from './pipeline/cpu.js';
+import { describeProfile, summarizeProfile } from './pipeline/profile.js';
 import { describeStep, type RequestEvent } from './pipeline/timeline.js';
 import { ROWS, type Row, type RowConfig, type RowResult } from './pipeline/types.js';
 
@@ -57,6 +61,8 @@ const LATENCY = intArg('latency', 10);
 const BACKEND = arg('backend') ?? 'cpu';
 const STEPS = Math.ceil(SAMPLES / 32);
 const TIMELINE_STEP = Math.min(STEPS, intArg('timeline-step', Math.ceil(STEPS / 2)));
+const LOADS = intArg('loads', 0);
+const PROFILE = process.argv.includes('--profile');
 const rows = (arg('rows') ?? ROWS.join(',')).split(',') as Row[];
 for (const r of rows) {
   if (!ROWS.includes(r)) throw new RangeError(`--rows: unknown row ${r} (${ROWS.join(', ')})`);
@@ -158,6 +164,7 @@ async function main(): Promise<void> {
   const browser = await chromium.connect(browserServer.wsEndpoint());
   const results: RowResult[][] = [];
   const timelines: string[] = [];
+  const profiles: string[] = [];
   try {
     const context = await browser.newContext();
     await context.addCookies([{ name: 'mf-latency', value: String(LATENCY), url }]);
@@ -176,6 +183,7 @@ async function main(): Promise<void> {
     console.error(
       `pipeline bench: ${SAMPLES} samples of the demo's data, ${LATENCY} ms latency, batch 32, ` +
         `2 decode workers, TF.js ${backend} on the page's thread, ${CORES} cores, ${RUNS} run(s), ` +
+        `loads in flight ${LOADS || 'auto'}, ` +
         `rows ${rows.join(' ')}`,
     );
     for (let run = 0; run < RUNS; run++) {
@@ -188,8 +196,20 @@ async function main(): Promise<void> {
           samples: SAMPLES,
           backend: BACKEND,
           timelineStep: run === 0 ? TIMELINE_STEP : 0,
+          loadsInFlight: LOADS,
         };
+        const cdp = PROFILE && run === 0 ? await context.newCDPSession(page) : undefined;
+        if (cdp) {
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+          await cdp.send('Profiler.start');
+        }
         const r = await page.evaluate((c) => window.runRow(c), cfg);
+        if (cdp) {
+          const { profile } = await cdp.send('Profiler.stop');
+          profiles.push(describeProfile(strategy, summarizeProfile(profile)));
+          await cdp.detach();
+        }
         const f = figures(r.cold);
         console.error(
           `  run ${run + 1} ${strategy.padEnd(9)} cold ${f.samplesPerSec.toFixed(0)}/s stall ${(f.stallShare * 100).toFixed(0)} %, ` +
@@ -207,10 +227,10 @@ async function main(): Promise<void> {
     await browserServer.close();
     await server.close();
   }
-  report(results, timelines);
+  report(results, timelines, profiles);
 }
 
-function report(runs: RowResult[][], timelines: string[]): void {
+function report(runs: RowResult[][], timelines: string[], profiles: string[]): void {
   const out: Record<string, unknown>[] = [];
   const lines: string[][] = [];
   for (const epoch of ['cold', 'warm'] as const) {
@@ -293,6 +313,10 @@ function report(runs: RowResult[][], timelines: string[]): void {
       `median of ${runs.length} run(s); CPU shares are of ${CORES} cores × wall time.`,
   );
   for (const t of timelines) console.log(t);
+  if (profiles.length > 0) {
+    console.log("the page's thread over run 1's two epochs (CPU profile, share of wall time):");
+    for (const p of profiles) console.log(p);
+  }
   console.log(JSON.stringify({ bench: 'pipeline', rows: out }));
 }
 

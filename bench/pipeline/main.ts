@@ -117,6 +117,7 @@ async function runRow(cfg: RowConfig): Promise<RowResult> {
     samples: cfg.samples,
     epochs: 2,
     backend: cfg.backend as Settings['backend'],
+    ...(cfg.loadsInFlight > 0 ? { loadsInFlight: cfg.loadsInFlight } : {}),
   };
   const p = await Pipeline.create(src, settings);
   const model = buildFusionModel({ side: 64, features: src.features });

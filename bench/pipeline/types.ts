@@ -15,6 +15,8 @@ export interface RowConfig {
   backend: string;
   /** Step of the cold epoch (from 1) whose timeline is recorded; 0 = none. */
   timelineStep: number;
+  /** The engine's loads in flight; 0 = the demo's default (`'auto'`). */
+  loadsInFlight: number;
 }
 
 /** CPU time (ms) of Chromium's threads since the last mark. */
