@@ -10,8 +10,9 @@
 // epoch: samples/s, data-stall share (time in the data iterator's next() ÷ epoch time) and how
 // much of that wait was step 1's (the pipeline starting up), median step time without the wait,
 // mean engine loads in flight, CPU share of the Web Workers and of the page thread (from /proc,
-// ÷ wall time × cores), per source load the ms waiting for the image's bytes and the ms decoding
-// (the decode workers' load phases), source loads, and the disk tier's hits and dropped writes
+// ÷ wall time × cores) and all of Chromium's CPU per delivered sample (training included), per
+// source load the ms waiting for the image's bytes and the ms decoding (the decode workers' load
+// phases), source loads, and the disk tier's hits and dropped writes
 // (a full write-behind queue: those samples are not on disk for the next epoch). Rows alternate
 // between runs (A B C, B C A, …); each figure is the median over --runs runs (default 3),
 // vsNone per run is listed too.
@@ -97,6 +98,7 @@ interface Figures {
   workersCpuShare: number;
   pageCpuShare: number;
   otherCpuShare: number;
+  cpuMsPerSample: number;
   bytesMsPerLoad: number;
   decodeMsPerLoad: number;
   sourceLoads: number;
@@ -116,6 +118,7 @@ function figures(e: RowResult['cold']): Figures {
     workersCpuShare: e.cpu.workersMs / wallCores,
     pageCpuShare: e.cpu.pageMs / wallCores,
     otherCpuShare: e.cpu.otherMs / wallCores,
+    cpuMsPerSample: (e.cpu.pageMs + e.cpu.workersMs + e.cpu.otherMs) / e.samples,
     bytesMsPerLoad: e.bytesMsPerLoad,
     decodeMsPerLoad: e.decodeMsPerLoad,
     sourceLoads: e.loadsTimed,
@@ -259,6 +262,7 @@ function report(runs: RowResult[][], timelines: string[], profiles: string[]): v
         workersCpuShare: round(m('workersCpuShare'), 3),
         pageCpuShare: round(m('pageCpuShare'), 3),
         otherCpuShare: round(m('otherCpuShare'), 3),
+        cpuMsPerSample: round(m('cpuMsPerSample'), 2),
         // per source load, from the decode workers' load phases (null: no load this epoch)
         bytesMsPerLoad: finiteOrNull(round(m('bytesMsPerLoad'), 1)),
         decodeMsPerLoad: finiteOrNull(round(m('decodeMsPerLoad'), 2)),
@@ -281,6 +285,7 @@ function report(runs: RowResult[][], timelines: string[], profiles: string[]): v
         `${(row.workersCpuShare * 100).toFixed(0)} %`,
         `${(row.pageCpuShare * 100).toFixed(0)} %`,
         `${(row.otherCpuShare * 100).toFixed(0)} %`,
+        `${row.cpuMsPerSample.toFixed(2)} (${Math.min(...fs.map((f) => f.cpuMsPerSample)).toFixed(2)}–${Math.max(...fs.map((f) => f.cpuMsPerSample)).toFixed(2)})`,
         row.bytesMsPerLoad === null
           ? '-'
           : `${row.bytesMsPerLoad.toFixed(1)} / ${row.decodeMsPerLoad?.toFixed(2)}`,
@@ -302,6 +307,7 @@ function report(runs: RowResult[][], timelines: string[], profiles: string[]): v
     'workers CPU',
     'page CPU',
     'rest of Chromium CPU',
+    'Chromium CPU ms per sample',
     'per load: ms bytes / decode',
     'source loads',
     'disk hits / writes dropped',
