@@ -3,7 +3,7 @@
 // byte count NaN, and the next put evicted every intact entry. Now a damaged record is
 // skipped and counted (usage().corruptDropped), removed with its chunks, and never
 // touches good data; a record damaged after open reads as a miss, and nothing is
-// allocated for the length it claims.
+// allocated for the length it claims; a chunk that is no longer bytes reads as a miss too.
 import { IdbStore } from '@medfusion/web';
 import { deleteDB, openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -101,6 +101,29 @@ describe('hostile IndexedDB records', () => {
     expect(await store.usage()).toMatchObject({ corruptDropped: 1, entries: 1, bytes: 100 });
     await store.put('z', value(100, 3));
     expect(await store.get('z')).toEqual(value(100, 3));
+    await store.close();
+  });
+
+  it('a chunk replaced by a non-byte value reads as a miss, even when its numbers match', async () => {
+    const name = dbName('type');
+    const store = new IdbStore({ name });
+    await store.put('a', value(10, 4));
+    await store.put('b', value(100, 5));
+    // The one-request read knows each length and checksum: a plain array holding a's very
+    // numbers has both, and a string of b's length has the length; neither is bytes.
+    await damage(
+      name,
+      [],
+      [
+        [['a', 0], Array.from(value(10, 4))],
+        [['b', 0], 'b'.repeat(100)],
+      ],
+    );
+    const { value: got } = await bounded('get', 2_000, () =>
+      Promise.all([store.get('a'), store.get('b')]),
+    );
+    expect(got).toEqual([undefined, undefined]);
+    expect(await store.usage()).toMatchObject({ corruptDropped: 2, entries: 0, bytes: 0 });
     await store.close();
   });
 });
