@@ -21,7 +21,8 @@
 // run: when training asked, when each of its requests reached the server, what went first.
 // --loads N fixes the engine's loads in flight (default: the demo's 'auto'). --profile takes a
 // CPU profile of the page's thread over each row of the first run and prints who ran there
-// (MedFusion's code, the demo's, TF.js and other dependencies, GC, idle).
+// (MedFusion's code, the demo's, TF.js and other dependencies, GC, idle); it samples every
+// millisecond, a small cost that every row of run 1 pays alike.
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
