@@ -133,6 +133,11 @@ function median(xs: number[]): number {
   const m = s.length >> 1;
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
+/** `min–max` of one figure over the runs. */
+function range(fs: Figures[], k: keyof Figures, digits: number): string {
+  const xs = fs.map((f) => f[k]);
+  return `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+}
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 const finiteOrNull = (x: number) => (Number.isFinite(x) ? x : null);
 
@@ -272,11 +277,10 @@ function report(runs: RowResult[][], timelines: string[], profiles: string[]): v
         diskWritesDropped: m('diskWritesDropped'),
       };
       out.push(row);
-      const spread = fs.map((f) => f.samplesPerSec);
       lines.push([
         epoch,
         strategy,
-        `${sps.toFixed(0)} (${Math.min(...spread).toFixed(0)}–${Math.max(...spread).toFixed(0)})`,
+        `${sps.toFixed(0)} (${range(fs, 'samplesPerSec', 0)})`,
         `${(row.stallShare * 100).toFixed(1)} %`,
         row.firstWaitMs.toFixed(0),
         Number.isFinite(vsNone) ? `${vsNone.toFixed(2)}x` : '-',
@@ -286,7 +290,7 @@ function report(runs: RowResult[][], timelines: string[], profiles: string[]): v
         `${(row.workersCpuShare * 100).toFixed(0)} %`,
         `${(row.pageCpuShare * 100).toFixed(0)} %`,
         `${(row.otherCpuShare * 100).toFixed(0)} %`,
-        `${row.cpuMsPerSample.toFixed(2)} (${Math.min(...fs.map((f) => f.cpuMsPerSample)).toFixed(2)}–${Math.max(...fs.map((f) => f.cpuMsPerSample)).toFixed(2)})`,
+        `${row.cpuMsPerSample.toFixed(2)} (${range(fs, 'cpuMsPerSample', 2)})`,
         row.bytesMsPerLoad === null
           ? '-'
           : `${row.bytesMsPerLoad.toFixed(1)} / ${row.decodeMsPerLoad?.toFixed(2)}`,
