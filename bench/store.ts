@@ -14,7 +14,9 @@
 //     buffer and written sequentially, flushed every 100 ms like OpfsStore's default group
 //     commit; gets one message each, read into a fresh buffer that is transferred back); and,
 //     for reference, `raw-disk-only`: the same handle timed inside the worker, nothing
-//     delivered. R rounds (default 5) of puts, then
+//     delivered; `plain-idb`: IndexedDB with no library, one transaction per op and a string
+//     key, i.e. idb-keyval's work (how far the same work lands from idb-keyval in this run),
+//     and `plain-idb+format`: the same with IdbStore's record key and read checksum. R rounds (default 5) of puts, then
 //     a warm-up read pass and R rounds of reads; round r runs the competitors rotated by r
 //     (A B C D, B C D A, ...), every put round from an empty store after a 1.5 s pause, every
 //     read round in its own shuffled order with every value checked. Figures are the median
@@ -179,7 +181,7 @@ function report(bd: BreakdownRow[], tp: ThroughputRow[], ep: EpochRow[]): void {
         'ratio = vs idb-keyval, ofCeiling = share of the raw SyncAccessHandle rate',
     );
     console.log(
-      'store        op   size   count   opsPerSec    MB/s  spread MB/s     ratio  ofCeiling',
+      'store            op   size   count   opsPerSec    MB/s  spread MB/s     ratio  ofCeiling',
     );
   }
   const med = new Map<ThroughputRow, number>();
@@ -195,7 +197,7 @@ function report(bd: BreakdownRow[], tp: ThroughputRow[], ep: EpochRow[]): void {
     const lo = Math.min(...all);
     const hi = Math.max(...all);
     console.log(
-      `${r.store.padEnd(12)} ${r.op.padEnd(4)} ${sizeLabel(r.bytes).padStart(5)} ${String(r.count).padStart(7)} ` +
+      `${r.store.padEnd(16)} ${r.op.padEnd(4)} ${sizeLabel(r.bytes).padStart(5)} ${String(r.count).padStart(7)} ` +
         `${opsPerSec.toFixed(0).padStart(11)} ${m.toFixed(1).padStart(7)} ${`${lo.toFixed(0)}-${hi.toFixed(0)}`.padStart(12)} ` +
         `${ratio.toFixed(2).padStart(9)} ${ofCeiling.toFixed(2).padStart(10)}`,
     );

@@ -5,6 +5,8 @@
 import { createCachedDataset, type Dataset, fromLoader, IdbStore, OpfsStore } from '@medfusion/web';
 import { deleteDB } from 'idb';
 import { createStore, clear as kvClear, get as kvGet, set as kvSet } from 'idb-keyval';
+import { type Competitor, kvCompetitor } from './competitor.js';
+import { plainIdbCompetitor } from './plainIdb.js';
 import type { RawReply, RawRequest } from './rawHandle.worker.js';
 import type { ServeReply, ServeRequest } from './rawServe.worker.js';
 
@@ -80,64 +82,6 @@ function permutation(n: number, seed: number): number[] {
     a[j] = t;
   }
   return a;
-}
-
-async function pump(
-  n: number,
-  concurrency: number,
-  fn: (i: number) => Promise<unknown>,
-): Promise<number> {
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < n) {
-        const i = next++;
-        await fn(i);
-      }
-    }),
-  );
-  return performance.now() - t0;
-}
-
-/** One competitor of a round: a timed put pass and a timed read pass over `count` keys. */
-interface Competitor {
-  name: string;
-  /** Empty the store (untimed) before a put round. */
-  reset(): Promise<void>;
-  /** Write keys 0..count-1; ms. */
-  putAll(count: number, bytes: number, concurrency: number, values: Uint8Array[]): Promise<number>;
-  /** Read every key in `order`, checking each value; ms. */
-  readAll(order: number[], bytes: number, concurrency: number): Promise<number>;
-  dispose(): Promise<void>;
-}
-
-/** A competitor over a key-value API (the three stores). */
-function kvCompetitor(
-  name: string,
-  put: (k: string, v: Uint8Array) => Promise<unknown>,
-  get: (k: string) => Promise<Uint8Array | undefined>,
-  reset: () => Promise<void>,
-  dispose: () => Promise<void>,
-): Competitor {
-  return {
-    name,
-    reset,
-    dispose,
-    putAll: (count, _bytes, concurrency, values) =>
-      pump(count, concurrency, (i) => put(`k${i}`, values[i % values.length]!)),
-    async readAll(order, bytes, concurrency) {
-      let bad = 0;
-      const ms = await pump(order.length, concurrency, async (n) => {
-        const i = order[n]!;
-        const v = await get(`k${i}`);
-        if (!v || v.length !== bytes || v[0] !== (i % 16) + 1 || v[bytes - 1] !== (i % 16) + 1)
-          bad++;
-      });
-      if (bad) throw new Error(`${name}: ${bad} reads returned wrong data`);
-      return ms;
-    },
-  };
 }
 
 /** Ask the raw-handle worker; resolves with its reply. */
@@ -296,6 +240,8 @@ function competitors(): Competitor[] {
     ),
     rawServeCompetitor(),
     rawDiskCompetitor(),
+    plainIdbCompetitor(false),
+    plainIdbCompetitor(true),
   ];
 }
 
