@@ -32,7 +32,7 @@ export interface Competitor {
   dispose(): Promise<void>;
 }
 
-/** A competitor over a key-value API (the three stores). */
+/** A competitor over a key-value API (the stores, idb-keyval and the plain-IndexedDB references). */
 export function kvCompetitor(
   name: string,
   put: (k: string, v: Uint8Array) => Promise<unknown>,
