@@ -2,7 +2,7 @@
 // checked read pass over the same keys, with a fixed number of operations in flight.
 
 /** Run `fn(0..n-1)` with `concurrency` calls in flight; elapsed ms. */
-export async function pump(
+async function pump(
   n: number,
   concurrency: number,
   fn: (i: number) => Promise<unknown>,

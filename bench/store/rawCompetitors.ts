@@ -13,6 +13,7 @@ export function ask(worker: Worker, req: RawRequest): Promise<RawReply> {
   });
 }
 
+/** A new worker of bench/store/rawHandle.worker.ts (one raw SyncAccessHandle). */
 export const rawWorker = () =>
   new Worker(new URL('./rawHandle.worker.ts', import.meta.url), { type: 'module' });
 
