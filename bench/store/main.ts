@@ -224,7 +224,8 @@ async function breakdown(cfg: StoreBenchConfig): Promise<BreakdownRow[]> {
       add('postMessage (transfer batch there and back)', 'both', (performance.now() - t0) / n);
       const r = await ask(worker, { op: 'stages', count: n, bytes, batch });
       if ('stages' in r) {
-        add('checksum', 'worker', r.stages.checksum!);
+        add('checksum (xxHash32, JavaScript; webAssembly: false)', 'worker', r.stages.checksum!);
+        add('checksum (xxHash64, hash-wasm; the default)', 'worker', r.stages.checksum64!);
         add('write (sequential)', 'worker', r.stages.write!);
         add('flush (one per batch; now one per group commit)', 'worker', r.stages.flush!);
         add('Web Lock (one per batch; now one per group commit)', 'worker', r.stages.lock!);

@@ -1,7 +1,7 @@
 // Bench only: IndexedDB with no library in between, so that every run shows how
 // far a store doing exactly idb-keyval's work lands from idb-keyval (the run's
 // noise band) and what IdbStore's record format costs on top of it.
-import { checksum } from '@medfusion/core';
+import { createXXHash64, type IHasher } from 'hash-wasm';
 import { type Competitor, kvCompetitor } from './competitor.js';
 
 /** Resolve with a request's result, reject with its error. */
@@ -25,8 +25,8 @@ function committed(tx: IDBTransaction): Promise<void> {
  * One transaction per put and one per get, as idb-keyval makes them, on plain
  * request callbacks. `format: false`: a string key and the value alone,
  * idb-keyval's work. `format: true`: IdbStore's record key `[key, 0]` and its
- * read check (length and xxHash32 against the checksum kept at put), the work
- * of IdbStore's one-request read without its bookkeeping.
+ * read check (xxHash64 by hash-wasm, IdbStore's default, against the digest kept
+ * at put), the work of IdbStore's one-request read without its bookkeeping.
  */
 export function plainIdbCompetitor(format: boolean): Competitor {
   const name = format ? 'plain-idb+format' : 'plain-idb';
@@ -35,12 +35,21 @@ export function plainIdbCompetitor(format: boolean): Competitor {
   const sums = new Map<string, number>();
   const open = indexedDB.open(dbName, 1);
   open.onupgradeneeded = () => open.result.createObjectStore('data');
-  const ready = settle(open);
+  let hasher: IHasher | undefined;
+  const ready = Promise.all([settle(open), createXXHash64()]).then(([db, h]) => {
+    hasher = h;
+    return db;
+  });
+  /** The low 32 bits of the value's xxHash64, as IdbStore keeps it. */
+  const sum = (v: Uint8Array) => {
+    const d = hasher!.init().update(v).digest('binary');
+    return ((d[4]! << 24) | (d[5]! << 16) | (d[6]! << 8) | d[7]!) >>> 0;
+  };
   return kvCompetitor(
     name,
     async (k, v) => {
       const db = await ready;
-      if (format) sums.set(k, checksum(v));
+      if (format) sums.set(k, sum(v));
       const tx = db.transaction('data', 'readwrite');
       tx.objectStore('data').put(v, key(k));
       await committed(tx);
@@ -49,7 +58,7 @@ export function plainIdbCompetitor(format: boolean): Competitor {
       const db = await ready;
       const v: unknown = await settle(db.transaction('data').objectStore('data').get(key(k)));
       if (!(v instanceof Uint8Array)) return undefined;
-      if (format && checksum(v) !== sums.get(k)) return undefined;
+      if (format && sum(v) !== sums.get(k)) return undefined;
       return v;
     },
     async () => {

@@ -4,6 +4,7 @@
 // per-stage costs of a put that live in a worker (write, flush, Web Lock, checksum).
 // Timed inside the worker with performance.now(): no messaging in the figures.
 import { checksum } from '@medfusion/core';
+import { createXXHash64 } from 'hash-wasm';
 
 import type { SyncHandle } from './syncHandle.js';
 
@@ -80,7 +81,8 @@ async function stages(
   const h = await open();
   h.truncate(0);
   const rec = new Uint8Array(bytes).fill(3);
-  const t = { checksum: 0, write: 0, flush: 0, lock: 0 };
+  const t = { checksum: 0, checksum64: 0, write: 0, flush: 0, lock: 0 };
+  const xxh64 = await createXXHash64();
   let at = 0;
   let sink = 0;
   for (let i = 0; i < count; i += batch) {
@@ -91,6 +93,9 @@ async function stages(
     t0 = performance.now();
     for (let j = 0; j < n; j++) sink ^= checksum(rec);
     t.checksum += performance.now() - t0;
+    t0 = performance.now();
+    for (let j = 0; j < n; j++) sink ^= xxh64.init().update(rec).digest('binary')[7]!;
+    t.checksum64 += performance.now() - t0;
     t0 = performance.now();
     for (let j = 0; j < n; j++) {
       h.write(rec, { at });
@@ -104,6 +109,7 @@ async function stages(
   if (sink === 0.5) console.log(sink);
   return {
     checksum: t.checksum / count,
+    checksum64: t.checksum64 / count,
     write: t.write / count,
     flush: t.flush / count,
     lock: t.lock / count,

@@ -1,15 +1,10 @@
-import {
-  ClosedError,
-  checksum,
-  isQuotaError,
-  type PersistentStore,
-  type StoreValue,
-} from '@medfusion/core';
+import { ClosedError, isQuotaError, type PersistentStore, type StoreValue } from '@medfusion/core';
 import { type IDBPDatabase, openDB, unwrap } from 'idb';
 import { chunkRange, type IdbSchema, isMeta, type Meta } from './idbMeta.js';
 import type { IdbStoreOptions, IdbStoreUsage } from './idbStoreOptions.js';
 import { StoreError } from './storeErrors.js';
 import { checkMaxBytes, checkStoreKey, checkStoreValue } from './storeValidate.js';
+import { ValueChecksum } from './ValueChecksum.js';
 
 interface PendingRead {
   key: string;
@@ -44,6 +39,9 @@ export class IdbStore implements PersistentStore {
   readonly maxBytes: number;
   private readonly chunkBytes: number;
   private readonly quotaBytes: number | undefined;
+  private readonly webAssembly: boolean;
+  /** Seals and checks values; loaded when the database opens, before any read or write. */
+  private valueChecksum: ValueChecksum | undefined;
   private db: Promise<IDBPDatabase<IdbSchema>> | undefined;
   /**
    * The open database without `idb`'s wrappers, for the one-request read path:
@@ -75,6 +73,10 @@ export class IdbStore implements PersistentStore {
       options.quotaBytes === undefined
         ? undefined
         : checkMaxBytes('quotaBytes', options.quotaBytes);
+    this.webAssembly = options.webAssembly ?? true;
+    if (typeof this.webAssembly !== 'boolean') {
+      throw new TypeError(`webAssembly must be a boolean, got ${String(this.webAssembly)}`);
+    }
   }
 
   /** True where IndexedDB exists. */
@@ -87,6 +89,7 @@ export class IdbStore implements PersistentStore {
     this.db ??= (async () => {
       if (!IdbStore.isSupported())
         throw new StoreError('STORE_UNAVAILABLE', 'IndexedDB is not available here');
+      this.valueChecksum ??= await ValueChecksum.load(this.webAssembly);
       const db = await openDB<IdbSchema>(this.name, 1, {
         upgrade(d) {
           d.createObjectStore('meta');
@@ -165,9 +168,10 @@ export class IdbStore implements PersistentStore {
     // takes the full read below.
     const len = this.lru.get(key);
     const sum = this.sums.get(key);
-    if (this.raw && len !== undefined && sum !== undefined && len <= this.chunkBytes) {
+    const vc = this.valueChecksum;
+    if (this.raw && vc && len !== undefined && sum !== undefined && len <= this.chunkBytes) {
       const v = await this.readChunk(this.raw, key);
-      if (v instanceof Uint8Array && v.length === len && checksum(v) === sum) {
+      if (v instanceof Uint8Array && v.length === len && vc.matches(v, sum)) {
         this.lru.delete(key);
         this.lru.set(key, len);
         return v;
@@ -204,7 +208,8 @@ export class IdbStore implements PersistentStore {
         }
       }
     }
-    if (!whole || out.length !== meta.len || checksum(out) !== meta.sum) {
+    // An entry sealed with xxHash64 where this store cannot compute it is dropped too.
+    if (!whole || out.length !== meta.len || !this.valueChecksum!.matches(out, meta.sum)) {
       this.counters.corruptDropped++;
       await this.write(key, undefined).catch(() => {});
       return undefined;
@@ -308,7 +313,7 @@ export class IdbStore implements PersistentStore {
       }
       const meta: Meta = {
         len: w.value.byteLength,
-        sum: checksum(w.value),
+        sum: this.valueChecksum!.of(w.value),
         chunks: chunks.length,
         seq: 0,
       };
@@ -422,7 +427,13 @@ export class IdbStore implements PersistentStore {
   /** Bytes and entries (as this store last saw them), evictions, quota errors. */
   async usage(): Promise<IdbStoreUsage> {
     await this.open();
-    return { bytes: this.bytes, entries: this.lru.size, maxBytes: this.maxBytes, ...this.counters };
+    return {
+      bytes: this.bytes,
+      entries: this.lru.size,
+      maxBytes: this.maxBytes,
+      checksumAlgorithm: this.valueChecksum!.algorithm,
+      ...this.counters,
+    };
   }
 
   /** Finish pending writes and close the database. */

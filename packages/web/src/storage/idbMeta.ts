@@ -1,10 +1,11 @@
 import type { DBSchema } from 'idb';
+import { XXH64_TAG } from './ValueChecksum.js';
 
 /** The meta record IdbStore keeps per key (web-internal). */
 export interface Meta {
   /** Length of the value in bytes. */
   len: number;
-  /** Checksum of the value. */
+  /** Checksum of the value (a ValueChecksum one: it names its algorithm). */
   sum: number;
   /** Number of chunk records. */
   chunks: number;
@@ -25,7 +26,7 @@ export function isMeta(m: unknown, maxBytes: number): m is Meta {
     count(len) &&
     len <= maxBytes &&
     count(sum) &&
-    sum <= 0xffffffff &&
+    sum < 2 * XXH64_TAG &&
     count(chunks) &&
     chunks >= 1 &&
     chunks <= Math.max(1, len) &&

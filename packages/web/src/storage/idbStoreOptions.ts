@@ -19,6 +19,15 @@ export interface IdbStoreOptions {
    * @default undefined (the browser's own quota)
    */
   quotaBytes?: number;
+  /**
+   * Seal values with xxHash64 in WebAssembly (hash-wasm) where the page
+   * allows it, else with the JavaScript xxHash32; `false` never compiles
+   * WebAssembly. An entry keeps the checksum it was written with; one this
+   * store cannot check is dropped as corrupt, never returned unchecked (as
+   * `OpfsStoreOptions.webAssembly`). See `usage().checksumAlgorithm`.
+   * @default true
+   */
+  webAssembly?: boolean;
 }
 
 /** Usage of an {@link IdbStore}. */
@@ -26,7 +35,8 @@ export interface IdbStoreUsage extends StoreUsage {
   /** Entries evicted to stay under maxBytes or after a quota error. */
   evictions: number;
   /**
-   * Entries dropped as corrupt, never returned: a value failing its length or checksum, or a
+   * Entries dropped as corrupt, never returned: a value failing its length or checksum (or
+   * sealed with xxHash64 where this store cannot compute it), or a
    * damaged meta record (`null`; a length, checksum, chunk count or sequence number that is not
    * a non-negative integer; a length over `maxBytes`), which is skipped when the store opens and
    * removed with its chunks.
@@ -34,4 +44,10 @@ export interface IdbStoreUsage extends StoreUsage {
   corruptDropped: number;
   /** QuotaExceededError seen since open. */
   quotaErrors: number;
+  /**
+   * The checksum new entries are sealed with: `'xxh64'` (WebAssembly) unless
+   * the store was opened with `webAssembly: false` or the page refuses
+   * WebAssembly, then `'xxh32'`.
+   */
+  checksumAlgorithm: 'xxh64' | 'xxh32';
 }

@@ -26,6 +26,12 @@ export interface CacheDirStoreOptions {
    * @default 'auto'
    */
   backend?: 'auto' | 'opfs' | 'idb';
+  /**
+   * Seal values with xxHash64 in WebAssembly where the page allows it, else
+   * with xxHash32 (see `OpfsStoreOptions.webAssembly`).
+   * @default true
+   */
+  webAssembly?: boolean;
 }
 
 /**
@@ -50,8 +56,14 @@ export function storeForCacheDir(
   if (backend !== 'auto' && backend !== 'opfs' && backend !== 'idb') {
     throw new RangeError(`backend must be 'auto', 'opfs' or 'idb', got ${showValue(backend)}`);
   }
+  const webAssembly = options.webAssembly ?? true;
   if (backend === 'opfs' || (backend === 'auto' && OpfsStore.isSupported())) {
-    return new OpfsStore({ dir: cacheDir, maxBytes, persist: options.persist ?? false });
+    return new OpfsStore({
+      dir: cacheDir,
+      maxBytes,
+      persist: options.persist ?? false,
+      webAssembly,
+    });
   }
-  return new IdbStore({ name: `medfusion:${cacheDir}`, maxBytes });
+  return new IdbStore({ name: `medfusion:${cacheDir}`, maxBytes, webAssembly });
 }

@@ -1,8 +1,9 @@
-import { ClosedError, checksum, type PersistentStore, type StoreValue } from '@medfusion/core';
+import { ClosedError, type PersistentStore, type StoreValue } from '@medfusion/core';
 import { deserializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { StoreError } from '../storeErrors.js';
 import { checkStoreKey, checkStoreValue } from '../storeValidate.js';
+import { ValueChecksum } from '../ValueChecksum.js';
 import { OpfsClient } from './OpfsClient.js';
 import type { OpfsHostApi, OpfsOpenArgs, OpfsReply } from './opfsHost.js';
 import {
@@ -72,6 +73,8 @@ export class OpfsStore implements PersistentStore {
   /** Batch buffers the worker sent back, reused for the next batches. */
   private spare: ArrayBuffer[] = [];
   private persistedAnswer: boolean | undefined;
+  /** Checks on this thread the values the worker reads (loaded at open). */
+  private valueChecksum: ValueChecksum | undefined;
 
   constructor(options: OpfsStoreOptions) {
     const { args, callTimeoutMs } = checkOpfsStoreOptions(options);
@@ -107,6 +110,7 @@ export class OpfsStore implements PersistentStore {
     if (this.persistAsked) {
       this.persistedAnswer = await navigator.storage.persist?.().catch(() => false);
     }
+    this.valueChecksum = await ValueChecksum.load(this.args.webAssembly);
     await this.client.start(this.useWorker, this.args);
     this.opened = true;
   }
@@ -161,7 +165,8 @@ export class OpfsStore implements PersistentStore {
       this.client
         .read(keys, (j, value, sum) => {
           const g = batch[j]!;
-          if (value === undefined || sum < 0 || checksum(value) === sum) g.resolve(value);
+          if (value === undefined || sum < 0 || this.valueChecksum?.matches(value, sum))
+            g.resolve(value);
           else this.getVerified(g);
         })
         .catch((err: unknown) => {

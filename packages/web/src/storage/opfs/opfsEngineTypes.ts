@@ -25,9 +25,18 @@ export interface EngineUsage extends StoreUsage {
   segments: number;
   /** Whether sync handles or the async API back the store. */
   backend: 'sync' | 'async';
+  /**
+   * The checksum new entries are sealed with: `'xxh64'` (WebAssembly) unless
+   * the store was opened with `webAssembly: false` or the page refuses
+   * WebAssembly, then `'xxh32'`.
+   */
+  checksumAlgorithm: 'xxh64' | 'xxh32';
   /** Segments evicted since open. */
   evictedSegments: number;
-  /** Entries dropped because their bytes failed verification. */
+  /**
+   * Entries dropped because their bytes failed verification (or could not be
+   * checked here: an xxHash64 entry where WebAssembly is off).
+   */
   corruptDropped: number;
   /** QuotaExceededError seen since open. */
   quotaErrors: number;

@@ -1,13 +1,15 @@
 import { checksum } from '@medfusion/core';
+import { type ValueChecksum, XXH64_TAG } from '../ValueChecksum.js';
 
 /**
  * On-disk layout of {@link OpfsStore} (internal).
  *
  * Segment file `segment-<id>.bin`: records appended back to back, each
  * `[magic u32 | flags u16 | keyLen u16 | dataLen u32 | dataSum u32 | headSum u32 | 0 u32 | key | data]`
- * (little-endian; `headSum` covers the first 16 bytes and the key, `dataSum`
- * the data; flags 1 = tombstone). A record is valid only when both sums match,
- * so a torn write is never read back.
+ * (little-endian; `headSum` (xxHash32) covers the first 16 bytes and the key, `dataSum`
+ * the data; flags 1 = tombstone, 2 = `dataSum` is the low 32 bits of the data's
+ * xxHash64, else its xxHash32, see ValueChecksum). A record is valid only when
+ * both sums match, so a torn write is never read back.
  *
  * Index snapshots `index-a.bin` / `index-b.bin` (written alternately):
  * `[magic u32 | byteLength u32 | sum u32 | generation u32 | JSON]`; the valid one with the
@@ -23,6 +25,8 @@ const HEAD_MAGIC = 0x3148464d; // "MFH1"
 
 /** Record flag: the key was deleted. */
 export const FLAG_TOMBSTONE = 1;
+/** Record flag: `dataSum` is the low 32 bits of the data's xxHash64 (else its xxHash32). */
+const FLAG_XXH64 = 2;
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -37,7 +41,7 @@ export interface EntryLocation {
   keyLen: number;
   /** Length of the value. */
   len: number;
-  /** Checksum of the value. */
+  /** Checksum of the value (a {@link ValueChecksum} one: it names its algorithm). */
   sum: number;
 }
 
@@ -102,16 +106,20 @@ export function packedRecordSize(buf: Uint8Array, at: number): number {
 }
 
 /**
- * Compute the checksums of the encoded record at `at` of `buf` and store them
- * in its header (in place: no copy). Returns the record's size, or -1 when
- * no whole record starts there.
+ * Compute the checksums of the encoded record at `at` of `buf` (the data's
+ * with `valueChecksum`, which sets the xxHash64 flag when it is that) and store them in
+ * its header (in place: no copy). Returns the record's size, or -1 when no
+ * whole record starts there.
  */
-export function sealRecord(buf: Uint8Array, at: number): number {
+export function sealRecord(buf: Uint8Array, at: number, valueChecksum: ValueChecksum): number {
   const size = packedRecordSize(buf, at);
   if (size < 0) return -1;
   const dv = new DataView(buf.buffer, buf.byteOffset + at, RECORD_HEADER);
   const keyLen = dv.getUint16(6, true);
-  dv.setUint32(12, checksum(buf.subarray(at + RECORD_HEADER + keyLen, at + size)), true);
+  const sum = valueChecksum.of(buf.subarray(at + RECORD_HEADER + keyLen, at + size));
+  const flags = dv.getUint16(4, true) & ~FLAG_XXH64;
+  dv.setUint16(4, sum >= XXH64_TAG ? flags | FLAG_XXH64 : flags, true);
+  dv.setUint32(12, sum % XXH64_TAG, true);
   const key = buf.subarray(at + RECORD_HEADER, at + RECORD_HEADER + keyLen);
   dv.setUint32(16, headSum(buf.subarray(at, at + 16), key), true);
   return size;
@@ -130,13 +138,13 @@ function headSum(first16: Uint8Array, key: Uint8Array): number {
 
 /** A record header as parsed by {@link parseHeader}. */
 export interface RecordHeader {
-  /** Flags (tombstone). */
+  /** Flags (tombstone, xxHash64). */
   flags: number;
   /** Key length. */
   keyLen: number;
   /** Data length. */
   dataLen: number;
-  /** Data checksum. */
+  /** Data checksum, naming its algorithm as a {@link ValueChecksum} one does. */
   dataSum: number;
   /** Header checksum. */
   headSum: number;
@@ -147,21 +155,24 @@ export function parseHeader(bytes: Uint8Array): RecordHeader | undefined {
   if (bytes.length < RECORD_HEADER) return undefined;
   const dv = new DataView(bytes.buffer, bytes.byteOffset, RECORD_HEADER);
   if (dv.getUint32(0, true) !== RECORD_MAGIC) return undefined;
+  const flags = dv.getUint16(4, true);
   return {
-    flags: dv.getUint16(4, true),
+    flags,
     keyLen: dv.getUint16(6, true),
     dataLen: dv.getUint32(8, true),
-    dataSum: dv.getUint32(12, true),
+    dataSum: dv.getUint32(12, true) + (flags & FLAG_XXH64 ? XXH64_TAG : 0),
     headSum: dv.getUint32(16, true),
   };
 }
 
 /**
- * Check a whole record read from disk; returns its key and data (views into
- * `bytes`) when the magic, both checksums and the lengths agree.
+ * Check a whole record read from disk (its data with `valueChecksum`); returns its key
+ * and data (views into `bytes`) when the magic, both checksums and the
+ * lengths agree.
  */
 export function verifyRecord(
   bytes: Uint8Array,
+  valueChecksum: ValueChecksum,
 ): { header: RecordHeader; key: string; data: Uint8Array } | undefined {
   const header = parseHeader(bytes);
   if (!header) return undefined;
@@ -170,22 +181,23 @@ export function verifyRecord(
   const key = bytes.subarray(RECORD_HEADER, RECORD_HEADER + header.keyLen);
   if (headSum(bytes.subarray(0, 16), key) !== header.headSum) return undefined;
   const data = bytes.subarray(RECORD_HEADER + header.keyLen, size);
-  if (checksum(data) !== header.dataSum) return undefined;
+  if (!valueChecksum.matches(data, header.dataSum)) return undefined;
   return { header, key: dec.decode(key), data };
 }
 
 /**
  * The value of a record read for `key` at `loc`: undefined unless the
- * record is valid (magic, both checksums, lengths) and is a live entry
- * of that key with the indexed length and checksum.
+ * record is valid (magic, both checksums, lengths; the data's checked with
+ * `valueChecksum`) and is a live entry of that key with the indexed length and checksum.
  */
 export function verifyEntry(
   bytes: Uint8Array,
   key: string,
   loc: EntryLocation,
+  valueChecksum: ValueChecksum,
 ): Uint8Array | undefined {
   const data = verifyEntryHeader(bytes, key, loc);
-  return data && checksum(data) === loc.sum ? data : undefined;
+  return data && valueChecksum.matches(data, loc.sum) ? data : undefined;
 }
 
 /**
@@ -202,7 +214,7 @@ export function verifyEntryHeader(
   const header = parseHeader(bytes);
   if (!header) return undefined;
   if (
-    header.flags !== 0 ||
+    (header.flags & ~FLAG_XXH64) !== 0 ||
     header.keyLen !== loc.keyLen ||
     header.dataLen !== loc.len ||
     header.dataSum !== loc.sum

@@ -3,6 +3,7 @@ import { type SerializedError, serializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { holdLockForever } from '../../workers/workerLiveness.js';
 import { StoreError } from '../storeErrors.js';
+import { ValueChecksum } from '../ValueChecksum.js';
 import { asyncBackend } from './opfsAsyncFallback.js';
 import type { EngineUsage } from './opfsEngineTypes.js';
 import { type FileBackend, openDirectory } from './opfsFiles.js';
@@ -18,6 +19,8 @@ export interface OpfsOpenArgs {
   snapshotDelayMs: number;
   flushDelayMs: number;
   backend: 'auto' | 'sync' | 'async';
+  /** Seal values with xxHash64 in WebAssembly where this thread may compile it. */
+  webAssembly: boolean;
 }
 
 /** What a write answers: one error (or null) per record, and the batch buffer to reuse. Internal. */
@@ -243,6 +246,7 @@ export class OpfsHost implements OpfsHostApi {
         ...(a.quotaBytes === undefined ? {} : { quotaBytes: a.quotaBytes }),
       },
       new WriterLease(lockName),
+      await ValueChecksum.load(a.webAssembly),
       () => ch?.postMessage({ from: this.self }),
     );
     if (ch) {

@@ -1,4 +1,5 @@
 import { StoreError } from '../storeErrors.js';
+import type { ValueChecksum } from '../ValueChecksum.js';
 import type { EngineCounters, EngineOptions, EngineUsage, WriterLock } from './opfsEngineTypes.js';
 import { OpfsEvictor } from './opfsEvictor.js';
 import type { FileBackend, OpfsFile } from './opfsFiles.js';
@@ -8,6 +9,8 @@ import {
   encodeHead,
   FLAG_TOMBSTONE,
   isLegacySegmentName,
+  parseHeader,
+  RECORD_HEADER,
   recordSize,
   sealRecord,
   segmentIdOf,
@@ -37,7 +40,7 @@ const SLOW_PATH = Symbol('slow path');
  * use {@link OpfsStore}.
  */
 export class OpfsSegmentEngine {
-  private readonly index = new OpfsSegmentIndex();
+  private readonly index: OpfsSegmentIndex;
   private head: OpfsFile | undefined;
   private seq = 0;
   private next = 1;
@@ -62,9 +65,12 @@ export class OpfsSegmentEngine {
     private readonly fs: FileBackend,
     private readonly opts: EngineOptions,
     private readonly lock: WriterLock,
+    /** Seals the values written and checks those read. */
+    private readonly valueChecksum: ValueChecksum,
     /** Called after this engine changed the directory (the host tells other stores). */
     private readonly onChange: () => void = () => {},
   ) {
+    this.index = new OpfsSegmentIndex(valueChecksum);
     this.commit = new GroupCommit(opts.flushDelayMs, () => {
       this.locked(async () => this.commit.commitAside()).catch(() => {});
     });
@@ -219,7 +225,9 @@ export class OpfsSegmentEngine {
     } catch {
       return SLOW_PATH;
     }
-    const data = verifyData ? verifyEntry(bytes, key, loc) : verifyEntryHeader(bytes, key, loc);
+    const data = verifyData
+      ? verifyEntry(bytes, key, loc, this.valueChecksum)
+      : verifyEntryHeader(bytes, key, loc);
     if (!data) return SLOW_PATH;
     this.index.touch(segment);
     return data;
@@ -233,6 +241,7 @@ export class OpfsSegmentEngine {
         await segment.file.read(loc.offset, recordSize(loc.keyLen, loc.len)),
         key,
         loc,
+        this.valueChecksum,
       );
     } catch {
       return undefined;
@@ -285,7 +294,7 @@ export class OpfsSegmentEngine {
           this.opts.maxBytes - this.index.diskBytes(),
         );
         const j = appendEnd(plan, k, room);
-        for (let t = k; t < j; t++) sealRecord(bytes, starts[t]!);
+        for (let t = k; t < j; t++) sealRecord(bytes, starts[t]!, this.valueChecksum);
         const base = segment.end - starts[k]!;
         // A view into the batch buffer: no copy on the way to the disk.
         const err = await this.evictor.appendWithQuotaRetry(
@@ -298,15 +307,15 @@ export class OpfsSegmentEngine {
         }
         for (let t = k; t < j; t++) {
           const at = starts[t]!;
-          const dv = new DataView(bytes.buffer, bytes.byteOffset + at, 16);
-          if (dv.getUint16(4, true) & FLAG_TOMBSTONE) this.index.drop(keys[t]!);
+          const h = parseHeader(bytes.subarray(at, at + RECORD_HEADER))!;
+          if (h.flags & FLAG_TOMBSTONE) this.index.drop(keys[t]!);
           else {
             this.index.set(keys[t]!, {
               segment: segment.id,
               offset: base + at,
-              keyLen: dv.getUint16(6, true),
-              len: dv.getUint32(8, true),
-              sum: dv.getUint32(12, true),
+              keyLen: h.keyLen,
+              len: h.dataLen,
+              sum: h.dataSum,
             });
           }
         }
@@ -412,6 +421,7 @@ export class OpfsSegmentEngine {
       diskBytes: this.index.diskBytes(),
       segments: this.index.segments.size,
       backend: this.fs.kind,
+      checksumAlgorithm: this.valueChecksum.algorithm,
       ...this.counters,
       flushes: this.commit.count,
       flushesAside: this.commit.asideCount,

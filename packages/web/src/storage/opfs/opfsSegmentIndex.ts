@@ -1,4 +1,5 @@
 import { untrustedSizeError } from '@medfusion/core/internal';
+import type { ValueChecksum } from '../ValueChecksum.js';
 import type { FileBackend, OpfsFile } from './opfsFiles.js';
 import {
   type EntryLocation,
@@ -42,6 +43,9 @@ export class OpfsSegmentIndex {
   liveBytes = 0;
   /** LRU clock. */
   tick = 0;
+
+  /** @param valueChecksum Checks the values of the records a scan recovers. */
+  constructor(private readonly valueChecksum: ValueChecksum) {}
 
   /** Index `key` at `loc`, replacing any older location. */
   set(key: string, loc: EntryLocation): void {
@@ -114,7 +118,7 @@ export class OpfsSegmentIndex {
       if (!header) break;
       const total = recordSize(header.keyLen, header.dataLen);
       if (pos + total > size) break;
-      const rec = verifyRecord(await s.file.read(pos, total));
+      const rec = verifyRecord(await s.file.read(pos, total), this.valueChecksum);
       if (!rec) break;
       if (rec.header.flags & FLAG_TOMBSTONE) this.drop(rec.key);
       else {
