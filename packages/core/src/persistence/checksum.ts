@@ -1,14 +1,16 @@
 /**
- * xxHash32 (seed 0) of `bytes`, as an unsigned integer: the checksum every
- * persistent-store entry carries and is verified against on read, so a
- * flipped byte becomes a miss instead of corrupt data.
+ * xxHash32 (seed 0) of `bytes`, as an unsigned integer: the synchronous
+ * checksum of the persistent stores. It seals the OPFS store's record headers,
+ * index snapshots and head file, and the values of stores that run without
+ * WebAssembly (`webAssembly: false`, or a page that refuses it; values are
+ * otherwise sealed with xxHash64 in WebAssembly, which needs an async start),
+ * so a flipped byte becomes a miss instead of corrupt data.
  *
- * Written here rather than taken from a package because it sits on the read
- * path of every disk hit: reading 32-bit lanes (a Uint32Array view when the
- * bytes are 4-byte aligned) runs several times faster than the byte-wise
- * pure-JS packages (js-xxhash ≈ 0.6 GB/s), and WASM ports need an async
- * start. Output equals the reference xxHash32 (checked against js-xxhash in
- * tests/core/store-checksum.test.ts).
+ * Written here rather than taken from a package because it must run with no
+ * start-up: reading 32-bit lanes (a Uint32Array view when the bytes are
+ * 4-byte aligned) runs several times faster than the byte-wise pure-JS
+ * packages (js-xxhash ≈ 0.6 GB/s). Output equals the reference xxHash32
+ * (checked against js-xxhash in tests/core/store-checksum.test.ts).
  *
  * @example
  * const sum = checksum(new Uint8Array([1, 2, 3]));
