@@ -111,7 +111,10 @@ export class OpfsStore implements PersistentStore {
       this.persistedAnswer = await navigator.storage.persist?.().catch(() => false);
     }
     this.valueChecksum = await ValueChecksum.load(this.args.webAssembly);
-    await this.client.start(this.useWorker, this.args);
+    await this.client.start(this.useWorker, {
+      ...this.args,
+      pageChecksXxh64: this.valueChecksum.algorithm === 'xxh64',
+    });
     this.opened = true;
   }
 

@@ -7,7 +7,7 @@ import { ValueChecksum } from '../ValueChecksum.js';
 import { asyncBackend } from './opfsAsyncFallback.js';
 import type { EngineUsage } from './opfsEngineTypes.js';
 import { type FileBackend, openDirectory } from './opfsFiles.js';
-import { OpfsSegmentEngine } from './opfsSegmentEngine.js';
+import { OpfsSegmentEngine, type ReadCheck } from './opfsSegmentEngine.js';
 import { WriterLease } from './opfsWriterLease.js';
 
 /** What OpfsStore sends to open the engine. Internal. */
@@ -21,6 +21,11 @@ export interface OpfsOpenArgs {
   backend: 'auto' | 'sync' | 'async';
   /** Seal values with xxHash64 in WebAssembly where this thread may compile it. */
   webAssembly: boolean;
+  /**
+   * Whether the page checks xxHash64 values itself (it loaded the WebAssembly);
+   * when not, the host checks them before they are sent.
+   */
+  pageChecksXxh64?: boolean;
 }
 
 /** What a write answers: one error (or null) per record, and the batch buffer to reuse. Internal. */
@@ -107,6 +112,8 @@ export class OpfsHost implements OpfsHostApi {
   private readPort: MessagePort | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Which values of a streamed read the page checks (see OpfsOpenArgs.pageChecksXxh64). */
+  private pageCheck: ReadCheck = 'caller';
   private readonly self = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
   constructor(private readonly makeBackend: BackendFactory = (d) => asyncBackend(d)) {}
@@ -119,6 +126,7 @@ export class OpfsHost implements OpfsHostApi {
     return this.inOrder(async () => {
       if (aliveLock !== null) await holdLockForever(aliveLock);
       const kind = await this.openEngine(args);
+      this.pageCheck = args.pageChecksXxh64 === false ? 'caller-xxh32' : 'caller';
       if (reads) {
         this.readPort?.close();
         this.readPort = reads;
@@ -147,7 +155,7 @@ export class OpfsHost implements OpfsHostApi {
       bytes = 0;
     };
     try {
-      await this.engineOrThrow().readEach(keys, false, (i, value, sum) => {
+      await this.engineOrThrow().readEach(keys, this.pageCheck, (i, value, sum) => {
         answer.i.push(i);
         answer.values.push(value);
         answer.sums.push(sum);

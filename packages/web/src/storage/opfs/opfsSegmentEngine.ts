@@ -1,5 +1,5 @@
 import { StoreError } from '../storeErrors.js';
-import type { ValueChecksum } from '../ValueChecksum.js';
+import { type ValueChecksum, XXH64_TAG } from '../ValueChecksum.js';
 import type { EngineCounters, EngineOptions, EngineUsage, WriterLock } from './opfsEngineTypes.js';
 import { OpfsEvictor } from './opfsEvictor.js';
 import type { FileBackend, OpfsFile } from './opfsFiles.js';
@@ -28,6 +28,12 @@ import {
   packRecords,
   planBatch,
 } from './opfsWritePlan.js';
+
+/**
+ * Who checks the values of a read batch: all here, or the caller (all, or only
+ * the xxHash32 ones). Internal.
+ */
+export type ReadCheck = 'here' | 'caller' | 'caller-xxh32';
 
 /** Marks a read the sync fast path leaves to the async one. */
 const SLOW_PATH = Symbol('slow path');
@@ -172,7 +178,7 @@ export class OpfsSegmentEngine {
    */
   async getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]> {
     const out: (Uint8Array | undefined)[] = new Array(keys.length);
-    await this.readEach(keys, true, (i, value) => {
+    await this.readEach(keys, 'here', (i, value) => {
       out[i] = value;
     });
     return out;
@@ -180,14 +186,16 @@ export class OpfsSegmentEngine {
 
   /**
    * Serve a batch of reads like {@link getMany}, handing each value to `each`
-   * as soon as it is read. With `verifyData` false, a value read on the sync
+   * as soon as it is read. With `check` `'caller'`, a value read on the sync
    * fast path comes with the checksum its bytes must have (`sum`), which the
    * caller checks before trusting them (on its own thread, while this one
-   * reads on); every other value is verified here and comes with `sum` -1.
+   * reads on); `'caller-xxh32'` does so only for xxHash32 checksums (a caller
+   * without WebAssembly); every other value is verified here and comes with
+   * `sum` -1.
    */
   async readEach(
     keys: readonly string[],
-    verifyData: boolean,
+    check: ReadCheck,
     each: (i: number, value: Uint8Array | undefined, sum: number) => void,
   ): Promise<void> {
     // One 16-byte read per batch: a write by another store (tab) is seen at
@@ -202,6 +210,8 @@ export class OpfsSegmentEngine {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       const loc = this.stale ? undefined : this.index.entries.get(key);
+      const verifyData =
+        check === 'here' || (check === 'caller-xxh32' && loc !== undefined && loc.sum >= XXH64_TAG);
       const fast = loc ? this.getSync(key, loc, verifyData) : SLOW_PATH;
       if (fast === SLOW_PATH) each(i, await this.get(key), -1);
       else each(i, fast, verifyData ? -1 : loc!.sum);
