@@ -10,6 +10,7 @@ import {
 import { abortReason, findInPlan, raceAbort, toEpochPlan } from '@medfusion/core/internal';
 import {
   type AsyncBuffer,
+  type Compressors,
   type FileMetaData,
   type ParquetRow,
   parquetMetadataAsync,
@@ -25,7 +26,7 @@ import {
   formatError,
   type ParquetLimits,
 } from './parquetChecks.js';
-import { checkCodecs, parquetCompressors } from './parquetCodecs.js';
+import { checkCodecs, loadParquetCompressors } from './parquetCodecs.js';
 import { checkColumnNames, checkParquetOptions } from './parquetOpenChecks.js';
 import type {
   ParquetColumns,
@@ -144,7 +145,8 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
       url,
       limits,
     );
-    checkCodecs(metadata, source.readColumns, url);
+    source.compressors = await loadParquetCompressors();
+    checkCodecs(metadata, source.readColumns, url, source.compressors);
     source.closer = closer;
     source.spans = spans;
     return source;
@@ -152,6 +154,8 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
 
   private closer = new AbortController();
   private spans: Span[] = [];
+  /** The decompressors (loaded by open). */
+  private compressors: Compressors = {};
 
   /** Counters for monitoring and tests. */
   stats(): ParquetStats {
@@ -357,7 +361,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
         rowStart: first,
         rowEnd: first + (this.rowGroupSizes[g] as number),
         utf8: false,
-        compressors: parquetCompressors,
+        compressors: this.compressors,
       });
     } catch (error) {
       throw formatError(error, `row group ${g} of ${this.url} could not be decoded`);
