@@ -62,9 +62,9 @@ export interface OpfsStoreOptions {
    */
   flushDelayMs?: number;
   /**
-   * Seal values with xxHash64 compiled to WebAssembly (hash-wasm), which
-   * checks a 150 KB value in less than half the time of the JavaScript
-   * xxHash32, where the page allows WebAssembly; elsewhere, or with `false`
+   * Seal values with xxHash64 compiled to WebAssembly (hash-wasm), faster
+   * than the JavaScript xxHash32 on large values (150 KB: 22 against 31 µs in
+   * the OPFS worker), where the page allows WebAssembly; elsewhere, or with `false`
    * (a page that should not compile WebAssembly), values are sealed with
    * xxHash32. Entries keep the checksum they were written with: a store that
    * cannot compute xxHash64 reads such an entry as a miss (dropped, counted in
