@@ -29,4 +29,4 @@ export { isRetryable } from './reliability/retry.js';
 export { abortReason, raceAbort, throwIfAborted } from './util/abort.js';
 export type { UntrustedSizeLimits } from './util/checkUntrustedSize.js';
 export { checkUntrustedSize, untrustedSizeError } from './util/checkUntrustedSize.js';
-export { positiveInt, rejectUnknownOptions, showValue } from './util/validate.js';
+export { bool, positiveInt, rejectUnknownOptions, showValue } from './util/validate.js';

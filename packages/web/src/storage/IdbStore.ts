@@ -1,4 +1,5 @@
 import { ClosedError, isQuotaError, type PersistentStore, type StoreValue } from '@medfusion/core';
+import { bool } from '@medfusion/core/internal';
 import { type IDBPDatabase, openDB, unwrap } from 'idb';
 import { chunkRange, type IdbSchema, isMeta, type Meta } from './idbMeta.js';
 import type { IdbStoreOptions, IdbStoreUsage } from './idbStoreOptions.js';
@@ -73,10 +74,7 @@ export class IdbStore implements PersistentStore {
       options.quotaBytes === undefined
         ? undefined
         : checkMaxBytes('quotaBytes', options.quotaBytes);
-    this.webAssembly = options.webAssembly ?? true;
-    if (typeof this.webAssembly !== 'boolean') {
-      throw new TypeError(`webAssembly must be a boolean, got ${String(this.webAssembly)}`);
-    }
+    this.webAssembly = bool('webAssembly', options.webAssembly ?? true);
   }
 
   /** True where IndexedDB exists. */

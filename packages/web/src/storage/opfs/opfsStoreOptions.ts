@@ -1,3 +1,4 @@
+import { bool } from '@medfusion/core/internal';
 import { checkMaxBytes } from '../storeValidate.js';
 import type { EngineUsage } from './opfsEngineTypes.js';
 import type { OpfsOpenArgs } from './opfsHost.js';
@@ -127,10 +128,7 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
   if (backend !== 'auto' && backend !== 'async') {
     throw new RangeError(`backend must be 'auto' or 'async', got ${JSON.stringify(backend)}`);
   }
-  const webAssembly = options.webAssembly ?? true;
-  if (typeof webAssembly !== 'boolean') {
-    throw new TypeError(`webAssembly must be a boolean, got ${String(webAssembly)}`);
-  }
+  const webAssembly = bool('webAssembly', options.webAssembly ?? true);
   const args: OpfsOpenArgs = {
     dir: options.dir,
     webAssembly,
