@@ -155,14 +155,18 @@ export function parseHeader(bytes: Uint8Array): RecordHeader | undefined {
   if (bytes.length < RECORD_HEADER) return undefined;
   const dv = new DataView(bytes.buffer, bytes.byteOffset, RECORD_HEADER);
   if (dv.getUint32(0, true) !== RECORD_MAGIC) return undefined;
-  const flags = dv.getUint16(4, true);
   return {
-    flags,
+    flags: dv.getUint16(4, true),
     keyLen: dv.getUint16(6, true),
     dataLen: dv.getUint32(8, true),
-    dataSum: dv.getUint32(12, true) + (flags & FLAG_XXH64 ? XXH64_TAG : 0),
+    dataSum: dataSumOf(dv),
     headSum: dv.getUint32(16, true),
   };
+}
+
+/** The data checksum of the record header `dv` views, naming its algorithm (see ValueChecksum). */
+export function dataSumOf(dv: DataView): number {
+  return dv.getUint32(12, true) + (dv.getUint16(4, true) & FLAG_XXH64 ? XXH64_TAG : 0);
 }
 
 /**

@@ -4,13 +4,12 @@ import type { EngineCounters, EngineOptions, EngineUsage, WriterLock } from './o
 import { OpfsEvictor } from './opfsEvictor.js';
 import type { FileBackend, OpfsFile } from './opfsFiles.js';
 import {
+  dataSumOf,
   decodeHead,
   type EntryLocation,
   encodeHead,
   FLAG_TOMBSTONE,
   isLegacySegmentName,
-  parseHeader,
-  RECORD_HEADER,
   recordSize,
   sealRecord,
   segmentIdOf,
@@ -317,15 +316,15 @@ export class OpfsSegmentEngine {
         }
         for (let t = k; t < j; t++) {
           const at = starts[t]!;
-          const h = parseHeader(bytes.subarray(at, at + RECORD_HEADER))!;
-          if (h.flags & FLAG_TOMBSTONE) this.index.drop(keys[t]!);
+          const dv = new DataView(bytes.buffer, bytes.byteOffset + at, 16);
+          if (dv.getUint16(4, true) & FLAG_TOMBSTONE) this.index.drop(keys[t]!);
           else {
             this.index.set(keys[t]!, {
               segment: segment.id,
               offset: base + at,
-              keyLen: h.keyLen,
-              len: h.dataLen,
-              sum: h.dataSum,
+              keyLen: dv.getUint16(6, true),
+              len: dv.getUint32(8, true),
+              sum: dataSumOf(dv),
             });
           }
         }
