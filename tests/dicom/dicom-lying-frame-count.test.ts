@@ -62,3 +62,23 @@ describe.each(['multi-explicit.dcm', 'multi-rle.dcm'])(
     });
   },
 );
+
+describe('a manifest frames column claiming 2^31 - 1 frames', () => {
+  it("DicomSource 'frames': open rejects before building the sample index", {
+    timeout: 10_000,
+  }, async () => {
+    const manifest = blobUrl(
+      new TextEncoder().encode(`url,frames\n${filesUrl}multi-rle.dcm,${LIE}\n`),
+    );
+    urls.push(manifest);
+    const error = await DicomSource.open({
+      manifestUrl: manifest,
+      multiFrame: 'frames',
+      urlPolicy: { allowOrigins: ['*'] },
+    }).catch((e: unknown) => e);
+    const e = sizeLimit(error);
+    expect(e.code).toBe('SIZE_LIMIT');
+    expect(e.message).toContain(`${filesUrl}multi-rle.dcm`);
+    expect(e.claimed).toBe(LIE);
+  });
+});

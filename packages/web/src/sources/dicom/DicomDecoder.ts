@@ -4,6 +4,8 @@ import type { DicomDecodeOptions, DicomImage } from './dicomOptions.js';
 import type { TagReader } from './dicomTags.js';
 import { type DicomImageInfo, frameLength } from './imageInfo.js';
 import { inflateNative, parsePart10 } from './parsePart10.js';
+import { checkDecodedSize, checkNativePixels } from './pixelLimits.js';
+import { checkedRleFrameBytes } from './rle.js';
 import { type DicomSamples, samplesOf } from './samples.js';
 import { TagFields } from './tagFields.js';
 import { writeFrame } from './toFloat32.js';
@@ -85,7 +87,10 @@ export class DicomDecoder {
 
   /**
    * Decode a Part 10 file: all frames (`'volume'`), or frame `frame` (`'frames'`, default 0).
-   * Rejects with a {@link DicomError}: `DICOM_FORMAT`, `DICOM_UNSUPPORTED`, `DICOM_MISSING_TAG`.
+   * Rejects with a {@link DicomError}: `DICOM_FORMAT`, `DICOM_UNSUPPORTED`, `DICOM_MISSING_TAG`;
+   * or a `SizeLimitError` (`SIZE_LIMIT`) when the header claims more frames or pixels than
+   * the bytes hold or than 2^30 floats (4 GiB), before anything that size is
+   * allocated.
    */
   async decode(
     bytes: Uint8Array,
@@ -129,6 +134,13 @@ export class DicomDecoder {
     }
     const tagValues = new Float32Array(this.tagNames.length);
     this.fields.read(tags, tagValues, 0, where, context.index);
+    // What the header claims, against the bytes given and the decode limit, before allocating.
+    checkDecodedSize(info, frames.length, where);
+    for (const bytes of frames) {
+      if (native) checkNativePixels(info, 1, bytes.length, where);
+      else if (transferSyntax === TransferSyntax.RLELossless)
+        checkedRleFrameBytes(bytes, info, where);
+    }
     const n = frameLength(info);
     const data = new Float32Array(n * frames.length);
     const pixel = {

@@ -7,7 +7,7 @@ import {
   type ReportsLoadPhases,
 } from '@medfusion/core';
 import { rejectUnknownOptions } from '@medfusion/core/internal';
-import { parseDicom } from 'dicom-parser';
+import { type DataSet, parseDicom } from 'dicom-parser';
 import { type HttpOptions, httpOptionsOf } from '../../remote/RangeReader.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
 import { UrlScope } from '../../remote/urlPolicy.js';
@@ -22,8 +22,11 @@ import {
 import { FrameIndex } from './FrameIndex.js';
 import { fetchHead, fetchObject } from './fetchObject.js';
 import { fnv1a } from './fnv1a.js';
+import { type DicomImageInfo, readImageInfo } from './imageInfo.js';
 import { loadSample } from './loadSample.js';
 import { dataSetReader, inflate } from './parsePart10.js';
+import { checkFramesInFile } from './pixelLimits.js';
+import { TransferSyntax } from './transferSyntax.js';
 
 const KNOWN_OPTIONS = [
   'urls',
@@ -93,7 +96,13 @@ export class DicomSource<T = DicomSample> implements Dataset<T>, ReportsLoadPhas
     this.transform = options.transform;
     this.http = httpOptionsOf(options);
     this.anonymous = { ...this.http, headers: {} };
-    this.layout = new FrameIndex(frames, 0);
+    const counted =
+      manifest.frames && decoder.multiFrame === 'frames' ? 'manifest column' : 'header';
+    this.layout = new FrameIndex(
+      frames,
+      0,
+      `the frame counts (${counted}) of ${frames.length} file(s) from ${manifest.urls[0]}`,
+    );
     const total = this.layout.length;
     this.length = total;
     this.tabularNames = [...manifest.columns, ...decoder.tagNames];
@@ -189,7 +198,10 @@ export class DicomSource<T = DicomSample> implements Dataset<T>, ReportsLoadPhas
     return this.manifest.urls[this.layout.itemOf(index)] as string;
   }
 
-  /** Fetch and decode sample `index`; rejects with a `LoadError` (cause: the `DicomError` or `RemoteReadError`). */
+  /**
+   * Fetch and decode sample `index`; rejects with a `LoadError` (cause: the `DicomError`,
+   * `RemoteReadError`, or the `SizeLimitError` of a header claiming more than the file holds).
+   */
   async get(index: number, opts: GetOptions = {}): Promise<T> {
     this.layout.check(index);
     if (this.closed) throw new ClosedError('DicomSource');
@@ -263,18 +275,28 @@ async function frameCount(
   signal: AbortSignal | undefined,
 ): Promise<number> {
   const { bytes, size } = await fetchHead(url, HEAD_BYTES, http, signal);
-  const read = (b: Uint8Array) => {
-    const ds = parseDicom(b, { untilTag: 'x7fe00010', inflater: inflate });
-    return Math.max(1, dataSetReader(ds).number('00280008', 'IS') ?? 1);
-  };
+  const read = (b: Uint8Array) => parseDicom(b, { untilTag: 'x7fe00010', inflater: inflate });
+  let ds: DataSet;
   try {
-    return read(bytes);
+    ds = read(bytes);
   } catch (error) {
     if (bytes.length >= size) {
       throw new DicomError('DICOM_FORMAT', `${url} is not a readable DICOM Part 10 file`, {
         cause: error,
       });
     }
-    return read(await fetchObject(url, http, signal));
+    ds = read(await fetchObject(url, http, signal));
   }
+  const tags = dataSetReader(ds);
+  const frames = Math.max(1, tags.number('00280008', 'IS') ?? 1);
+  // The claimed count against the file's size, before the sample index is built on it.
+  let info: DicomImageInfo | undefined;
+  try {
+    info = readImageInfo(tags, url);
+  } catch {
+    info = undefined; // a get of the file names the missing tag
+  }
+  const syntax = ds.string('x00020010')?.trim() ?? TransferSyntax.ImplicitVRLittleEndian;
+  checkFramesInFile(info, frames, syntax, size, url);
+  return frames;
 }

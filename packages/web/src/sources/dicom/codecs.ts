@@ -1,7 +1,7 @@
 /// <reference path="./codecModules.d.ts" />
 import { DicomError } from './DicomError.js';
 import type { DicomImageInfo } from './imageInfo.js';
-import { decodeRle, rleFrameBytes } from './rle.js';
+import { checkedRleFrameBytes, decodeRle } from './rle.js';
 import { type DicomSamples, samplesOf } from './samples.js';
 import { TransferSyntax } from './transferSyntax.js';
 
@@ -173,7 +173,7 @@ const jpegLossless = new BuiltInCodec(async (frame, info, sink) => {
  */
 let rleScratch = new Uint8Array(0);
 const rle = new BuiltInCodec((frame, info, sink) => {
-  const size = rleFrameBytes(info);
+  const size = checkedRleFrameBytes(frame, info);
   if (rleScratch.length < size) rleScratch = new Uint8Array(size);
   sink(samplesOf(decodeRle(frame, info, rleScratch.subarray(0, size)), info));
 });

@@ -85,3 +85,8 @@ export function readImageInfo(reader: TagReader, where: string, index?: number):
 export function frameLength(info: DicomImageInfo): number {
   return info.rows * info.columns * info.samplesPerPixel;
 }
+
+/** Bytes of one frame as native (uncompressed) pixel data, as RLE decodes to. */
+export function frameBytes(info: DicomImageInfo): number {
+  return frameLength(info) * (info.bitsAllocated >>> 3);
+}

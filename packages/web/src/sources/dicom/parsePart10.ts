@@ -10,7 +10,8 @@ import {
 import { inflateSync } from 'fflate';
 import { DicomError } from './DicomError.js';
 import type { TagReader, TagVr } from './dicomTags.js';
-import { type DicomImageInfo, frameLength, readImageInfo } from './imageInfo.js';
+import { type DicomImageInfo, frameBytes, readImageInfo } from './imageInfo.js';
+import { checkFragmentCount, checkNativePixels } from './pixelLimits.js';
 import { numberValue } from './tagFields.js';
 import { TransferSyntax } from './transferSyntax.js';
 
@@ -138,10 +139,17 @@ export function parsePart10(
       index === undefined ? undefined : { index },
     );
   }
-  return { transferSyntax, info, tags, frame: (i) => frameBytes(ds, pixels, info, i, where) };
+  // The header's claims against the bytes present, before anything loops over the frames.
+  if (pixels.encapsulatedPixelData) {
+    checkFragmentCount(info, pixels.fragments?.length ?? 0, where);
+  } else {
+    const present = Math.min(pixels.length, ds.byteArray.length - pixels.dataOffset);
+    checkNativePixels(info, info.numberOfFrames, present, where);
+  }
+  return { transferSyntax, info, tags, frame: (i) => frameOf(ds, pixels, info, i, where) };
 }
 
-function frameBytes(
+function frameOf(
   ds: DataSet,
   el: Element,
   info: DicomImageInfo,
@@ -150,7 +158,7 @@ function frameBytes(
 ): Uint8Array {
   const frames = info.numberOfFrames;
   if (!el.encapsulatedPixelData) {
-    const size = (frameLength(info) * info.bitsAllocated) >>> 3;
+    const size = frameBytes(info);
     const start = el.dataOffset + i * size;
     if (start + size > el.dataOffset + el.length || start + size > ds.byteArray.length) {
       throw new DicomError('DICOM_FORMAT', `${where}: Pixel Data is shorter than frame ${i} needs`);

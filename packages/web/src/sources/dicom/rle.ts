@@ -1,12 +1,14 @@
+import { checkUntrustedSize } from '@medfusion/core/internal';
 import { DicomError } from './DicomError.js';
-import type { DicomImageInfo } from './imageInfo.js';
+import { type DicomImageInfo, frameBytes } from './imageInfo.js';
+import { claimedPixels } from './pixelLimits.js';
 
 /**
  * Decode one RLE Lossless frame (PS3.5 Annex G): a 64-byte header of up to 15
  * segment offsets, each segment a PackBits stream of one byte plane (most
  * significant byte first, one plane per sample). Writes the frame's bytes
  * little endian and interleaved, as native pixel data would be, into `out`
- * ({@link rleFrameBytes} long; every byte is written, or it throws) and
+ * ({@link frameBytes} long; every byte is written, or it throws) and
  * returns it.
  */
 export function decodeRle(frame: Uint8Array, info: DicomImageInfo, out: Uint8Array): Uint8Array {
@@ -22,8 +24,8 @@ export function decodeRle(frame: Uint8Array, info: DicomImageInfo, out: Uint8Arr
     );
   }
   const pixels = info.rows * info.columns;
-  if (out.length !== pixels * spp * bytesPer) {
-    throw new RangeError(`out holds ${out.length} bytes, the frame ${pixels * spp * bytesPer}`);
+  if (out.length !== frameBytes(info)) {
+    throw new RangeError(`out holds ${out.length} bytes, the frame ${frameBytes(info)}`);
   }
   const stride = spp * bytesPer;
   for (let s = 0; s < segments; s++) {
@@ -53,7 +55,19 @@ export function decodeRle(frame: Uint8Array, info: DicomImageInfo, out: Uint8Arr
   return out;
 }
 
-/** Bytes of one decoded RLE frame. */
-export function rleFrameBytes(info: DicomImageInfo): number {
-  return info.rows * info.columns * info.samplesPerPixel * (info.bitsAllocated >>> 3);
+/**
+ * Bytes one decoded RLE frame of `info` takes, once checked against what `frame` can
+ * expand to (a `SizeLimitError` naming `where` otherwise): PackBits turns at best 2 bytes
+ * into 128, so the segments after the 64-byte header hold at most 64 times their length.
+ * Call before allocating the output.
+ */
+export function checkedRleFrameBytes(
+  frame: Uint8Array,
+  info: DicomImageInfo,
+  where = 'an RLE frame',
+): number {
+  return checkUntrustedSize(`${where} (${claimedPixels(info, 1)})`, frameBytes(info), {
+    actual: 64 * Math.max(0, frame.length - 64),
+    actualName: `what ${frame.length} bytes of RLE can expand to`,
+  });
 }
