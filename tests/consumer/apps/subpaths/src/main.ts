@@ -1,1 +1,0 @@
-// written by tests/consumer/subpaths.test.ts
