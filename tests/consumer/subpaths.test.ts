@@ -22,7 +22,8 @@ const SPECIFIERS = Object.entries(SUBPATHS).flatMap(([name, subs]) =>
 /**
  * Subpaths that resolve in Node but do not load there yet, with the error they
  * give: a defect to fix in the package, listed so that the fix shows here (the
- * test fails once the import works: delete the entry then).
+ * test fails once the import works: delete the entry then, and the note in
+ * docs/dicom.md).
  */
 const IMPORT_FAILS_IN_NODE: Record<string, RegExp> = {
   // packages/web/src/sources/dicom/*.ts import named exports of dicom-parser,
