@@ -229,11 +229,18 @@ export function expectTrained(report: PageReport): void {
  * the errors reported in the app's own files or in our packages. Errors inside
  * other libraries (TF.js's declarations do not pass `skipLibCheck: false`) are
  * not ours to judge.
+ * @param project the app's tsconfig to use (`tsc -p`)
  */
-export async function typeErrorsOfOurs(dir: string): Promise<string[]> {
+export async function typeErrorsOfOurs(dir: string, project = '.'): Promise<string[]> {
   let output: string;
   try {
-    output = await run(dir, 'node_modules/.bin/tsc', ['--noEmit', '-p', '.', '--pretty', 'false']);
+    output = await run(dir, 'node_modules/.bin/tsc', [
+      '--noEmit',
+      '-p',
+      project,
+      '--pretty',
+      'false',
+    ]);
   } catch (err) {
     output = String(err);
   }

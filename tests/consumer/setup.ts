@@ -6,7 +6,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-// @ts-expect-error: a plain .mjs script without types
 import { packPackages, ROOT } from '../../scripts/pack.mjs';
 
 declare module 'vitest' {

@@ -1,0 +1,17 @@
+/** Repository root. */
+export const ROOT: string;
+/** The published packages, by folder under packages/. */
+export const PACKAGES: string[];
+/** `pnpm pack` every published package into `dest`; package name → tarball path. */
+export function packPackages(dest: string): Record<string, string>;
+/** Every subpath a consumer may import (workspace `exports` and the docs), by package name. */
+export function publicSubpaths(): Record<string, string[]>;
+/** What is wrong with a published package.json for `subpaths` (empty when nothing). */
+export function manifestProblems(
+  manifest: {
+    name: string;
+    exports?: Record<string, unknown>;
+    typesVersions?: Record<string, Record<string, string[]>>;
+  },
+  subpaths: string[],
+): string[];
