@@ -13,7 +13,7 @@
  * - `truncate-N` / `truncate-all`: the body breaks off after half (Content-Length announced).
  * - `cut`: a complete answer without the multipart closing boundary.
  * - `corrupt`: the JPEG-LS codestream's frame header is zeroed (no codec can decode it).
- * - `stall`: every request of the key (not only fault-prone ones) is accepted, never answered.
+ * - `stall`: fault-prone requests are accepted, never answered; `stallall`: every request.
  *
  * `GET /__stats/<key>` answers `{ requests, faultProne, gzipped }`: requests of
  * the key, its fault-prone ones, and answers the target sent compressed.
@@ -79,7 +79,10 @@ function forward(
     { host: to.hostname, port: to.port, path, method: req.method, headers },
     (answer) => {
       if (answer.headers['content-encoding']) stats.gzipped++;
-      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...CORS });
+      const headers = Object.fromEntries(
+        Object.entries(answer.headers).filter(([name]) => !name.startsWith('access-control-')),
+      );
+      res.writeHead(answer.statusCode ?? 502, { ...headers, ...CORS });
       answer.pipe(res);
     },
   );
@@ -164,7 +167,7 @@ export async function startFaultProxy(target: string): Promise<LocalServer> {
     ];
     const stats = statsOf(key);
     stats.requests++;
-    if (fault === 'stall') return; // accepted, never answered (listenLocal's close drops it)
+    if (fault === 'stallall') return; // accepted, never answered (listenLocal's close drops it)
     if (!/\/frames\/|\.dcm$/.test(path)) {
       forward(req, res, target, path, stats);
       return;
@@ -172,6 +175,7 @@ export async function startFaultProxy(target: string): Promise<LocalServer> {
     const n = ++stats.faultProne;
     const count = countText === 'all' ? Number.POSITIVE_INFINITY : Number(countText ?? 1);
     const hit = n <= count;
+    if (fault === 'stall') return;
     if (fault === 'reset' && hit) {
       req.socket.destroy();
       return;

@@ -5,15 +5,15 @@ import {
   LoadPhaseCounter,
   type LoadPhaseStats,
   type ReportsLoadPhases,
-  RetryExhaustedError,
 } from '@medfusion/core';
 import { rejectUnknownOptions, throwIfAborted } from '@medfusion/core/internal';
-import { type HttpOptions, httpOptionsOf, RangeReader } from '../../remote/RangeReader.js';
+import { type HttpOptions, httpOptionsOf } from '../../remote/RangeReader.js';
 import { RemoteReadError, SourceFormatError } from '../../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
 import { DicomDecoder } from '../dicom/DicomDecoder.js';
 import { DECODE_AND_HTTP_OPTIONS, type DicomSample } from '../dicom/dicomOptions.js';
 import { FrameIndex } from '../dicom/FrameIndex.js';
+import { fetchObject } from '../dicom/fetchObject.js';
 import { fnv1a } from '../dicom/fnv1a.js';
 import { type DicomImageInfo, readImageInfo } from '../dicom/imageInfo.js';
 import { loadSample } from '../dicom/loadSample.js';
@@ -248,28 +248,27 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     const url = `${this.root}/studies/${entry.study}/series/${entry.series}/instances/${entry.instance}/frames/${numbers.join(',')}`;
     if (!this.explicitOnly.has(entry.instance)) {
       try {
-        // As stored, no retries: a server that cannot send some syntax as is answers 5xx at once.
-        return await this.fetchMultipart(url, ACCEPT_AS_STORED, { retries: 0 }, signal);
+        // As stored, retried on network errors and transient statuses, not on an error status.
+        return await this.fetchMultipart(url, ACCEPT_AS_STORED, signal, isErrorStatus);
       } catch (error) {
         throwIfAborted(signal);
-        const cause = error instanceof RetryExhaustedError ? error.cause : error;
-        if (!(cause instanceof RemoteReadError) || cause.status === undefined || cause.status < 400)
-          throw error;
+        if (!isErrorStatus(error)) throw error;
         this.explicitOnly.add(entry.instance);
         this.counters.transcodeFallbacks++;
       }
     }
-    return this.fetchMultipart(url, ACCEPT_EXPLICIT, this.http.retry, signal);
+    return this.fetchMultipart(url, ACCEPT_EXPLICIT, signal);
   }
 
+  /** One WADO-RS frame request and its body, retried as the `retry` option says (see {@link fetchObject}). */
   private async fetchMultipart(
     url: string,
     accept: string,
-    retry: HttpOptions['retry'],
     signal: AbortSignal,
+    final?: (error: unknown) => boolean,
   ): Promise<{ frames: Uint8Array[]; syntax: string }> {
     this.counters.frameRequests++;
-    // RangeReader's stream hands back the body only: keep the answer's Content-Type on the way.
+    // fetchObject hands back the body only: keep the answer's Content-Type on the way.
     const base = this.http.fetch ?? globalThis.fetch.bind(globalThis);
     let contentType = '';
     const fetchFn: typeof fetch = async (input, init) => {
@@ -277,14 +276,12 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
       contentType = res.headers.get('Content-Type') ?? '';
       return res;
     };
-    const reader = new RangeReader({
-      url,
+    const http = {
       ...this.http,
       fetch: fetchFn,
-      retry,
       headers: { ...this.http.headers, Accept: accept },
-    });
-    const body = new Uint8Array(await new Response(await reader.stream({ signal })).arrayBuffer());
+    };
+    const body = await fetchObject(url, http, signal, final);
     const boundary = boundaryOf(contentType);
     if (!/^multipart\/related/i.test(contentType) || !boundary) {
       throw new SourceFormatError(
@@ -298,4 +295,9 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
       TransferSyntax.ExplicitVRLittleEndian;
     return { frames: parts.map((p) => p.body), syntax };
   }
+}
+
+/** An HTTP error status (a 5xx or a 4xx): the server answered and refused. */
+function isErrorStatus(error: unknown): boolean {
+  return error instanceof RemoteReadError && error.status !== undefined && error.status >= 400;
 }
