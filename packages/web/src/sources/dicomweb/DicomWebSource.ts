@@ -77,7 +77,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
   private readonly label: DicomWebSourceOptions<T>['label'];
   private readonly transform: DicomWebSourceOptions<T>['transform'];
   private readonly closer = new AbortController();
-  /** Instances whose frames the server could not send as stored. */
+  /** Instances whose frames the server refused to send as stored, then sent as Explicit VR LE. */
   private readonly explicitOnly = new Set<string>();
   private readonly counters: DicomWebStats;
   private closed = false;
@@ -248,13 +248,16 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     const url = `${this.root}/studies/${entry.study}/series/${entry.series}/instances/${entry.instance}/frames/${numbers.join(',')}`;
     if (!this.explicitOnly.has(entry.instance)) {
       try {
-        // As stored, retried on network errors and transient statuses, not on an error status.
-        return await this.fetchMultipart(url, ACCEPT_AS_STORED, signal, isErrorStatus);
+        // As stored, retried on network errors and transient statuses, not on a refusal.
+        return await this.fetchMultipart(url, ACCEPT_AS_STORED, signal, refusesSyntax);
       } catch (error) {
         throwIfAborted(signal);
-        if (!isErrorStatus(error)) throw error;
-        this.explicitOnly.add(entry.instance);
+        if (!refusesSyntax(error)) throw error;
         this.counters.transcodeFallbacks++;
+        const frames = await this.fetchMultipart(url, ACCEPT_EXPLICIT, signal);
+        // Only a refusal the server then answers in Explicit VR LE switches the instance for good.
+        this.explicitOnly.add(entry.instance);
+        return frames;
       }
     }
     return this.fetchMultipart(url, ACCEPT_EXPLICIT, signal);
@@ -297,7 +300,18 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
   }
 }
 
-/** An HTTP error status (a 5xx or a 4xx): the server answered and refused. */
-function isErrorStatus(error: unknown): boolean {
-  return error instanceof RemoteReadError && error.status !== undefined && error.status >= 400;
+/** Statuses that say "try again later", not "cannot": retried, never a reason to change the syntax. */
+const TRANSIENT_STATUS = new Set([408, 429, 502, 503, 504]);
+
+/**
+ * The server refused to send the frames as asked: an error status other than the transient
+ * ones (Orthanc answers 500 for Deflated frames asked as stored, other servers 406 or 415).
+ */
+function refusesSyntax(error: unknown): boolean {
+  return (
+    error instanceof RemoteReadError &&
+    error.status !== undefined &&
+    error.status >= 400 &&
+    !TRANSIENT_STATUS.has(error.status)
+  );
 }
