@@ -219,11 +219,13 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     const entry = this.entries[e] as InstanceEntry;
     const info = this.infos[e] as DicomImageInfo;
     const frame = this.layout.frameOf(index);
-    const where = `instance ${entry.instance}`;
     const signal = outer ? AbortSignal.any([outer, this.closer.signal]) : this.closer.signal;
     const numbers = frame > 0 ? [frame] : Array.from({ length: entry.frames }, (_, i) => i + 1);
+    const url = `${this.root}/studies/${entry.study}/series/${entry.series}/instances/${entry.instance}/frames/${numbers.join(',')}`;
+    // Every error names the instance and the request: format and decode errors too.
+    const where = `instance ${entry.instance} (${url})`;
     const startAt = performance.now();
-    const { frames, syntax } = await this.fetchFrames(entry, numbers, signal);
+    const { frames, syntax } = await this.fetchFrames(entry.instance, url, where, signal);
     const decodeAt = performance.now();
     const { image, tags } = await this.decoder.decodeFrames(
       frames,
@@ -241,31 +243,32 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
   }
 
   private async fetchFrames(
-    entry: InstanceEntry,
-    numbers: number[],
+    instance: string,
+    url: string,
+    where: string,
     signal: AbortSignal,
   ): Promise<{ frames: Uint8Array[]; syntax: string }> {
-    const url = `${this.root}/studies/${entry.study}/series/${entry.series}/instances/${entry.instance}/frames/${numbers.join(',')}`;
-    if (!this.explicitOnly.has(entry.instance)) {
+    if (!this.explicitOnly.has(instance)) {
       try {
         // As stored, retried on network errors and transient statuses, not on a refusal.
-        return await this.fetchMultipart(url, ACCEPT_AS_STORED, signal, refusesSyntax);
+        return await this.fetchMultipart(url, where, ACCEPT_AS_STORED, signal, refusesSyntax);
       } catch (error) {
         throwIfAborted(signal);
         if (!refusesSyntax(error)) throw error;
         this.counters.transcodeFallbacks++;
-        const frames = await this.fetchMultipart(url, ACCEPT_EXPLICIT, signal);
+        const frames = await this.fetchMultipart(url, where, ACCEPT_EXPLICIT, signal);
         // Only a refusal the server then answers in Explicit VR LE switches the instance for good.
-        this.explicitOnly.add(entry.instance);
+        this.explicitOnly.add(instance);
         return frames;
       }
     }
-    return this.fetchMultipart(url, ACCEPT_EXPLICIT, signal);
+    return this.fetchMultipart(url, where, ACCEPT_EXPLICIT, signal);
   }
 
   /** One WADO-RS frame request and its body, retried as the `retry` option says (see {@link fetchObject}). */
   private async fetchMultipart(
     url: string,
+    where: string,
     accept: string,
     signal: AbortSignal,
     final?: (error: unknown) => boolean,
@@ -288,10 +291,10 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     const boundary = boundaryOf(contentType);
     if (!/^multipart\/related/i.test(contentType) || !boundary) {
       throw new SourceFormatError(
-        `${url}: the answer is ${JSON.stringify(contentType)}, not multipart/related with a boundary`,
+        `${where}: the answer is ${JSON.stringify(contentType)}, not multipart/related with a boundary`,
       );
     }
-    const parts = parseMultipart(body, boundary);
+    const parts = parseMultipart(body, boundary, where);
     const syntax =
       transferSyntaxOf(parts[0]?.contentType ?? '') ??
       transferSyntaxOf(contentType) ??
