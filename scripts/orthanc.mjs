@@ -4,7 +4,8 @@
 // free port with a temporary storage folder and its own configuration,
 // stopped by its PID. Orthanc listens on every interface (no bind option) but
 // with remote access off it answers 401 to anyone but 127.0.0.1, which is
-// what we talk to. Types: scripts/orthanc.d.mts.
+// what we talk to. HTTP compression stays on, Orthanc's default (it gzips its
+// answers to clients that accept it, as browsers do). Types: scripts/orthanc.d.mts.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -40,7 +41,6 @@ export async function startOrthanc() {
     DicomServerEnabled: false,
     RemoteAccessAllowed: false,
     AuthenticationEnabled: false,
-    HttpCompressionEnabled: false,
     Plugins: [PLUGIN],
     DicomWeb: { Enable: true, Root: '/dicom-web/' },
   };

@@ -2,7 +2,9 @@
  * Vitest global setup (Node) of the `dicom` project: builds the DICOM fixtures
  * with dcmjs + DCMTK + GDCM into a temp folder, serves them with the range
  * server (for DicomSource), starts a throwaway Orthanc with DICOMweb, uploads
- * every fixture, and puts a CORS proxy in front of it (for DicomWebSource).
+ * every fixture, and puts a CORS proxy in front of it (for DicomWebSource), and
+ * fault proxies in front of both (tests/setup/faultProxy.ts). Orthanc runs on its
+ * default settings (it gzips its answers), as a PACS a user points at would.
  * Everything is installed with apt-get when root and missing;
  * MEDFUSION_NO_ORTHANC=1 skips the Orthanc part (its tests are skipped).
  */
@@ -15,6 +17,7 @@ import type { FixtureFile } from '../dicom/fixtureImages.js';
 import { startRangeServer } from '../fixtures-shards/rangeServer.js';
 import { startCorsProxy } from './corsProxy.js';
 import { buildDicomFixtures, ensureDicomTools } from './dicomFixtures.js';
+import { startFaultProxy } from './faultProxy.js';
 
 /** What the dicom tests get with `inject('dicom')`. */
 export interface DicomFixtures {
@@ -26,6 +29,8 @@ export interface DicomFixtures {
   dicomWeb: string | null;
   /** The proxy's base URL (`/__requests` counts requests), or null. */
   proxy: string | null;
+  /** Fault proxies (tests/setup/faultProxy.ts): in front of Orthanc (null without it) and of the files. */
+  faults: { orthanc: string | null; files: string };
 }
 
 declare module 'vitest' {
@@ -49,8 +54,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   writeFileSync(join(dir, 'manifest.csv'), `url,label,score\n${rows.join('\n')}\n`);
   const server = await startRangeServer({ root: dir });
   const stops: (() => Promise<void>)[] = [() => server.close()];
+  const fileFaults = await startFaultProxy(server.url);
+  stops.unshift(() => fileFaults.close());
   let dicomWeb: string | null = null;
   let proxyUrl: string | null = null;
+  let orthancFaults: string | null = null;
   if (!process.env.MEDFUSION_NO_ORTHANC) {
     if (!ensureOrthanc()) {
       throw new Error(
@@ -64,8 +72,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stops.unshift(() => proxy.close());
     dicomWeb = `${proxy.url}/dicom-web`;
     proxyUrl = proxy.url;
+    const faults = await startFaultProxy(orthanc.url);
+    stops.unshift(() => faults.close());
+    orthancFaults = faults.url;
   }
-  project.provide('dicom', { files, filesUrl: `${server.url}/plain/`, dicomWeb, proxy: proxyUrl });
+  project.provide('dicom', {
+    files,
+    filesUrl: `${server.url}/plain/`,
+    dicomWeb,
+    proxy: proxyUrl,
+    faults: { orthanc: orthancFaults, files: fileFaults.url },
+  });
   return async () => {
     for (const stop of stops) await stop();
     rmSync(tmp, { recursive: true, force: true });

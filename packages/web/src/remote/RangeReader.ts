@@ -194,8 +194,9 @@ export class RangeReader {
       const m = /\/(\d+)\s*$/.exec(res.headers.get('Content-Range') ?? '');
       if (m) total = Number(m[1]);
     } else {
+      // fetchWithTimeout keeps Content-Length only when it is the decoded body's length.
       const len = res.headers.get('Content-Length');
-      if (len !== null && res.headers.get('Content-Encoding') === null) total = Number(len);
+      if (len !== null) total = Number(len);
     }
     if (this.pinnedSize !== undefined && total !== undefined && total !== this.pinnedSize) {
       throw new ObjectChangedError(

@@ -61,7 +61,9 @@ export function resolveRequestTimeouts(options: RequestTimeoutOptions): RequestT
  * when the headers take longer than `headersTimeoutMs`, or when the body sends nothing for
  * `idleTimeoutMs`. Rejects (and the returned body errors) with the caller's abort reason or a
  * {@link RequestTimeoutError}; other failures are the fetch's own. The returned Response's
- * body carries the idle timeout; read or cancel it.
+ * body carries the idle timeout; read or cancel it. Its `Content-Length`, when present, is the
+ * length of the body as read (absent when the answer may be compressed, see
+ * {@link decodedLengthHeaders}).
  */
 export async function fetchWithTimeout(
   fetchFn: typeof globalThis.fetch,
@@ -124,8 +126,23 @@ export async function fetchWithTimeout(
   return new Response(timed, {
     status: res.status,
     statusText: res.statusText,
-    headers: res.headers,
+    headers: decodedLengthHeaders(res),
   });
+}
+
+/**
+ * `res`'s headers, with `Content-Length` only when it is the length of the body as read.
+ * Browsers decode a gzipped answer transparently, and `Content-Length` then counts the
+ * compressed bytes; under CORS `Content-Encoding` is hidden unless the server exposes it
+ * (`Content-Length` never is), so a cross-origin answer's length may be the compressed one.
+ * The browser still checks the compressed length itself: a body that breaks off fails.
+ */
+function decodedLengthHeaders(res: Response): Headers {
+  const headers = new Headers(res.headers);
+  const mayBeEncoded =
+    headers.has('Content-Encoding') || res.type === 'cors' || res.type === 'opaque';
+  if (mayBeEncoded) headers.delete('Content-Length');
+  return headers;
 }
 
 /**

@@ -158,8 +158,14 @@ export class DicomDecoder {
         else write(samplesOf(bytes, info, transferSyntax === TransferSyntax.ExplicitVRBigEndian));
       } catch (error) {
         if (error instanceof DicomError) {
-          if (context.index === undefined || error.index !== undefined) throw error;
-          throw new DicomError(error.code, error.message, { index: context.index, cause: error });
+          // A codec's error does not know the object: name it (writeFrame's already do).
+          const named = error.message.startsWith(where);
+          if (named && (context.index === undefined || error.index !== undefined)) throw error;
+          const index = error.index ?? context.index;
+          throw new DicomError(error.code, named ? error.message : `${where}: ${error.message}`, {
+            cause: error,
+            ...(index === undefined ? {} : { index }),
+          });
         }
         throw new DicomError('DICOM_FORMAT', `${where}: ${String(error)}`, {
           cause: error,

@@ -50,6 +50,9 @@ export const DECODE_AND_HTTP_OPTIONS = [
   'headers',
   'limiter',
   'retry',
+  'headersTimeoutMs',
+  'idleTimeoutMs',
+  'clock',
 ] as const;
 
 /** One decoded image. */

@@ -5,15 +5,15 @@ import {
   LoadPhaseCounter,
   type LoadPhaseStats,
   type ReportsLoadPhases,
-  RetryExhaustedError,
 } from '@medfusion/core';
 import { rejectUnknownOptions, throwIfAborted } from '@medfusion/core/internal';
-import { type HttpOptions, httpOptionsOf, RangeReader } from '../../remote/RangeReader.js';
+import { type HttpOptions, httpOptionsOf } from '../../remote/RangeReader.js';
 import { RemoteReadError, SourceFormatError } from '../../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
 import { DicomDecoder } from '../dicom/DicomDecoder.js';
 import { DECODE_AND_HTTP_OPTIONS, type DicomSample } from '../dicom/dicomOptions.js';
 import { FrameIndex } from '../dicom/FrameIndex.js';
+import { fetchObject } from '../dicom/fetchObject.js';
 import { fnv1a } from '../dicom/fnv1a.js';
 import { type DicomImageInfo, readImageInfo } from '../dicom/imageInfo.js';
 import { loadSample } from '../dicom/loadSample.js';
@@ -77,7 +77,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
   private readonly label: DicomWebSourceOptions<T>['label'];
   private readonly transform: DicomWebSourceOptions<T>['transform'];
   private readonly closer = new AbortController();
-  /** Instances whose frames the server could not send as stored. */
+  /** Instances whose frames the server refused to send as stored, then sent as Explicit VR LE. */
   private readonly explicitOnly = new Set<string>();
   private readonly counters: DicomWebStats;
   private closed = false;
@@ -219,11 +219,13 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     const entry = this.entries[e] as InstanceEntry;
     const info = this.infos[e] as DicomImageInfo;
     const frame = this.layout.frameOf(index);
-    const where = `instance ${entry.instance}`;
     const signal = outer ? AbortSignal.any([outer, this.closer.signal]) : this.closer.signal;
     const numbers = frame > 0 ? [frame] : Array.from({ length: entry.frames }, (_, i) => i + 1);
+    const url = `${this.root}/studies/${entry.study}/series/${entry.series}/instances/${entry.instance}/frames/${numbers.join(',')}`;
+    // Every error names the instance and the request: format and decode errors too.
+    const where = `instance ${entry.instance} (${url})`;
     const startAt = performance.now();
-    const { frames, syntax } = await this.fetchFrames(entry, numbers, signal);
+    const { frames, syntax } = await this.fetchFrames(entry.instance, url, where, signal);
     const decodeAt = performance.now();
     const { image, tags } = await this.decoder.decodeFrames(
       frames,
@@ -241,35 +243,38 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
   }
 
   private async fetchFrames(
-    entry: InstanceEntry,
-    numbers: number[],
+    instance: string,
+    url: string,
+    where: string,
     signal: AbortSignal,
   ): Promise<{ frames: Uint8Array[]; syntax: string }> {
-    const url = `${this.root}/studies/${entry.study}/series/${entry.series}/instances/${entry.instance}/frames/${numbers.join(',')}`;
-    if (!this.explicitOnly.has(entry.instance)) {
+    if (!this.explicitOnly.has(instance)) {
       try {
-        // As stored, no retries: a server that cannot send some syntax as is answers 5xx at once.
-        return await this.fetchMultipart(url, ACCEPT_AS_STORED, { retries: 0 }, signal);
+        // As stored, retried on network errors and transient statuses, not on a refusal.
+        return await this.fetchMultipart(url, where, ACCEPT_AS_STORED, signal, refusesSyntax);
       } catch (error) {
         throwIfAborted(signal);
-        const cause = error instanceof RetryExhaustedError ? error.cause : error;
-        if (!(cause instanceof RemoteReadError) || cause.status === undefined || cause.status < 400)
-          throw error;
-        this.explicitOnly.add(entry.instance);
+        if (!refusesSyntax(error)) throw error;
         this.counters.transcodeFallbacks++;
+        const frames = await this.fetchMultipart(url, where, ACCEPT_EXPLICIT, signal);
+        // Only a refusal the server then answers in Explicit VR LE switches the instance for good.
+        this.explicitOnly.add(instance);
+        return frames;
       }
     }
-    return this.fetchMultipart(url, ACCEPT_EXPLICIT, this.http.retry, signal);
+    return this.fetchMultipart(url, where, ACCEPT_EXPLICIT, signal);
   }
 
+  /** One WADO-RS frame request and its body, retried as the `retry` option says (see {@link fetchObject}). */
   private async fetchMultipart(
     url: string,
+    where: string,
     accept: string,
-    retry: HttpOptions['retry'],
     signal: AbortSignal,
+    final?: (error: unknown) => boolean,
   ): Promise<{ frames: Uint8Array[]; syntax: string }> {
     this.counters.frameRequests++;
-    // RangeReader's stream hands back the body only: keep the answer's Content-Type on the way.
+    // fetchObject hands back the body only: keep the answer's Content-Type on the way.
     const base = this.http.fetch ?? globalThis.fetch.bind(globalThis);
     let contentType = '';
     const fetchFn: typeof fetch = async (input, init) => {
@@ -277,25 +282,39 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
       contentType = res.headers.get('Content-Type') ?? '';
       return res;
     };
-    const reader = new RangeReader({
-      url,
+    const http = {
       ...this.http,
       fetch: fetchFn,
-      retry,
       headers: { ...this.http.headers, Accept: accept },
-    });
-    const body = new Uint8Array(await new Response(await reader.stream({ signal })).arrayBuffer());
+    };
+    const body = await fetchObject(url, http, signal, final);
     const boundary = boundaryOf(contentType);
     if (!/^multipart\/related/i.test(contentType) || !boundary) {
       throw new SourceFormatError(
-        `${url}: the answer is ${JSON.stringify(contentType)}, not multipart/related with a boundary`,
+        `${where}: the answer is ${JSON.stringify(contentType)}, not multipart/related with a boundary`,
       );
     }
-    const parts = parseMultipart(body, boundary);
+    const parts = parseMultipart(body, boundary, where);
     const syntax =
       transferSyntaxOf(parts[0]?.contentType ?? '') ??
       transferSyntaxOf(contentType) ??
       TransferSyntax.ExplicitVRLittleEndian;
     return { frames: parts.map((p) => p.body), syntax };
   }
+}
+
+/** Statuses that say "try again later", not "cannot": retried, never a reason to change the syntax. */
+const TRANSIENT_STATUS = new Set([408, 429, 502, 503, 504]);
+
+/**
+ * The server refused to send the frames as asked: an error status other than the transient
+ * ones (Orthanc answers 500 for Deflated frames asked as stored, other servers 406 or 415).
+ */
+function refusesSyntax(error: unknown): boolean {
+  return (
+    error instanceof RemoteReadError &&
+    error.status !== undefined &&
+    error.status >= 400 &&
+    !TRANSIENT_STATUS.has(error.status)
+  );
 }

@@ -1,6 +1,7 @@
-import { RangeReader } from '../../remote/RangeReader.js';
+import { httpOptionsOf } from '../../remote/RangeReader.js';
 import { SourceFormatError } from '../../remote/RemoteError.js';
 import { DicomDecoder } from '../dicom/DicomDecoder.js';
+import { fetchObject } from '../dicom/fetchObject.js';
 import { type DicomJson, jsonReader, keepReadableTags, uidOf } from './dicomJson.js';
 import type { DicomWebSourceOptions } from './dicomWebOptions.js';
 
@@ -113,15 +114,13 @@ export class InstanceResolver {
 
   private async json(url: string): Promise<DicomJson[]> {
     this.requests++;
-    const { fetch, limiter, retry, headers } = this.options;
-    const reader = new RangeReader({
+    const http = httpOptionsOf(this.options);
+    const bytes = await fetchObject(
       url,
-      fetch,
-      limiter,
-      retry,
-      headers: { ...headers, Accept: 'application/dicom+json' },
-    });
-    const text = await new Response(await reader.stream({ signal: this.options.signal })).text();
+      { ...http, headers: { ...http.headers, Accept: 'application/dicom+json' } },
+      this.options.signal,
+    );
+    const text = new TextDecoder().decode(bytes);
     if (text.trim() === '') return [];
     let value: unknown;
     try {

@@ -57,6 +57,6 @@ export interface DicomWebStats {
   queryRequests: number;
   /** WADO-RS frame requests sent by `get`. */
   frameRequests: number;
-  /** Frame requests repeated with an explicit transfer syntax after the server refused `*`. */
+  /** Frame requests repeated asking for Explicit VR Little Endian after the server refused `*` (an error status other than 408, 429, 502, 503, 504). */
   transcodeFallbacks: number;
 }

@@ -38,26 +38,27 @@ const latin1 = new TextDecoder('latin1');
 /**
  * Split a multipart/related body (RFC 2046, as DICOMweb WADO-RS sends frames)
  * into its parts. Tolerates a preamble, LF-only line ends and transport padding
- * after boundaries; throws `BAD_FORMAT` when the closing boundary is missing.
+ * after boundaries; throws `BAD_FORMAT` naming `where` (the instance and URL) when the
+ * closing boundary is missing.
  */
-export function parseMultipart(body: Uint8Array, boundary: string): MultipartPart[] {
+export function parseMultipart(body: Uint8Array, boundary: string, where: string): MultipartPart[] {
+  const fail = (message: string) => new SourceFormatError(`${where}: ${message}`);
   const delimiter = new TextEncoder().encode(`--${boundary}`);
   const parts: MultipartPart[] = [];
   let at = indexOf(body, delimiter, 0);
-  if (at < 0) throw new SourceFormatError(`multipart body has no boundary ${boundary}`);
+  if (at < 0) throw fail(`multipart body has no boundary ${boundary}`);
   for (;;) {
     let p = at + delimiter.length;
     if (body[p] === 0x2d && body[p + 1] === 0x2d) return parts; // "--": the closing boundary
     while (body[p] === 0x20 || body[p] === 0x09) p++;
     if (body[p] === 0x0d) p++;
-    if (body[p] !== 0x0a)
-      throw new SourceFormatError('multipart boundary not followed by a line end');
+    if (body[p] !== 0x0a) throw fail('multipart boundary not followed by a line end');
     p++;
     // headers end at an empty line
     let contentType = '';
     for (;;) {
       const eol = body.indexOf(0x0a, p);
-      if (eol < 0) throw new SourceFormatError('multipart part headers never end');
+      if (eol < 0) throw fail('multipart part headers never end');
       const line = latin1.decode(body.subarray(p, body[eol - 1] === 0x0d ? eol - 1 : eol));
       p = eol + 1;
       if (line === '') break;
@@ -65,7 +66,7 @@ export function parseMultipart(body: Uint8Array, boundary: string): MultipartPar
       if (m) contentType = (m[1] as string).trim();
     }
     const next = indexOf(body, delimiter, p);
-    if (next < 0) throw new SourceFormatError('multipart body has no closing boundary');
+    if (next < 0) throw fail('multipart body has no closing boundary');
     let end = next;
     if (body[end - 1] === 0x0a) end--;
     if (body[end - 1] === 0x0d) end--;
