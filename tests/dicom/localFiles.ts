@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 const { filesUrl } = inject('dicom');
 
 /** The bytes of fixture file `from`, fetched from the fixture server. */
-export async function fixtureBytes(from: string): Promise<Uint8Array> {
+export async function fixtureBytes(from: string): Promise<Uint8Array<ArrayBuffer>> {
   const res = await fetch(`${filesUrl}${from}`);
   if (!res.ok) throw new Error(`fixture ${from}: HTTP ${res.status}`);
   return new Uint8Array(await res.arrayBuffer());
@@ -17,7 +17,7 @@ export async function fixtureFile(path: string, from: string, lastModified = 1_7
 
 /** A fresh OPFS folder holding `entries` (path → bytes, nested folders made); `remove` deletes it. */
 export async function opfsFolder(
-  entries: Record<string, Uint8Array | string>,
+  entries: Record<string, Uint8Array<ArrayBuffer> | string>,
 ): Promise<{ dir: FileSystemDirectoryHandle; remove: () => Promise<void> }> {
   const root = await navigator.storage.getDirectory();
   const name = `dicom-files-test-${crypto.randomUUID()}`;
