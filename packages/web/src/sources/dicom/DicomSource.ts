@@ -158,7 +158,7 @@ export class DicomSource<T = DicomSample> implements Dataset<T>, ReportsLoadPhas
     const httpOnly = local ? HTTP_ONLY.find((k) => options[k] !== undefined) : undefined;
     if (httpOnly !== undefined) {
       throw new TypeError(
-        `${httpOnly} applies to urls and manifestUrl; ${given[0]} are read from this machine`,
+        `${httpOnly} applies to urls and manifestUrl, not to local ${given[0]}`,
       );
     }
     if (options.transform !== undefined && typeof options.transform !== 'function') {
