@@ -157,9 +157,7 @@ export class DicomSource<T = DicomSample> implements Dataset<T>, ReportsLoadPhas
     const local = given[0] === 'files' || given[0] === 'directory';
     const httpOnly = local ? HTTP_ONLY.find((k) => options[k] !== undefined) : undefined;
     if (httpOnly !== undefined) {
-      throw new TypeError(
-        `${httpOnly} applies to urls and manifestUrl, not to local ${given[0]}`,
-      );
+      throw new TypeError(`${httpOnly} applies to urls and manifestUrl, not to local ${given[0]}`);
     }
     if (options.transform !== undefined && typeof options.transform !== 'function') {
       throw new TypeError(`transform must be a function, got ${String(options.transform)}`);
