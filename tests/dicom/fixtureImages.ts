@@ -147,3 +147,16 @@ export function storedSamples(image: FixtureImage): number[] {
         for (let c = 0; c < image.samplesPerPixel; c++) out.push(image.value(f, y, x, c));
   return out;
 }
+
+/**
+ * The CD export tests/setup/dicomFixtures.ts writes (`writeCdExport`), paths relative
+ * to the files URL: a DICOMDIR (made by DCMTK dcmmkdir) and two images.
+ */
+export const CD_EXPORT = {
+  dicomdir: 'cd/DICOMDIR',
+  /** [path in the export, fixture file it copies]. */
+  images: [
+    ['cd/IMAGES/IM1', 'ct16-explicit.dcm'],
+    ['cd/IMAGES/IM2', 'multi-explicit.dcm'],
+  ],
+} as const;

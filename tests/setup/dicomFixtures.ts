@@ -6,15 +6,30 @@
  * UIDs (Orthanc refuses a second file with the same SOP Instance UID).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import dcmjs from 'dcmjs';
 import { aptInstall } from '../../scripts/chromium.mjs';
 import { part10File } from '../../scripts/dicomPart10.mjs';
-import { type FixtureFile, type FixtureImage, IMAGES, VARIANTS } from '../dicom/fixtureImages.js';
+import {
+  CD_EXPORT,
+  type FixtureFile,
+  type FixtureImage,
+  IMAGES,
+  VARIANTS,
+} from '../dicom/fixtureImages.js';
 
 const { DicomMetaDictionary } = dcmjs.data;
-const TOOLS = ['dcmconv', 'dcmcrle', 'dcmcjpeg', 'dcmcjpls', 'dcmodify', 'dcmdump', 'gdcmconv'];
+const TOOLS = [
+  'dcmconv',
+  'dcmcrle',
+  'dcmcjpeg',
+  'dcmcjpls',
+  'dcmodify',
+  'dcmdump',
+  'dcmmkdir',
+  'gdcmconv',
+];
 
 /** Whether DCMTK and GDCM are on PATH; installs them with apt-get when root and missing. */
 export function ensureDicomTools(): boolean {
@@ -149,4 +164,19 @@ export function buildDicomFixtures(
     }
   }
   return files;
+}
+
+/**
+ * A CD/DVD export as a PACS writes it, under `dir/cd`: two fixture files copied
+ * to `IMAGES/IM1`, `IMAGES/IM2` and a DICOMDIR indexing them, made by DCMTK's
+ * dcmmkdir (`+I` invents the type 1 attributes the fixtures lack).
+ */
+export function writeCdExport(dir: string): void {
+  const root = join(dir, 'cd');
+  mkdirSync(join(root, 'IMAGES'), { recursive: true });
+  for (const [path, from] of CD_EXPORT.images) copyFileSync(join(dir, from), join(dir, path));
+  execFileSync('dcmmkdir', ['--recurse', '+I', '+id', root, 'IMAGES'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 }

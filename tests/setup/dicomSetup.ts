@@ -16,7 +16,7 @@ import { ensureOrthanc, startOrthanc } from '../../scripts/orthanc.mjs';
 import type { FixtureFile } from '../dicom/fixtureImages.js';
 import { startRangeServer } from '../fixtures-shards/rangeServer.js';
 import { startCorsProxy } from './corsProxy.js';
-import { buildDicomFixtures, ensureDicomTools } from './dicomFixtures.js';
+import { buildDicomFixtures, ensureDicomTools, writeCdExport } from './dicomFixtures.js';
 import { startFaultProxy } from './faultProxy.js';
 
 /** What the dicom tests get with `inject('dicom')`. */
@@ -49,6 +49,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const tmp = mkdtempSync(join(tmpdir(), 'medfusion-dicom-'));
   const dir = join(tmp, 'www');
   const files = buildDicomFixtures(dir);
+  writeCdExport(dir); // served, not uploaded: a DICOMDIR is not an image
   // A manifest over every file: label = row % 2, score = row * 1.5 (see dicom-source-manifest.test.ts).
   const rows = files.map((f, i) => `${f.file},${i % 2},${i * 1.5}`);
   writeFileSync(join(dir, 'manifest.csv'), `url,label,score\n${rows.join('\n')}\n`);

@@ -85,6 +85,8 @@ export const ERROR_CODES = [
   'DICOM_UNSUPPORTED',
   /** A tag the options mark required is absent. */
   'DICOM_MISSING_TAG',
+  /** A local file (DicomSource `files`/`directory`) cannot be read: moved, deleted or changed. */
+  'DICOM_FILE_UNREADABLE',
 ] as const;
 
 /** The code of a MedFusion error: one of {@link ERROR_CODES}. Branch on it. */

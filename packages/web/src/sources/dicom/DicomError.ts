@@ -2,7 +2,11 @@ import { MedFusionError } from '@medfusion/core';
 import { registerErrorClass } from '@medfusion/core/internal';
 
 /** The `code` of a {@link DicomError}. */
-export type DicomErrorCode = 'DICOM_FORMAT' | 'DICOM_UNSUPPORTED' | 'DICOM_MISSING_TAG';
+export type DicomErrorCode =
+  | 'DICOM_FORMAT'
+  | 'DICOM_UNSUPPORTED'
+  | 'DICOM_MISSING_TAG'
+  | 'DICOM_FILE_UNREADABLE';
 
 /**
  * A DICOM object cannot be turned into a sample. `code` says why:
@@ -10,7 +14,10 @@ export type DicomErrorCode = 'DICOM_FORMAT' | 'DICOM_UNSUPPORTED' | 'DICOM_MISSI
  * failed), `DICOM_UNSUPPORTED` (a transfer syntax or pixel layout no codec
  * handles; the message names the transfer syntax UID), `DICOM_MISSING_TAG` (a
  * tag the options mark `required` is absent; the message names the tag, never
- * a value). Messages never carry tag values, so patient data cannot leak into logs.
+ * a value), `DICOM_FILE_UNREADABLE` (a local file of `DicomSource`'s `files` or
+ * `directory` could not be read: moved, deleted or changed since it was chosen; the
+ * message names its relative path, `cause` is the platform's error). Messages never
+ * carry tag values, so patient data cannot leak into logs.
  */
 export class DicomError extends MedFusionError<DicomErrorCode> {
   constructor(

@@ -79,8 +79,26 @@ export interface DicomSample {
 
 /** Options of `DicomSource.open`. */
 export interface DicomSourceOptions<T = DicomSample> extends HttpOptions, DicomDecodeOptions {
-  /** URLs of DICOM Part 10 files (give this or `manifestUrl`). */
+  /** URLs of DICOM Part 10 files (give exactly one of `urls`, `manifestUrl`, `files`, `directory`). */
   urls?: readonly (string | URL)[];
+  /**
+   * DICOM files on the user's machine: the `FileList` of an `<input type="file" multiple>`
+   * (with `webkitdirectory`, a whole folder), dropped files, or `Blob`s. Samples follow the
+   * relative path (`webkitRelativePath`, else `name`; a `Blob` is `files[i]`) in code unit
+   * order, whatever the input order. Files without `DICM` at byte 128, and DICOMDIRs, are
+   * skipped (counted in `skippedFiles`). Read with `Blob.arrayBuffer()`: no HTTP options,
+   * no retry. `File`s are structured-cloneable: post them to a worker and open the same
+   * source there.
+   * @example input.files // <input type="file" webkitdirectory>
+   */
+  files?: Iterable<File | Blob>;
+  /**
+   * A folder on the user's machine, walked recursively: from `showDirectoryPicker()`, OPFS
+   * (`navigator.storage.getDirectory()`), or posted to a worker. Paths are relative to it
+   * (`IMAGES/IM1`); otherwise as `files`.
+   * @example await showDirectoryPicker() // a CD/DVD export
+   */
+  directory?: FileSystemDirectoryHandle;
   /**
    * A CSV or JSON manifest (an array of objects) with one row per file: its URL
    * (relative to the manifest), a label and extra numeric columns.
@@ -112,6 +130,6 @@ export interface DicomSourceOptions<T = DicomSample> extends HttpOptions, DicomD
   urlPolicy?: UrlPolicy;
   /** Maps a sample to what `get` returns. */
   transform?: (sample: DicomSample, index: number) => T | Promise<T>;
-  /** Aborts `open`. */
+  /** Aborts `open` (the manifest and header fetches, or the listing of local files). */
   signal?: AbortSignal;
 }
