@@ -97,7 +97,172 @@ export const MULTI: FixtureImage = {
   value: (f, y, x) => (f * 1000 + x * 40 + y * 3) % 4096,
 };
 
-export const IMAGES = [CT16, GRAY8, MONO1, RGB8, MULTI] as const;
+/**
+ * Extremes where decoders slip: the first and last rows, columns and pixels carry
+ * the representable minimum and maximum, the interior spans a CT's range
+ * (-3024 to 3071) with sharp jumps, and the last pixel is far from its
+ * neighbours. 16 bits stored, signed.
+ */
+export const EDGE16: FixtureImage = {
+  name: 'edge16',
+  rows: 128,
+  columns: 128,
+  frames: 1,
+  samplesPerPixel: 1,
+  bitsAllocated: 16,
+  signed: true,
+  photometric: 'MONOCHROME2',
+  rescaleSlope: 1,
+  rescaleIntercept: 0,
+  value: (_f, y, x) => edgeValue(y, x, 128, 128, -32768, 32767, -3024, 3071),
+};
+
+/** {@link EDGE16} at 12 bits stored (signed), odd size. */
+export const EDGE12: FixtureImage = {
+  name: 'edge12',
+  rows: 127,
+  columns: 129,
+  frames: 1,
+  samplesPerPixel: 1,
+  bitsAllocated: 16,
+  bitsStored: 12,
+  signed: true,
+  photometric: 'MONOCHROME2',
+  rescaleSlope: 1,
+  rescaleIntercept: 0,
+  value: (_f, y, x) => edgeValue(y, x, 127, 129, -2048, 2047, -2048, 2047),
+};
+
+/** 16 bits unsigned, odd size, extremes on the border. */
+export const EDGEU16: FixtureImage = {
+  name: 'edgeu16',
+  rows: 129,
+  columns: 127,
+  frames: 1,
+  samplesPerPixel: 1,
+  bitsAllocated: 16,
+  signed: false,
+  photometric: 'MONOCHROME2',
+  rescaleSlope: 1,
+  rescaleIntercept: 0,
+  value: (_f, y, x) => edgeValue(y, x, 129, 127, 0, 65535, 0, 65535),
+};
+
+/** 8 bits unsigned, odd size, extremes on the border. */
+export const EDGE8: FixtureImage = {
+  name: 'edge8',
+  rows: 127,
+  columns: 129,
+  frames: 1,
+  samplesPerPixel: 1,
+  bitsAllocated: 8,
+  signed: false,
+  photometric: 'MONOCHROME2',
+  rescaleSlope: 1,
+  rescaleIntercept: 0,
+  value: (_f, y, x) => edgeValue(y, x, 127, 129, 0, 255, 0, 255),
+};
+
+/** 8-bit RGB, odd size, each channel with extremes on the border. */
+export const EDGERGB: FixtureImage = {
+  name: 'edgergb',
+  rows: 33,
+  columns: 31,
+  frames: 1,
+  samplesPerPixel: 3,
+  bitsAllocated: 8,
+  signed: false,
+  photometric: 'RGB',
+  rescaleSlope: 1,
+  rescaleIntercept: 0,
+  value: (_f, y, x, c) => {
+    const v = edgeValue(y, x, 33, 31, 0, 255, 0, 255);
+    return c === 0 ? v : c === 1 ? 255 - v : (v * 3) % 256;
+  },
+};
+
+/**
+ * The edge images' pixel: the border alternates between `min` and `max`, the
+ * last pixel is `lo` after a neighbour at `hi`, and the interior walks
+ * [lo, hi] in coarse steps with a sign change every few pixels.
+ */
+export function edgeValue(
+  y: number,
+  x: number,
+  rows: number,
+  columns: number,
+  min: number,
+  max: number,
+  lo: number,
+  hi: number,
+): number {
+  const lastRow = y === rows - 1;
+  const lastCol = x >= columns - 1;
+  if (lastRow && lastCol) return lo;
+  if (lastRow && x === columns - 2) return hi;
+  if (y === 0 || x === 0 || lastRow || lastCol) return (x + y) % 2 === 0 ? min : max;
+  const span = hi - lo + 1;
+  return lo + ((x * 997 + y * 7919 + ((x * y) % 13) * 4099) % span);
+}
+
+/**
+ * A CT slice as scanners write it: air and tissue inside the field of view,
+ * padding (-3024) in the corners outside it, Rescale Intercept -1024. The last
+ * pixel sits in a run of padding: a zero difference whose short code ends the
+ * coded data, where a decoder that guesses the data's end drops it (the bug
+ * jpeg-lossless-decoder-js 2.1.2 had on this image, found from outside).
+ */
+export const PAD16: FixtureImage = {
+  name: 'pad16',
+  rows: 128,
+  columns: 128,
+  frames: 1,
+  samplesPerPixel: 1,
+  bitsAllocated: 16,
+  signed: true,
+  photometric: 'MONOCHROME2',
+  rescaleSlope: 1,
+  rescaleIntercept: -1024,
+  value: (_f, y, x) => paddedValue(y, x, 128, 128, -1000, -3024),
+};
+
+/** {@link PAD16} at 12 bits stored, padding -2000. */
+export const PAD12: FixtureImage = {
+  ...PAD16,
+  name: 'pad12',
+  bitsStored: 12,
+  value: (_f, y, x) => paddedValue(y, x, 128, 128, -1000, -2000),
+};
+
+/** Tissue-like values inside a circle of the image's half width, `padding` outside. */
+export function paddedValue(
+  y: number,
+  x: number,
+  rows: number,
+  columns: number,
+  inside: number,
+  padding: number,
+): number {
+  const dy = y - rows / 2;
+  const dx = x - columns / 2;
+  if (dy * dy + dx * dx > (columns / 2) ** 2) return padding;
+  return inside + ((x * 3 + y * 5) % 40);
+}
+
+export const IMAGES = [
+  CT16,
+  GRAY8,
+  MONO1,
+  RGB8,
+  MULTI,
+  EDGE16,
+  EDGE12,
+  EDGEU16,
+  EDGE8,
+  EDGERGB,
+  PAD16,
+  PAD12,
+] as const;
 
 /** Transfer syntax variants the builder makes, by file: `<image>-<variant>.dcm`. */
 export interface FixtureFile {
@@ -115,6 +280,12 @@ export interface FixtureFile {
   instance: string;
   /** Study Instance UID (one study for all). */
   study: string;
+  /**
+   * Another decoder's view of a compressed file (null for native files): `raw` names
+   * `<file>.raw`, the samples of every frame as DCMTK (GDCM for JPEG 2000) decodes the
+   * file, little endian; `slope` and `intercept` are the file's rescale.
+   */
+  truth: { raw: string; slope: number; intercept: number } | null;
 }
 
 /** `[image, variant, syntax, tolerance]` of every file the builder makes. */
@@ -136,6 +307,46 @@ export const VARIANTS: readonly (readonly [string, string, string, number])[] = 
   ['rgb8', 'rle', '1.2.840.10008.1.2.5', 0],
   ['multi', 'explicit', '1.2.840.10008.1.2.1', 0],
   ['multi', 'rle', '1.2.840.10008.1.2.5', 0],
+  ['edge16', 'explicit', '1.2.840.10008.1.2.1', 0],
+  ['edge16', 'rle', '1.2.840.10008.1.2.5', 0],
+  ['edge16', 'jpegls', '1.2.840.10008.1.2.4.80', 0],
+  ['edge16', 'jpeg-lossless-sv1', '1.2.840.10008.1.2.4.70', 0],
+  ['edge16', 'jpeg-lossless', '1.2.840.10008.1.2.4.57', 0],
+  ['edge16', 'j2k', '1.2.840.10008.1.2.4.90', 0],
+  ['edge12', 'explicit', '1.2.840.10008.1.2.1', 0],
+  ['edge12', 'rle', '1.2.840.10008.1.2.5', 0],
+  ['edge12', 'jpegls', '1.2.840.10008.1.2.4.80', 0],
+  ['edge12', 'jpeg-lossless-sv1', '1.2.840.10008.1.2.4.70', 0],
+  ['edge12', 'jpeg-lossless', '1.2.840.10008.1.2.4.57', 0],
+  ['edge12', 'j2k', '1.2.840.10008.1.2.4.90', 0],
+  ['edgeu16', 'explicit', '1.2.840.10008.1.2.1', 0],
+  ['edgeu16', 'rle', '1.2.840.10008.1.2.5', 0],
+  ['edgeu16', 'jpegls', '1.2.840.10008.1.2.4.80', 0],
+  ['edgeu16', 'jpeg-lossless-sv1', '1.2.840.10008.1.2.4.70', 0],
+  ['edgeu16', 'jpeg-lossless', '1.2.840.10008.1.2.4.57', 0],
+  ['edgeu16', 'j2k', '1.2.840.10008.1.2.4.90', 0],
+  ['edge8', 'explicit', '1.2.840.10008.1.2.1', 0],
+  ['edge8', 'rle', '1.2.840.10008.1.2.5', 0],
+  ['edge8', 'jpegls', '1.2.840.10008.1.2.4.80', 0],
+  ['edge8', 'jpeg-lossless-sv1', '1.2.840.10008.1.2.4.70', 0],
+  ['edge8', 'jpeg-lossless', '1.2.840.10008.1.2.4.57', 0],
+  ['edge8', 'j2k', '1.2.840.10008.1.2.4.90', 0],
+  ['edgergb', 'explicit', '1.2.840.10008.1.2.1', 0],
+  ['edgergb', 'rle', '1.2.840.10008.1.2.5', 0],
+  ['edgergb', 'jpegls', '1.2.840.10008.1.2.4.80', 0],
+  ['edgergb', 'jpeg-lossless-sv1', '1.2.840.10008.1.2.4.70', 0],
+  ['edgergb', 'jpeg-lossless', '1.2.840.10008.1.2.4.57', 0],
+  ['edgergb', 'j2k', '1.2.840.10008.1.2.4.90', 0],
+  ['pad16', 'jpeg-lossless-sv1', '1.2.840.10008.1.2.4.70', 0],
+  ['pad16', 'jpeg-lossless', '1.2.840.10008.1.2.4.57', 0],
+  ['pad16', 'rle', '1.2.840.10008.1.2.5', 0],
+  ['pad16', 'jpegls', '1.2.840.10008.1.2.4.80', 0],
+  ['pad16', 'j2k', '1.2.840.10008.1.2.4.90', 0],
+  ['pad12', 'jpeg-lossless-sv1', '1.2.840.10008.1.2.4.70', 0],
+  ['pad12', 'jpeg-lossless', '1.2.840.10008.1.2.4.57', 0],
+  ['pad12', 'rle', '1.2.840.10008.1.2.5', 0],
+  ['pad12', 'jpegls', '1.2.840.10008.1.2.4.80', 0],
+  ['pad12', 'j2k', '1.2.840.10008.1.2.4.90', 0],
 ];
 
 /** The stored samples of `image`, `[frames, H, W, C]`, as plain numbers. */

@@ -3,11 +3,21 @@
  * tests/dicom/fixtureImages.ts is written as Explicit VR Little Endian with
  * dcmjs, then transcoded with DCMTK (dcmconv, dcmcrle, dcmcjpeg, dcmcjpls) and
  * GDCM (gdcmconv --j2k); dcmodify gives every file its own series and instance
- * UIDs (Orthanc refuses a second file with the same SOP Instance UID).
+ * UIDs (Orthanc refuses a second file with the same SOP Instance UID). Each
+ * compressed file gets its truth beside it: `<file>.raw`, the samples DCMTK (GDCM
+ * for JPEG 2000) decodes it to, so decoders are checked against another decoder.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, join } from 'node:path';
 import dcmjs from 'dcmjs';
 import { aptInstall } from '../../scripts/chromium.mjs';
 import { part10File } from '../../scripts/dicomPart10.mjs';
@@ -25,10 +35,14 @@ const TOOLS = [
   'dcmcrle',
   'dcmcjpeg',
   'dcmcjpls',
+  'dcmdrle',
+  'dcmdjpeg',
+  'dcmdjpls',
   'dcmodify',
   'dcmdump',
   'dcmmkdir',
   'gdcmconv',
+  'gdcmraw',
 ];
 
 /** Whether DCMTK and GDCM are on PATH; installs them with apt-get when root and missing. */
@@ -119,6 +133,47 @@ function transcode(variant: string, src: string, out: string): void {
   }
 }
 
+/** The tool that decodes each variant back to native pixels: DCMTK, GDCM for JPEG 2000. */
+function decoderOf(variant: string): [string, string[]] | undefined {
+  if (variant.startsWith('jpegls')) return ['dcmdjpls', []];
+  if (variant.startsWith('jpeg')) return ['dcmdjpeg', []];
+  if (variant === 'rle') return ['dcmdrle', []];
+  if (variant === 'j2k') return ['gdcmconv', ['--raw']];
+  return undefined;
+}
+
+/**
+ * The truth for a compressed file: its Pixel Data as DCMTK (or GDCM, for JPEG 2000)
+ * decodes it, native little-endian samples of every frame, written to `<file>.raw`,
+ * with the rescale of the decoded file (DCMTK's lossy encoder shifts 8-bit ranges
+ * and says so in Rescale Intercept). Null for native variants (they need none).
+ */
+function writeToolTruth(variant: string, file: string, image: FixtureImage): FixtureFile['truth'] {
+  const decoder = decoderOf(variant);
+  if (!decoder) return null;
+  const native = `${file}.native.dcm`;
+  const raw = `${file}.raw`;
+  const [bin, args] = decoder;
+  execFileSync(bin, [...args, file, native], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync('gdcmraw', ['-i', native, '-o', raw, '-t', '7fe0,0010'], { stdio: 'ignore' });
+  rmSync(native);
+  // Pixel Data is padded to an even length: keep the samples only.
+  const bytes =
+    (image.frames * image.rows * image.columns * image.samplesPerPixel * image.bitsAllocated) / 8;
+  writeFileSync(raw, readFileSync(raw).subarray(0, bytes));
+  const rescale = (tag: string, absent: number) => {
+    const m = /\[([-0-9.eE+]+)\]/.exec(
+      execFileSync('dcmdump', ['+P', tag, file], { encoding: 'utf8' }),
+    );
+    return m ? Number(m[1]) : absent;
+  };
+  return {
+    raw: basename(raw),
+    slope: rescale('RescaleSlope', 1),
+    intercept: rescale('RescaleIntercept', 0),
+  };
+}
+
 function uidOf(file: string, tag: string): string {
   const line = execFileSync('dcmdump', ['+P', tag, file], { encoding: 'utf8' });
   const m = /\[([0-9.]+)\]/.exec(line);
@@ -153,6 +208,7 @@ export function buildDicomFixtures(
       execFileSync('dcmodify', ['-nb', '-gse', '-gin', tmp], { stdio: 'ignore' });
       renameSync(tmp, out);
       files.push({
+        truth: writeToolTruth(variant, out, image),
         file,
         image: name,
         syntax,

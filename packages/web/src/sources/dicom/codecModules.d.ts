@@ -11,13 +11,3 @@ declare module '@cornerstonejs/codec-openjpeg/decodewasmjs' {
   const factory: (module?: { locateFile?: (path: string) => string }) => Promise<unknown>;
   export default factory;
 }
-declare module 'jpeg-lossless-decoder-js' {
-  export class Decoder {
-    decode(
-      buffer: ArrayBuffer,
-      offset?: number,
-      length?: number,
-      numBytes?: number,
-    ): ArrayBuffer | ArrayBufferView;
-  }
-}

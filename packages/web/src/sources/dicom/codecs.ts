@@ -1,6 +1,7 @@
 /// <reference path="./codecModules.d.ts" />
 import { DicomError } from './DicomError.js';
 import type { DicomImageInfo } from './imageInfo.js';
+import { decodeJpegLossless } from './jpegLossless.js';
 import { checkedRleFrameBytes, decodeRle } from './rle.js';
 import { type DicomSamples, samplesOf } from './samples.js';
 import { TransferSyntax } from './transferSyntax.js';
@@ -133,37 +134,10 @@ function wasmCodec(
   });
 }
 
-/** jpeg-lossless-decoder-js, imported once per realm. */
-let losslessModule: Promise<typeof import('jpeg-lossless-decoder-js')> | undefined;
-let LosslessDecoder: typeof import('jpeg-lossless-decoder-js').Decoder | undefined;
-
-/** JPEG Lossless: the decoder reads the frame where it lies (it only reads its input). */
-const jpegLossless = new BuiltInCodec(async (frame, info, sink) => {
-  if (!LosslessDecoder) {
-    losslessModule ??= import('jpeg-lossless-decoder-js');
-    losslessModule.catch(() => {
-      losslessModule = undefined;
-    });
-    LosslessDecoder = (await losslessModule).Decoder;
-  }
-  let bytes: Uint8Array;
-  try {
-    const out = new LosslessDecoder().decode(
-      frame.buffer as ArrayBuffer,
-      frame.byteOffset,
-      frame.length,
-      info.bitsAllocated > 8 ? 2 : 1,
-    );
-    // A typed array (8 or 16 bits per sample) or its buffer, depending on the version.
-    bytes = ArrayBuffer.isView(out)
-      ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
-      : new Uint8Array(out);
-  } catch (error) {
-    throw new DicomError('DICOM_FORMAT', `JPEG Lossless frame failed to decode: ${String(error)}`, {
-      cause: error,
-    });
-  }
-  sink(samplesOf(bytes, info));
+/** JPEG Lossless (process 14, SV1 and any predictor): our decoder, see {@link decodeJpegLossless}. */
+const jpegLossless = new BuiltInCodec((frame, info, sink) => {
+  const decoded = decodeJpegLossless(frame, info);
+  sink(samplesOf(new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength), info));
 });
 
 /**
