@@ -7,7 +7,7 @@ import {
   type ReportsLoadPhases,
 } from '@medfusion/core';
 import { rejectUnknownOptions } from '@medfusion/core/internal';
-import { type DataSet, parseDicom } from 'dicom-parser';
+import type { DataSet } from 'dicom-parser';
 import { httpOptionsOf } from '../../remote/RangeReader.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
 import { UrlScope } from '../../remote/urlPolicy.js';
@@ -20,6 +20,7 @@ import {
   type DicomSample,
   type DicomSourceOptions,
 } from './dicomOptions.js';
+import { dicomParser } from './dicomParser.js';
 import type { FileBytes } from './FileBytes.js';
 import { FrameIndex } from './FrameIndex.js';
 import { fnv1a } from './fnv1a.js';
@@ -337,7 +338,8 @@ async function frameCount(
   signal: AbortSignal | undefined,
 ): Promise<number> {
   const { bytes, size } = await files.head(i, HEAD_BYTES, signal);
-  const read = (b: Uint8Array) => parseDicom(b, { untilTag: 'x7fe00010', inflater: inflate });
+  const read = (b: Uint8Array) =>
+    dicomParser.parseDicom(b, { untilTag: 'x7fe00010', inflater: inflate });
   let ds: DataSet;
   try {
     ds = read(bytes);

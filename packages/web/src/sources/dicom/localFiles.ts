@@ -1,6 +1,6 @@
 import { showValue, throwIfAborted } from '@medfusion/core/internal';
-import { readPart10Header } from 'dicom-parser';
 import { DicomError } from './DicomError.js';
+import { dicomParser } from './dicomParser.js';
 import { readBlob, unreadableFile } from './readBlob.js';
 
 /** A local file of a `DicomSource` and the relative path that names it. */
@@ -150,7 +150,7 @@ async function isDicomImage(file: LocalFile, signal: AbortSignal | undefined): P
     return false;
   }
   try {
-    return readPart10Header(head).string('x00020002') !== DICOMDIR_CLASS;
+    return dicomParser.readPart10Header(head).string('x00020002') !== DICOMDIR_CLASS;
   } catch {
     return true; // a meta group longer than META_BYTES, or broken: decoding tells which
   }

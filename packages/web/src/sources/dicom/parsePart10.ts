@@ -1,14 +1,7 @@
-import {
-  createJPEGBasicOffsetTable,
-  type DataSet,
-  type Element,
-  parseDicom,
-  readEncapsulatedImageFrame,
-  readEncapsulatedPixelDataFromFragments,
-  readPart10Header,
-} from 'dicom-parser';
+import type { DataSet, Element } from 'dicom-parser';
 import { inflateSync } from 'fflate';
 import { DicomError } from './DicomError.js';
+import { dicomParser } from './dicomParser.js';
 import type { TagReader, TagVr } from './dicomTags.js';
 import { type DicomImageInfo, frameBytes, readImageInfo } from './imageInfo.js';
 import { checkFragmentCount, checkNativePixels } from './pixelLimits.js';
@@ -47,7 +40,7 @@ export async function inflateNative(bytes: Uint8Array): Promise<Uint8Array | und
   if (typeof DecompressionStream === 'undefined') return undefined;
   let position: number;
   try {
-    const meta = readPart10Header(bytes);
+    const meta = dicomParser.readPart10Header(bytes);
     if (meta.string('x00020010')?.trim() !== TransferSyntax.DeflatedExplicitVRLittleEndian) {
       return undefined;
     }
@@ -116,7 +109,7 @@ export function parsePart10(
 ): Part10 {
   let ds: DataSet;
   try {
-    ds = parseDicom(bytes, { inflater: inflated ? () => inflated : inflate });
+    ds = dicomParser.parseDicom(bytes, { inflater: inflated ? () => inflated : inflate });
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new DicomError(
@@ -167,11 +160,16 @@ function frameOf(
   }
   const fragments = el.fragments ?? [];
   if (frames === 1)
-    return readEncapsulatedPixelDataFromFragments(ds, el, 0, fragments.length) as Uint8Array;
+    return dicomParser.readEncapsulatedPixelDataFromFragments(
+      ds,
+      el,
+      0,
+      fragments.length,
+    ) as Uint8Array;
   if ((el.basicOffsetTable ?? []).length > 0)
-    return readEncapsulatedImageFrame(ds, el, i) as Uint8Array;
+    return dicomParser.readEncapsulatedImageFrame(ds, el, i) as Uint8Array;
   if (fragments.length === frames)
-    return readEncapsulatedPixelDataFromFragments(ds, el, i, 1) as Uint8Array;
-  const table = createJPEGBasicOffsetTable(ds, el);
-  return readEncapsulatedImageFrame(ds, el, i, table) as Uint8Array;
+    return dicomParser.readEncapsulatedPixelDataFromFragments(ds, el, i, 1) as Uint8Array;
+  const table = dicomParser.createJPEGBasicOffsetTable(ds, el);
+  return dicomParser.readEncapsulatedImageFrame(ds, el, i, table) as Uint8Array;
 }
