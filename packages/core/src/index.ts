@@ -55,6 +55,7 @@ export { REFERENCE_CACHE_SIZES, tuneCache } from './cache/tuneCache.js';
 export type { Dataset, GetOptions, Loader, PlanAware } from './dataset/Dataset.js';
 export { fromArray, fromLoader, isPlanAware } from './dataset/Dataset.js';
 export type { Executor, RunOptions } from './dataset/Executor.js';
+export { ExecutorDataset } from './dataset/ExecutorDataset.js';
 export { InThreadExecutor } from './dataset/InThreadExecutor.js';
 export type { LoadPhaseStats, ReportsLoadPhases } from './dataset/LoadPhases.js';
 export { LoadPhaseCounter } from './dataset/LoadPhases.js';
