@@ -3,11 +3,11 @@ import { type Dataset, type GetOptions, isPlanAware, type PlanAware } from '../d
 import { InThreadExecutor } from '../dataset/InThreadExecutor.js';
 import { loadPhasesOf } from '../dataset/LoadPhases.js';
 import { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from '../errors.js';
+import { AccessPlan, NEVER } from '../plan/AccessPlan.js';
 import type { PlanInput } from '../plan/EpochPlan.js';
 import { AbortError, abortReason } from '../util/abort.js';
 import type { Clock } from '../util/Clock.js';
 import { index as checkIndex } from '../util/validate.js';
-import { AccessPlan, NEVER } from './AccessPlan.js';
 import { AUTO_MAX_PREFETCH_SIZE } from './autotune/AutoTuner.js';
 import { EngineCounters } from './EngineCounters.js';
 import { EngineMemory } from './EngineMemory.js';
