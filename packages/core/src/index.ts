@@ -32,8 +32,6 @@ export type { FloatArray, Transform } from './augment/Transform.js';
 export { runTransform } from './augment/Transform.js';
 export type { BeladyOptions, BeladyResult } from './cache/belady.js';
 export { beladyHitRate } from './cache/belady.js';
-export type { CachedDatasetOptions, CacheStats } from './cache/CachedDataset.js';
-export { CachedDataset } from './cache/CachedDataset.js';
 export { LRUCache } from './cache/LRUCache.js';
 export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './cache/lruCacheOptions.js';
 export { defaultSizeOf } from './cache/sizeOf.js';
@@ -66,17 +64,20 @@ export type { TuneCacheOptions, TuneCacheResult, TuneCacheRow } from './diagnost
 export { REFERENCE_CACHE_SIZES, tuneCache } from './diagnostics/tuneCache.js';
 export type { TuningStats } from './engine/autotune/AutoTuner.js';
 export type { LoadLatencyStats } from './engine/autotune/LatencyWindow.js';
+export type { CachedDatasetOptions } from './engine/CachedDataset.js';
+export { CachedDataset } from './engine/CachedDataset.js';
+export type { CacheStats } from './engine/CacheStats.js';
 export type { CachingDataset } from './engine/CachingDataset.js';
+export { CachingEngine } from './engine/CachingEngine.js';
+export type { CacheType, CreateCachedDatasetOptions } from './engine/createCachedDataset.js';
+export { createCachedDataset } from './engine/createCachedDataset.js';
 export type {
   ActiveEvictionPolicy,
   CachingEngineOptions,
   EngineStats,
   EvictionPolicy,
   PrefetchStats,
-} from './engine/CachingEngine.js';
-export { CachingEngine } from './engine/CachingEngine.js';
-export type { CacheType, CreateCachedDatasetOptions } from './engine/createCachedDataset.js';
-export { createCachedDataset } from './engine/createCachedDataset.js';
+} from './engine/engineOptions.js';
 export type { PrefetchDatasetOptions } from './engine/PrefetchDataset.js';
 export { PrefetchDataset } from './engine/PrefetchDataset.js';
 export type {

@@ -1,4 +1,4 @@
-import type { CacheStats } from '../cache/CachedDataset.js';
+import type { CacheStats } from '../engine/CacheStats.js';
 import type { EngineStats } from '../engine/engineOptions.js';
 import type { TieredCacheStats } from '../engine/TieredCachedDataset.js';
 import { nonNegativeInt, positiveInt } from '../util/validate.js';
