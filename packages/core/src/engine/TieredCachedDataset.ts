@@ -64,8 +64,9 @@ export interface TieredCacheStats extends EngineStats {
  * Ownership: `close()` closes what this object opened (the engine, the disk
  * tier's write queue) and the store only when `ownsStore` is true. A store
  * you pass stays open for you; an `executor` you pass is never closed.
- * With an executor, loads from the source run on it; the disk tier runs
- * in-thread, at most `numWorkers` loads at once.
+ * With an executor, loads from the source run on it (through an
+ * {@link ExecutorDataset}, so the plan and the load phases still reach the
+ * dataset); the disk tier runs in-thread, at most `numWorkers` loads at once.
  *
  * @example
  * const store = new MemoryStore();
