@@ -6,6 +6,7 @@ import {
   createWorkerExecutor,
   DataLoader,
   type Dataset,
+  type Executor,
   type PersistentStore,
   type PlanAware,
   type ReportsLoadPhases,
@@ -21,9 +22,6 @@ import * as tf from '@tensorflow/tfjs';
 import { standardAugment } from './augmentation.js';
 import type { Settings } from './settings.js';
 import type { DiskUsage, PipelineStats } from './stats.js';
-
-/** For loads started without a signal (the engine always passes one). */
-const neverAborted = new AbortController().signal;
 
 /** The disk tier's directory (OPFS; IndexedDB where OPFS is missing). */
 export const DISK_DIR = 'medfusion-demo';
@@ -124,34 +122,22 @@ export class Pipeline {
             concurrency: WORKER_CONCURRENCY,
           })
         : undefined;
-    const executor = this.executor;
-    // the engine's options go on as given: the signal, and the speculation of a
-    // prefetch, so the decode pool starts the reader's loads first
-    const load: Dataset<CsvImageSample> = {
-      length: this.length,
-      get: async (index, opts) => {
-        try {
-          const sample = executor
-            ? await executor.run(index, opts?.signal ?? neverAborted, undefined, opts)
-            : await (source.dataset as Dataset<CsvImageSample>).get(index, opts);
-          this.networkLoads++;
-          return sample;
-        } catch (err) {
-          this.networkErrors++;
-          throw err;
-        }
-      },
-    };
-    // The cache hands each epoch's plan down to its source: pass it on to the
-    // shards source so reads run ahead in merged range requests.
-    // It reports where loads spend their time (the decode pool's workers, or the CSV
-    // source decoding here), so diagnose can tell decoding from the source.
-    const inThread = source.dataset as Partial<ReportsLoadPhases>;
+    // The first `length` samples of the source, counted as they arrive; the
+    // plan and the load phases go on to the source (shards read ahead).
+    const whole = source.dataset as Dataset<CsvImageSample> &
+      Partial<PlanAware & ReportsLoadPhases>;
     const network: Dataset<CsvImageSample> & PlanAware & ReportsLoadPhases = {
-      length: load.length,
-      get: (index, opts) => load.get(index, opts),
-      setPlan: (order) => shards?.setPlan(order),
-      loadPhases: () => (executor ? executor.loadPhases() : inThread.loadPhases?.()),
+      length: this.length,
+      get: (index, opts) => this.count(whole.get(index, opts)),
+      setPlan: (order) => whole.setPlan?.(order),
+      loadPhases: () => whole.loadPhases?.(),
+    };
+    // CSV decoding runs on the decode pool when there is one: the library runs the
+    // source's loads there (the disk tier's too) and reads the pool's load phases.
+    const pool = this.executor;
+    const executor: (Executor<CsvImageSample> & ReportsLoadPhases) | undefined = pool && {
+      run: (index, signal, input, options) => this.count(pool.run(index, signal, input, options)),
+      loadPhases: () => pool.loadPhases(),
     };
     this.store = store;
     const common = {
@@ -162,6 +148,7 @@ export class Pipeline {
       // fetches of WORKER_CONCURRENCY loads): 'auto' by default, tuned from the
       // measured latency and data stall (issue 15); a number means exactly that
       numWorkers: settings.loadsInFlight,
+      ...(executor ? { executor } : {}),
     };
     // Three tiers with the disk: memory → disk (OPFS) → network; the fingerprint
     // keys the samples on disk to this version of the data set.
@@ -211,6 +198,18 @@ export class Pipeline {
   static async create(source: PipelineSource, settings: Settings): Promise<Pipeline> {
     const store = settings.strategy === 'both-disk' ? openDiskStore() : undefined;
     return new Pipeline(source, settings, store);
+  }
+
+  /** Count a load that reached the network (the CSV/image server or the shards). */
+  private async count(load: CsvImageSample | Promise<CsvImageSample>): Promise<CsvImageSample> {
+    try {
+      const sample = await load;
+      this.networkLoads++;
+      return sample;
+    } catch (err) {
+      this.networkErrors++;
+      throw err;
+    }
   }
 
   /** Wraps the TF.js dataset to time each wait for a batch and count samples. */

@@ -32,46 +32,52 @@ export type { FloatArray, Transform } from './augment/Transform.js';
 export { runTransform } from './augment/Transform.js';
 export type { BeladyOptions, BeladyResult } from './cache/belady.js';
 export { beladyHitRate } from './cache/belady.js';
-export type { CachedDatasetOptions, CacheStats } from './cache/CachedDataset.js';
-export { CachedDataset } from './cache/CachedDataset.js';
+export { LRUCache } from './cache/LRUCache.js';
+export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './cache/lruCacheOptions.js';
+export { defaultSizeOf } from './cache/sizeOf.js';
+export type { Dataset, GetOptions, Loader, PlanAware } from './dataset/Dataset.js';
+export { fromArray, fromLoader, isPlanAware } from './dataset/Dataset.js';
+export type { Executor, RunOptions } from './dataset/Executor.js';
+export { ExecutorDataset } from './dataset/ExecutorDataset.js';
+export { InThreadExecutor } from './dataset/InThreadExecutor.js';
+export type { LoadPhaseStats, ReportsLoadPhases } from './dataset/LoadPhases.js';
+export { LoadPhaseCounter } from './dataset/LoadPhases.js';
+export { Speculation } from './dataset/Speculation.js';
 export {
   EFFECTIVE_HIT_RATE,
   formatCacheReport,
   LOW_HIT_RATE,
   recommendCacheSize,
-} from './cache/cacheReport.js';
+} from './diagnostics/cacheReport.js';
 export type {
   Bottleneck,
   DiagnoseOptions,
   Diagnosis,
   TierShare,
-} from './cache/diagnose.js';
-export { CONSUMER_BOUND_STALL_SHARE, DECODE_BOUND_BUSY_SHARE, diagnose } from './cache/diagnose.js';
-export { LRUCache } from './cache/LRUCache.js';
-export type { EvictReason, LRUCacheOptions, LRUCacheStats } from './cache/lruCacheOptions.js';
-export { defaultSizeOf } from './cache/sizeOf.js';
-export type { TuneCacheOptions, TuneCacheResult, TuneCacheRow } from './cache/tuneCache.js';
-export { REFERENCE_CACHE_SIZES, tuneCache } from './cache/tuneCache.js';
-export type { Dataset, GetOptions, Loader, PlanAware } from './dataset/Dataset.js';
-export { fromArray, fromLoader, isPlanAware } from './dataset/Dataset.js';
-export type { Executor, RunOptions } from './dataset/Executor.js';
-export { InThreadExecutor } from './dataset/InThreadExecutor.js';
-export type { LoadPhaseStats, ReportsLoadPhases } from './dataset/LoadPhases.js';
-export { LoadPhaseCounter } from './dataset/LoadPhases.js';
-export { Speculation } from './dataset/Speculation.js';
+} from './diagnostics/diagnose.js';
+export {
+  CONSUMER_BOUND_STALL_SHARE,
+  DECODE_BOUND_BUSY_SHARE,
+  diagnose,
+} from './diagnostics/diagnose.js';
+export type { TuneCacheOptions, TuneCacheResult, TuneCacheRow } from './diagnostics/tuneCache.js';
+export { REFERENCE_CACHE_SIZES, tuneCache } from './diagnostics/tuneCache.js';
 export type { TuningStats } from './engine/autotune/AutoTuner.js';
 export type { LoadLatencyStats } from './engine/autotune/LatencyWindow.js';
+export type { CachedDatasetOptions } from './engine/CachedDataset.js';
+export { CachedDataset } from './engine/CachedDataset.js';
+export type { CacheStats } from './engine/CacheStats.js';
 export type { CachingDataset } from './engine/CachingDataset.js';
+export { CachingEngine } from './engine/CachingEngine.js';
+export type { CacheType, CreateCachedDatasetOptions } from './engine/createCachedDataset.js';
+export { createCachedDataset } from './engine/createCachedDataset.js';
 export type {
   ActiveEvictionPolicy,
   CachingEngineOptions,
   EngineStats,
   EvictionPolicy,
   PrefetchStats,
-} from './engine/CachingEngine.js';
-export { CachingEngine } from './engine/CachingEngine.js';
-export type { CacheType, CreateCachedDatasetOptions } from './engine/createCachedDataset.js';
-export { createCachedDataset } from './engine/createCachedDataset.js';
+} from './engine/engineOptions.js';
 export type { PrefetchDatasetOptions } from './engine/PrefetchDataset.js';
 export { PrefetchDataset } from './engine/PrefetchDataset.js';
 export type {
@@ -96,14 +102,10 @@ export type {
   CollateOptions,
   Sample,
   SampleField,
-  ShapedArray,
   ToFloat32Options,
 } from './loader/collateOptions.js';
-export { philox4x32 } from './loader/counterRng.js';
 export type { DataLoaderOptions, LoaderState } from './loader/DataLoader.js';
 export { DataLoader } from './loader/DataLoader.js';
-export { shardPlan } from './loader/shardPlan.js';
-export { shuffledOrder } from './loader/shuffle.js';
 export { checksum } from './persistence/checksum.js';
 export type { MemoryStoreOptions } from './persistence/MemoryStore.js';
 export { MemoryStore } from './persistence/MemoryStore.js';
@@ -125,6 +127,8 @@ export { IndexPermutation } from './plan/IndexPermutation.js';
 export { ShardLayout } from './plan/ShardLayout.js';
 export type { ShardPlanOptions } from './plan/ShardOrder.js';
 export { ShardOrder } from './plan/ShardOrder.js';
+export { shardPlan } from './plan/shardPlan.js';
+export { shuffledOrder } from './plan/shuffle.js';
 export type { ErrorPolicy, RetryPolicy, SampleFailure } from './reliability/errorPolicy.js';
 export { QuarantinedError, SampleFailedError } from './reliability/errorPolicy.js';
 export type { QuarantineOptions } from './reliability/Quarantine.js';
@@ -136,4 +140,5 @@ export { mergeRanges } from './remote/rangeMerge.js';
 export { AbortError } from './util/abort.js';
 export type { Clock, TimerHandle } from './util/Clock.js';
 export { flushMicrotasks, ManualClock, systemClock } from './util/Clock.js';
-export type { TypedArray, TypedArrayConstructor } from './util/typedArrays.js';
+export { philox4x32 } from './util/counterRng.js';
+export type { ShapedArray, TypedArray, TypedArrayConstructor } from './util/typedArrays.js';

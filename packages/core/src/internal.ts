@@ -9,7 +9,6 @@ export { addNoise, NoiseStream } from './augment/gaussianNoise.js';
 export { checkNormalizeChannels } from './augment/normalize.js';
 // --- value rendering, option checks, plan following, removed plumbing ---
 export { checkPlan } from './dataset/Dataset.js';
-export { findInPlan } from './dataset/findInPlan.js';
 export { loadPhasesOf, reportsLoadPhases } from './dataset/LoadPhases.js';
 export { takeDemandFirst } from './dataset/Speculation.js';
 export { AccessPredictor } from './engine/accessPredictor.js';
@@ -23,6 +22,7 @@ export { checkStoreKey, checkStoreValue } from './persistence/storeChecks.js';
 export type { WriteBehindStats, WriteFn } from './persistence/writeBehindQueue.js';
 export { WriteBehindQueue } from './persistence/writeBehindQueue.js';
 export { isEpochPlan, slicePlan, toEpochPlan } from './plan/EpochPlan.js';
+export { findInPlan } from './plan/findInPlan.js';
 export type { ResolvedErrorPolicy } from './reliability/errorPolicy.js';
 export { resolveErrorPolicy } from './reliability/errorPolicy.js';
 export { isRetryable } from './reliability/retry.js';

@@ -122,6 +122,7 @@ export {
   defaultSizeOf,
   diagnose,
   EFFECTIVE_HIT_RATE,
+  ExecutorDataset,
   encodeSample,
   flipH,
   flipV,

@@ -1,4 +1,4 @@
-import { philox4x32 } from '../loader/counterRng.js';
+import { philox4x32 } from '../util/counterRng.js';
 
 const TWO_32 = 4294967296;
 const TWO_NEG_32 = 2 ** -32;

@@ -1,4 +1,4 @@
-import type { ShapedArray } from '../loader/collateOptions.js';
+import type { ShapedArray } from '../util/typedArrays.js';
 import { showValue } from '../util/validate.js';
 import type { AugmentRandom } from './AugmentRng.js';
 

@@ -1,4 +1,4 @@
-import { philox4x32 } from '../loader/counterRng.js';
+import { philox4x32 } from '../util/counterRng.js';
 import type { AugmentRandom } from './AugmentRng.js';
 import { type FloatArray, finite, optionsOf, probability, type Transform } from './Transform.js';
 

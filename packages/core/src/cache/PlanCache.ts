@@ -1,5 +1,5 @@
-import type { AccessPlan } from '../engine/AccessPlan.js';
-import { FAR, NEVER } from '../engine/AccessPlan.js';
+import type { AccessPlan } from '../plan/AccessPlan.js';
+import { FAR, NEVER } from '../plan/AccessPlan.js';
 import { IndexMap } from '../plan/IndexMap.js';
 import { IndexedMaxHeap } from './IndexedMaxHeap.js';
 

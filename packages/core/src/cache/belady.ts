@@ -1,4 +1,4 @@
-import { AccessPlan } from '../engine/AccessPlan.js';
+import { AccessPlan } from '../plan/AccessPlan.js';
 import { isEpochPlan, type PlanInput } from '../plan/EpochPlan.js';
 import { nonNegativeInt, positiveInt } from '../util/validate.js';
 import { PlanCache } from './PlanCache.js';

@@ -1,18 +1,15 @@
 import type { PlanInput } from '../plan/EpochPlan.js';
 import { index as checkIndex, func, nonNegativeInt } from '../util/validate.js';
-import type { Speculation } from './Speculation.js';
+import type { RunOptions } from './Executor.js';
 
-/** Options passed to {@link Dataset.get}. */
-export interface GetOptions {
+/**
+ * Options passed to {@link Dataset.get}: an executor's {@link RunOptions}
+ * (the speculation of a prefetch) plus the caller's signal, so a load passes
+ * on as one object between datasets and executors.
+ */
+export interface GetOptions extends RunOptions {
   /** Aborts the load; a loader should stop work and reject when it fires. */
   signal?: AbortSignal;
-  /**
-   * Set when the read is speculative (the engine's prefetch): a dataset that
-   * queues work (a worker pool, request slots per origin) should start it
-   * after demand work, and as demand once it is promoted.
-   * @default undefined (demand: a reader waits)
-   */
-  speculation?: Speculation;
 }
 
 /**

@@ -1,12 +1,15 @@
 import type { Speculation } from './Speculation.js';
 
-/** How a call to {@link Executor.run} is to be scheduled. */
+/**
+ * How a load is to be scheduled: the options of {@link Executor.run}, and
+ * (with the caller's signal added) of `Dataset.get` (`GetOptions`).
+ */
 export interface RunOptions {
   /**
-   * Marks the call speculative (a prefetch): an executor that queues calls
-   * starts every queued demand call (one without a speculation, or whose
-   * speculation was promoted) before it. Omitted: a demand call, a reader
-   * waits for it.
+   * Marks the load speculative (a prefetch): an executor or dataset that
+   * queues work (a worker pool, request slots per origin) starts every queued
+   * demand load (one without a speculation, or whose speculation was
+   * promoted) before it. Omitted: a demand load, a reader waits for it.
    * @default undefined (demand)
    */
   readonly speculation?: Speculation;

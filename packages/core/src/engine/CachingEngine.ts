@@ -2,12 +2,13 @@ import type { PlanCache } from '../cache/PlanCache.js';
 import { type Dataset, type GetOptions, isPlanAware, type PlanAware } from '../dataset/Dataset.js';
 import { InThreadExecutor } from '../dataset/InThreadExecutor.js';
 import { loadPhasesOf } from '../dataset/LoadPhases.js';
+import { FlightWaits, LoadFlight } from '../dataset/loadFlight.js';
 import { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from '../errors.js';
+import { AccessPlan, NEVER } from '../plan/AccessPlan.js';
 import type { PlanInput } from '../plan/EpochPlan.js';
 import { AbortError, abortReason } from '../util/abort.js';
 import type { Clock } from '../util/Clock.js';
 import { index as checkIndex } from '../util/validate.js';
-import { AccessPlan, NEVER } from './AccessPlan.js';
 import { AUTO_MAX_PREFETCH_SIZE } from './autotune/AutoTuner.js';
 import { EngineCounters } from './EngineCounters.js';
 import { EngineMemory } from './EngineMemory.js';
@@ -16,16 +17,8 @@ import type { CachingEngineOptions, EngineStats } from './engineOptions.js';
 import { resolveEngineOptions } from './engineOptions.js';
 import { engineStats } from './engineStats.js';
 import { LoadRunner } from './LoadRunner.js';
-import { FlightWaits, LoadFlight } from './loadFlight.js';
+import { type LoadPolicy, loadPolicyOf } from './loadPolicy.js';
 import { PrefetchSchedule } from './PrefetchSchedule.js';
-
-export type {
-  ActiveEvictionPolicy,
-  CachingEngineOptions,
-  EngineStats,
-  EvictionPolicy,
-  PrefetchStats,
-} from './engineOptions.js';
 
 const LOCATE_LOOKAHEAD = 256;
 
@@ -53,6 +46,8 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   private readonly clock: Clock;
   /** `numWorkers` and `prefetchSize` in force, and the autotuner if any is `'auto'`. */
   private readonly tuning: EngineTuning;
+  /** How loads run and what their callers see (the engine's, or CachedDataset's). */
+  private readonly policy: LoadPolicy<T>;
   private readonly planWindow: number;
   private readonly runner: LoadRunner<T>;
   /** The wrapped dataset; told the plan too when it can use it (e.g. remote shards). */
@@ -74,6 +69,9 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
 
   constructor(dataset: Dataset<T>, options: CachingEngineOptions<T> = {}) {
     const o = resolveEngineOptions(dataset, options);
+    const policy = loadPolicyOf<T>(options);
+    this.policy = policy;
+    const timeoutMs = policy.timeouts ? o.loadTimeoutMs : Number.POSITIVE_INFINITY;
     this.source = dataset;
     this.phaseSources = [o.executor, dataset];
     this.length = o.length;
@@ -83,22 +81,28 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       o.executor ?? new InThreadExecutor(dataset, { settleOnAbort: false }),
       o.executor === undefined,
       o.numWorkers,
-      o.loadTimeoutMs,
+      timeoutMs,
       o.clock,
       this.counters,
       {
         loaded: (f, attempt, value) => this.loaded(f, attempt, value),
         failed: (f, attempt, error) => this.failed(f, attempt, error),
       },
+      policy.direct ? dataset : undefined,
     );
-    this.waits = new FlightWaits<T>(o.clock, o.loadTimeoutMs, (ms) => {
-      this.counters.stallMs += ms;
-    });
+    this.waits = new FlightWaits<T>(
+      o.clock,
+      timeoutMs,
+      (ms) => {
+        this.counters.stallMs += ms;
+      },
+      policy.abortAbandoned ? (f, reason) => this.abandon(f, reason) : undefined,
+    );
     this.schedule = new PrefetchSchedule(
       this.length,
       o.autoPrefetchSize ? AUTO_MAX_PREFETCH_SIZE : o.prefetchSize,
     );
-    this.memory = new EngineMemory<T>(o, this.counters, this.schedule);
+    this.memory = new EngineMemory<T>(o, this.counters, this.schedule, policy.admits);
     this.cache = this.memory.cache;
     this.tuning = new EngineTuning(o, this.runner);
   }
@@ -150,6 +154,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     } else {
       flight = new LoadFlight<T>(index, false);
       this.flights.set(index, flight);
+      if (this.policy.direct && this.runner.hasSlot()) return this.loadNow(flight, signal);
       this.runner.enqueue(flight);
     }
     const wait = this.waits.wait(flight, signal);
@@ -268,6 +273,35 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     }
   };
 
+  /**
+   * Start a direct load (policy `direct`) on the caller's turn: the dataset's
+   * synchronous answer is returned as is (and kept), its synchronous throw
+   * thrown; otherwise the caller waits for the flight like any other.
+   */
+  private loadNow(f: LoadFlight<T>, signal: AbortSignal | undefined): T | Promise<T> {
+    try {
+      this.runner.start(f, signal !== undefined);
+    } catch (error) {
+      this.runner.end(f);
+      this.forget(f);
+      throw error;
+    }
+    if (f.gone) return f.value as T; // answered synchronously
+    const wait = this.waits.wait(f, signal);
+    this.pump();
+    return wait;
+  }
+
+  /** Every caller of demand load `f` left (policy `abortAbandoned`): stop it, unless it has no signal. */
+  private abandon(f: LoadFlight<T>, reason: unknown): void {
+    const controller = f.controller;
+    if (f.prefetch || f.state !== 'loading' || controller === undefined) return;
+    this.runner.end(f);
+    controller.abort(reason);
+    this.forget(f);
+    this.pump();
+  }
+
   // ---- scheduling ------------------------------------------------------------
 
   private pump(): void {
@@ -331,6 +365,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
       }
     } else {
       this.forget(f);
+      f.value = value; // a direct load answered synchronously returns it from there
       this.memory.keep(f.key, value, bytes);
     }
     this.pump();
@@ -339,7 +374,10 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   private failed(f: LoadFlight<T>, attempt: number, cause: unknown): void {
     if (this.closed || f.state !== 'loading' || f.attempts !== attempt) return;
     this.runner.end(f);
-    const error = cause instanceof MedFusionError ? cause : new LoadError(f.key, cause);
+    const error =
+      this.policy.rawErrors || cause instanceof MedFusionError
+        ? cause
+        : new LoadError(f.key, cause);
     if (f.waiters.length > 0) {
       this.forget(f);
       this.waits.settle(f, error, undefined);

@@ -1,6 +1,6 @@
 import { beladyHitRate } from '../cache/belady.js';
 import type { LoadPhaseStats } from '../dataset/LoadPhases.js';
-import type { AccessPlan } from './AccessPlan.js';
+import type { AccessPlan } from '../plan/AccessPlan.js';
 import type { TuningStats } from './autotune/AutoTuner.js';
 import type { LoadLatencyStats } from './autotune/LatencyWindow.js';
 import type { ActiveEvictionPolicy, EngineStats } from './engineOptions.js';

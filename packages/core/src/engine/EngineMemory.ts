@@ -37,7 +37,13 @@ export class EngineMemory<T> {
   private readonly counters: EngineCounters;
   private readonly schedule: PrefetchSchedule;
 
-  constructor(o: MemoryOptions<T>, counters: EngineCounters, schedule: PrefetchSchedule) {
+  constructor(
+    o: MemoryOptions<T>,
+    counters: EngineCounters,
+    schedule: PrefetchSchedule,
+    /** Whether a sample may be held at all (CachedDataset's `cacheImages` / `cacheTabular`). */
+    private readonly admits?: (value: T) => boolean,
+  ) {
     this.cacheSize = o.cacheSize;
     this.keySpace = o.length;
     this.planEviction = o.evictionPolicy !== 'lru';
@@ -75,6 +81,7 @@ export class EngineMemory<T> {
 
   /** Put a sample just read into the cache (or not: policy, capacity, budget). */
   keep(key: number, value: T, bytes: number): void {
+    if (this.admits !== undefined && !this.admits(value)) return;
     if (bytes > this.maxBytes) {
       this.counters.rejected++;
       this.schedule.rewind(key);

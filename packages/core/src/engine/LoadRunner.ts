@@ -1,8 +1,9 @@
+import type { Dataset } from '../dataset/Dataset.js';
 import type { Executor } from '../dataset/Executor.js';
+import type { LoadFlight } from '../dataset/loadFlight.js';
 import { LoadTimeoutError } from '../errors.js';
 import type { Clock } from '../util/Clock.js';
 import type { EngineCounters } from './EngineCounters.js';
-import type { LoadFlight } from './loadFlight.js';
 
 /** Where {@link LoadRunner} reports how a load attempt ended. */
 export interface LoadOutcome<T> {
@@ -40,6 +41,12 @@ export class LoadRunner<T> {
     private readonly clock: Clock,
     private readonly counters: EngineCounters,
     private readonly outcome: LoadOutcome<T>,
+    /**
+     * Load by calling this dataset's `get` instead of the executor (the
+     * `direct` load policy): a synchronous answer settles the attempt at once,
+     * a synchronous throw reaches the caller of {@link start}.
+     */
+    private readonly direct?: Dataset<T>,
   ) {}
 
   /** Allow `n` loads at once from now on (the autotuner's knob); running loads go on. */
@@ -81,12 +88,20 @@ export class LoadRunner<T> {
     while (this.active < this.numWorkers) {
       const f = queue.shift();
       if (f === undefined) return;
-      if (f.state === 'queued' && !f.gone) this.start(f);
+      if (f.state !== 'queued' || f.gone) continue;
+      try {
+        this.start(f);
+      } catch (error) {
+        this.outcome.failed(f, f.attempts, error); // a direct load's synchronous throw
+      }
     }
   }
 
-  /** Start an attempt of `f` now. */
-  start(f: LoadFlight<T>): void {
+  /**
+   * Start an attempt of `f` now. `abortable` false (direct loads whose caller
+   * passed no signal): the load gets no signal and is never aborted.
+   */
+  start(f: LoadFlight<T>, abortable = true): void {
     f.state = 'loading';
     f.attempts++;
     f.startedAt = this.clock.now();
@@ -96,20 +111,38 @@ export class LoadRunner<T> {
       this.counters.issued++;
       this.prefetchLoading++;
     }
-    const controller = new AbortController();
+    const controller = abortable ? new AbortController() : undefined;
     f.controller = controller;
     const attempt = f.attempts;
-    f.timer = this.clock.setTimeout(() => {
-      if (f.state !== 'loading' || f.attempts !== attempt) return;
-      const error = new LoadTimeoutError(f.key, this.loadTimeoutMs);
-      controller.abort(error);
-      this.outcome.failed(f, attempt, error);
-    }, this.loadTimeoutMs);
-    let run: Promise<T>;
-    try {
-      run = this.executor.run(f.key, controller.signal, undefined, f.runOptions);
-    } catch (error) {
-      run = Promise.reject(error);
+    if (this.loadTimeoutMs < Number.POSITIVE_INFINITY) {
+      f.timer = this.clock.setTimeout(() => {
+        if (f.state !== 'loading' || f.attempts !== attempt) return;
+        const error = new LoadTimeoutError(f.key, this.loadTimeoutMs);
+        controller?.abort(error);
+        this.outcome.failed(f, attempt, error);
+      }, this.loadTimeoutMs);
+    }
+    let run: T | PromiseLike<T>;
+    if (this.direct !== undefined) {
+      const speculation = f.runOptions?.speculation;
+      // a synchronous throw goes, as it was, to whoever started the attempt
+      // (runQueued, or the engine's loadNow), which ends the attempt
+      run = this.direct.get(
+        f.key,
+        controller === undefined && speculation === undefined
+          ? undefined
+          : { signal: controller?.signal, speculation },
+      );
+      if (!isPromiseLike(run)) {
+        this.outcome.loaded(f, attempt, run);
+        return;
+      }
+    } else {
+      try {
+        run = this.executor.run(f.key, controller!.signal, undefined, f.runOptions);
+      } catch (error) {
+        run = Promise.reject(error);
+      }
     }
     run.then(
       (value) => this.outcome.loaded(f, attempt, value),
@@ -140,6 +173,14 @@ export class LoadRunner<T> {
     this.prefetchLoading = 0;
     if (this.ownsExecutor) await this.executor.close?.();
   }
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /** A FIFO of flights with O(1) amortised shift (no per-operation allocation once grown). */

@@ -1,4 +1,4 @@
-import type { AccessPlan } from './AccessPlan.js';
+import type { AccessPlan } from '../plan/AccessPlan.js';
 import { AccessPredictor } from './accessPredictor.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Dataset, GetOptions, PlanAware } from '../dataset/Dataset.js';
-import type { Executor } from '../dataset/Executor.js';
+import { ExecutorDataset } from '../dataset/ExecutorDataset.js';
 import { loadPhasesOf } from '../dataset/LoadPhases.js';
 import type { PersistentStore } from '../persistence/PersistentStore.js';
 import {
@@ -53,19 +53,6 @@ export interface TieredCacheStats extends EngineStats {
   disk: DiskTierStats;
 }
 
-/** A dataset that loads through an executor (what the disk tier reads when one is given). */
-function executorSource<T>(length: number, executor: Executor<T>): Dataset<T> {
-  return {
-    length,
-    get: (index: number, opts?: GetOptions) => {
-      const signal = opts?.signal;
-      if (signal === undefined) throw new TypeError('executor loads need a signal');
-      // GetOptions carries the speculation of a prefetch, as RunOptions does
-      return executor.run(index, signal, undefined, opts);
-    },
-  };
-}
-
 /**
  * Three tiers in one dataset: a memory cache with prefetch
  * ({@link CachingEngine}) over a disk tier ({@link PersistentTierDataset})
@@ -77,8 +64,9 @@ function executorSource<T>(length: number, executor: Executor<T>): Dataset<T> {
  * Ownership: `close()` closes what this object opened (the engine, the disk
  * tier's write queue) and the store only when `ownsStore` is true. A store
  * you pass stays open for you; an `executor` you pass is never closed.
- * With an executor, loads from the source run on it; the disk tier runs
- * in-thread, at most `numWorkers` loads at once.
+ * With an executor, loads from the source run on it (through an
+ * {@link ExecutorDataset}, so the plan and the load phases still reach the
+ * dataset); the disk tier runs in-thread, at most `numWorkers` loads at once.
  *
  * @example
  * const store = new MemoryStore();
@@ -96,8 +84,8 @@ export class TieredCachedDataset<T> implements CachingDataset<T>, PlanAware {
   private readonly store: PersistentStore;
   private readonly disk: PersistentTierDataset<T>;
   private readonly memory: CachingEngine<T>;
-  /** Where the source loads' phases are read from: the executor given, else the dataset. */
-  private readonly phaseSources: readonly unknown[];
+  /** What the disk tier loads from on a miss: the dataset, or an ExecutorDataset over it. */
+  private readonly base: Dataset<T>;
   private closing: Promise<void> | undefined;
 
   constructor(dataset: Dataset<T>, options: TieredCachedDatasetOptions<T>) {
@@ -109,10 +97,8 @@ export class TieredCachedDataset<T> implements CachingDataset<T>, PlanAware {
     }
     const { store, ownsStore, fingerprint, diskWriteQueue, executor, ...engineOptions } = options;
     this.ownsStore = ownsStore === undefined ? false : bool('ownsStore', ownsStore);
-    if (executor !== undefined && (executor === null || typeof executor.run !== 'function')) {
-      throw new TypeError('executor must have a run(index, signal) method');
-    }
-    const base = executor === undefined ? dataset : executorSource(dataset.length, executor);
+    // with an executor, source loads run on it; the plan and the load phases still reach the dataset
+    const base = executor === undefined ? dataset : new ExecutorDataset(dataset, executor);
     this.disk = new PersistentTierDataset(base, {
       store,
       fingerprint: resolveFingerprint(fingerprint, dataset),
@@ -120,7 +106,7 @@ export class TieredCachedDataset<T> implements CachingDataset<T>, PlanAware {
       ...(engineOptions.clock === undefined ? {} : { clock: engineOptions.clock }),
     });
     this.store = store;
-    this.phaseSources = [executor, dataset];
+    this.base = base;
     this.memory = new CachingEngine(this.disk, engineOptions);
     this.length = this.memory.length;
   }
@@ -141,7 +127,7 @@ export class TieredCachedDataset<T> implements CachingDataset<T>, PlanAware {
     const disk = this.disk.getDiskStats();
     return {
       ...memory,
-      loadPhases: loadPhasesOf(...this.phaseSources),
+      loadPhases: loadPhasesOf(this.base),
       memoryHits: memory.hits,
       diskHits: disk.diskHits,
       diskMisses: disk.misses,

@@ -1,8 +1,8 @@
-import { DEFAULT_CACHE_SIZE } from '../cache/CachedDataset.js';
 import type { Dataset } from '../dataset/Dataset.js';
 import { MedFusionError } from '../errors.js';
 import type { PersistentStore } from '../persistence/PersistentStore.js';
 import { nonNegativeInt, oneOf, positiveInt } from '../util/validate.js';
+import { DEFAULT_CACHE_SIZE } from './CacheStats.js';
 import type { CachingDataset } from './CachingDataset.js';
 import { CachingEngine } from './CachingEngine.js';
 import { PrefetchDataset } from './PrefetchDataset.js';

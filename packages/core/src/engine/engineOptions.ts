@@ -1,4 +1,3 @@
-import { type CacheStats, DEFAULT_CACHE_SIZE } from '../cache/CachedDataset.js';
 import { defaultSizeOf } from '../cache/sizeOf.js';
 import type { Dataset } from '../dataset/Dataset.js';
 import type { Executor } from '../dataset/Executor.js';
@@ -20,6 +19,7 @@ import {
   type TuningStats,
 } from './autotune/AutoTuner.js';
 import type { LoadLatencyStats } from './autotune/LatencyWindow.js';
+import { type CacheStats, DEFAULT_CACHE_SIZE } from './CacheStats.js';
 
 /** How the memory cache picks what to evict. */
 export type EvictionPolicy = 'auto' | 'lru' | 'belady';

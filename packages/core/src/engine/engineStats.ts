@@ -1,5 +1,5 @@
 import type { LoadPhaseStats } from '../dataset/LoadPhases.js';
-import type { AccessPlan } from './AccessPlan.js';
+import type { AccessPlan } from '../plan/AccessPlan.js';
 import type { EngineCounters } from './EngineCounters.js';
 import type { EngineMemory } from './EngineMemory.js';
 import type { EngineTuning } from './EngineTuning.js';

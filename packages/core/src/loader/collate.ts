@@ -1,7 +1,12 @@
 import type { ErrorCode } from '../errorCodes.js';
 import { registerErrorClass } from '../errorRegistry.js';
 import { MedFusionError } from '../errors.js';
-import { isTypedArray, type TypedArray, type TypedArrayConstructor } from '../util/typedArrays.js';
+import {
+  isTypedArray,
+  type ShapedArray,
+  type TypedArray,
+  type TypedArrayConstructor,
+} from '../util/typedArrays.js';
 import { positiveFinite, showValue } from '../util/validate.js';
 import { BufferPool } from './BufferPool.js';
 import type {
@@ -11,7 +16,6 @@ import type {
   CollateOptions,
   Sample,
   SampleField,
-  ShapedArray,
 } from './collateOptions.js';
 
 /** A sample does not match the batch's first sample, or holds a value collate cannot batch. */

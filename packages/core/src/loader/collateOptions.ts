@@ -1,12 +1,4 @@
-import type { TypedArray } from '../util/typedArrays.js';
-
-/** A typed array with its logical shape (row-major, no batch dimension for a sample). */
-export interface ShapedArray<A extends TypedArray = TypedArray> {
-  /** The values, row-major. */
-  data: A;
-  /** Dimensions; their product equals `data.length`. */
-  shape: readonly number[];
-}
+import type { ShapedArray, TypedArray } from '../util/typedArrays.js';
 
 /** One collated field: `data` holds the whole batch, `shape[0]` is the batch size. */
 export interface BatchField<A extends TypedArray = TypedArray> {

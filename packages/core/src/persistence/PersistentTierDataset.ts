@@ -1,9 +1,10 @@
 import type { Dataset, GetOptions, PlanAware } from '../dataset/Dataset.js';
 import { isPlanAware } from '../dataset/Dataset.js';
+import { FlightWaits, LoadFlight } from '../dataset/loadFlight.js';
 import { describe } from '../errors.js';
 import type { PlanInput } from '../plan/EpochPlan.js';
 import { throwIfAborted } from '../util/abort.js';
-import type { Clock } from '../util/Clock.js';
+import { type Clock, systemClock } from '../util/Clock.js';
 import { index as checkIndex, func, showValue } from '../util/validate.js';
 import type { PersistentStore } from './PersistentStore.js';
 import { decodeSample, encodeSample } from './sampleCodec.js';
@@ -150,7 +151,9 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
   private readonly store: PersistentStore;
   private readonly codec: SampleCodec<T>;
   private readonly queue: WriteBehindQueue;
-  private readonly inflight = new Map<number, Promise<T>>();
+  /** Loads in flight, one per index, shared by every caller that wants it. */
+  private readonly flights = new Map<number, LoadFlight<T>>();
+  private readonly waits: FlightWaits<T>;
   private readonly onDiskError: (error: unknown, key: string) => void;
   private counters = { diskHits: 0, misses: 0, diskErrors: 0 };
   /** Store reads in progress; queued writes wait until there are none. */
@@ -188,6 +191,13 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
     this.codec = options.codec ?? (defaultCodec as SampleCodec<T>);
     this.fingerprint = resolveFingerprint(options.fingerprint, source);
     this.onDiskError = options.onDiskError ?? (() => {});
+    // unbounded waits (the memory tier above bounds its own); a load every caller left is aborted
+    this.waits = new FlightWaits<T>(
+      options.clock ?? systemClock,
+      Number.POSITIVE_INFINITY,
+      () => {},
+      (f, reason) => this.abandon(f, reason),
+    );
     this.queue = new WriteBehindQueue(
       (k, v) => this.store.put(k, v),
       options.writeQueue,
@@ -202,16 +212,45 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
     return `${this.fingerprint}/${index}`;
   }
 
-  /** Sample `index`: from the store when present and intact, else from the source. */
+  /**
+   * Sample `index`: from the store when present and intact, else from the
+   * source. Concurrent gets of one index share one load; a caller whose
+   * signal aborts leaves at once, and the load stops when every caller left.
+   */
   get(index: number, opts?: GetOptions): Promise<T> {
     checkIndex(index, this.length);
     const signal = opts?.signal;
     throwIfAborted(signal);
-    const shared = this.inflight.get(index);
-    if (shared) return shared;
-    const p = this.load(index, opts).finally(() => this.inflight.delete(index));
-    this.inflight.set(index, p);
-    return p;
+    let f = this.flights.get(index);
+    if (f === undefined) {
+      const flight = new LoadFlight<T>(index, false);
+      const controller = new AbortController();
+      flight.state = 'loading';
+      flight.controller = controller;
+      this.flights.set(index, flight);
+      // the first caller's speculation goes on to the source (a prefetch stays one until promoted)
+      const speculation = opts?.speculation;
+      this.load(index, { signal: controller.signal, speculation }).then(
+        (sample) => this.settle(flight, undefined, sample),
+        (error: unknown) => this.settle(flight, error, undefined),
+      );
+      f = flight;
+    }
+    return this.waits.wait(f, signal);
+  }
+
+  private settle(f: LoadFlight<T>, error: unknown, sample: T | undefined): void {
+    if (this.flights.get(f.key) === f) this.flights.delete(f.key);
+    f.state = 'failed'; // settled: nothing to abort any more
+    this.waits.settle(f, error, sample);
+  }
+
+  /** Every caller of `f` left before it settled: stop the load; the next caller starts afresh. */
+  private abandon(f: LoadFlight<T>, reason: unknown): void {
+    if (f.state !== 'loading') return;
+    if (this.flights.get(f.key) === f) this.flights.delete(f.key);
+    f.state = 'failed';
+    f.controller?.abort(reason);
   }
 
   private async load(index: number, opts: GetOptions | undefined): Promise<T> {

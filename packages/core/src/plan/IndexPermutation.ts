@@ -1,4 +1,4 @@
-import { philox4x32 } from '../loader/counterRng.js';
+import { philox4x32 } from '../util/counterRng.js';
 import { nonNegativeInt } from '../util/validate.js';
 import { type EpochPlan, iteratePlan } from './EpochPlan.js';
 

@@ -29,3 +29,11 @@ export function isTypedArray(value: unknown): value is TypedArray {
     !(value instanceof BigUint64Array)
   );
 }
+
+/** A typed array with its logical shape (row-major, no batch dimension for a sample). */
+export interface ShapedArray<A extends TypedArray = TypedArray> {
+  /** The values, row-major. */
+  data: A;
+  /** Dimensions; their product equals `data.length`. */
+  shape: readonly number[];
+}

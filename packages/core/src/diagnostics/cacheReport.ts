@@ -1,7 +1,7 @@
+import type { CacheStats } from '../engine/CacheStats.js';
 import type { EngineStats } from '../engine/engineOptions.js';
 import type { TieredCacheStats } from '../engine/TieredCachedDataset.js';
 import { nonNegativeInt, positiveInt } from '../util/validate.js';
-import type { CacheStats } from './CachedDataset.js';
 import { diagnose } from './diagnose.js';
 
 import { EFFECTIVE_HIT_RATE, LOW_HIT_RATE } from './hitRateThresholds.js';

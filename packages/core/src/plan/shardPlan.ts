@@ -1,4 +1,4 @@
-import { ShardOrder, type ShardPlanOptions } from '../plan/ShardOrder.js';
+import { ShardOrder, type ShardPlanOptions } from './ShardOrder.js';
 
 /**
  * A shard-aware epoch order as an array: {@link ShardOrder} materialised.

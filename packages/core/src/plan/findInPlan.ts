@@ -1,4 +1,4 @@
-import type { EpochPlan } from '../plan/EpochPlan.js';
+import type { EpochPlan } from './EpochPlan.js';
 
 /**
  * Position of the first planned read of `index` in `plan[from, to)` (clamped

@@ -1,6 +1,6 @@
-import { type EpochPlan, type PlanInput, toEpochPlan } from '../plan/EpochPlan.js';
-import { IndexMap } from '../plan/IndexMap.js';
 import { index as checkIndex } from '../util/validate.js';
+import { type EpochPlan, type PlanInput, toEpochPlan } from './EpochPlan.js';
+import { IndexMap } from './IndexMap.js';
 
 /** Next use of a key the plan never reads again. */
 export const NEVER = Number.MAX_SAFE_INTEGER;

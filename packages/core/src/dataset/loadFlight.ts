@@ -1,8 +1,8 @@
-import type { RunOptions } from '../dataset/Executor.js';
-import { Speculation } from '../dataset/Speculation.js';
 import { LoadTimeoutError } from '../errors.js';
 import { abortReason } from '../util/abort.js';
 import type { Clock, TimerHandle } from '../util/Clock.js';
+import type { RunOptions } from './Executor.js';
+import { Speculation } from './Speculation.js';
 
 /**
  * Where a load of one sample stands: waiting for a worker slot, running on the
@@ -26,7 +26,9 @@ export interface Waiter<T> {
 
 /**
  * One load of one sample, shared by every caller that wants it (a sample is
- * never loaded twice at once). Internal to the caching engine.
+ * never loaded twice at once): the single-flight record of the caching engine
+ * and of the disk tier, whose callers wait on it through {@link FlightWaits}.
+ * The prefetch fields are the engine's. Internal.
  */
 export class LoadFlight<T> {
   state: FlightState = 'queued';
@@ -66,10 +68,12 @@ export class LoadFlight<T> {
 }
 
 /**
- * The callers waiting on flights: each wait is bounded by the load timeout
- * and by the caller's own signal. Stall time is wall time during which at
- * least one caller waited (concurrent waits overlap, they do not add up), so
- * it is comparable with the run's duration.
+ * The callers waiting on flights (the one single-flight wait of the
+ * library): each wait is bounded by the load timeout (none when it is
+ * infinite) and by the caller's own signal; a caller that leaves is rejected
+ * at once while the load goes on for the others. Stall time is wall time
+ * during which at least one caller waited (concurrent waits overlap, they do
+ * not add up), so it is comparable with the run's duration.
  */
 export class FlightWaits<T> {
   private waiting = 0;
@@ -77,9 +81,15 @@ export class FlightWaits<T> {
 
   constructor(
     private readonly clock: Clock,
+    /** Bound on each wait in ms; `Infinity`: no bound (no timer). */
     private readonly timeoutMs: number,
     /** Receives each stretch of time during which some caller waited, in ms. */
     private readonly stalled: (ms: number) => void,
+    /**
+     * Called when the last caller of a flight left (timeout or abort) before
+     * it settled, with the reason it left: the owner may abort the load.
+     */
+    private readonly abandoned?: (f: LoadFlight<T>, reason: unknown) => void,
   ) {}
 
   /** Wait for `f`; rejects with LoadTimeoutError after the timeout, or the signal's reason. */
@@ -95,9 +105,11 @@ export class FlightWaits<T> {
         signal,
         onAbort: undefined,
       };
-      waiter.timer = this.clock.setTimeout(() => {
-        this.leave(f, waiter, new LoadTimeoutError(f.key, this.timeoutMs));
-      }, this.timeoutMs);
+      if (this.timeoutMs < Number.POSITIVE_INFINITY) {
+        waiter.timer = this.clock.setTimeout(() => {
+          this.leave(f, waiter, new LoadTimeoutError(f.key, this.timeoutMs));
+        }, this.timeoutMs);
+      }
       if (signal !== undefined) {
         waiter.onAbort = () => this.leave(f, waiter, abortReason(signal));
         signal.addEventListener('abort', waiter.onAbort, { once: true });
@@ -134,6 +146,7 @@ export class FlightWaits<T> {
     f.waiters.splice(i, 1);
     this.release(waiter);
     waiter.reject(error);
+    if (f.waiters.length === 0) this.abandoned?.(f, error);
   }
 
   private release(waiter: Waiter<T>): void {

@@ -1,5 +1,5 @@
-import { IndexPermutation } from '../plan/IndexPermutation.js';
 import { nonNegativeInt } from '../util/validate.js';
+import { IndexPermutation } from './IndexPermutation.js';
 
 /**
  * The order of one epoch as an array: `IndexPermutation(n, seed, epoch)`

@@ -1,3 +1,6 @@
+import { beladyHitRate } from '../cache/belady.js';
+import { LRUCache } from '../cache/LRUCache.js';
+import { defaultSizeOf } from '../cache/sizeOf.js';
 import type { Dataset } from '../dataset/Dataset.js';
 import { createCachedDataset } from '../engine/createCachedDataset.js';
 import { isEpochPlan, type PlanInput } from '../plan/EpochPlan.js';
@@ -10,10 +13,7 @@ import {
   positiveInt,
   rejectUnknownOptions,
 } from '../util/validate.js';
-import { beladyHitRate } from './belady.js';
 import { recommendCacheSize } from './cacheReport.js';
-import { LRUCache } from './LRUCache.js';
-import { defaultSizeOf } from './sizeOf.js';
 
 /** The cache sizes the reference's tuning loop tries, one epoch each. */
 export const REFERENCE_CACHE_SIZES: readonly number[] = [100, 500, 1000, 2000];
