@@ -98,83 +98,59 @@ export const MULTI: FixtureImage = {
 };
 
 /**
- * Extremes where decoders slip: the first and last rows, columns and pixels carry
- * the representable minimum and maximum, the interior spans a CT's range
- * (-3024 to 3071) with sharp jumps, and the last pixel is far from its
- * neighbours. 16 bits stored, signed.
+ * An image that puts the extremes where decoders slip: the first and last rows
+ * and columns alternate between the representable minimum and maximum, the
+ * interior walks [lo, hi] with sharp jumps, and the last pixel is `lo` after a
+ * neighbour at `hi`. Grey, one frame, no rescale.
  */
-export const EDGE16: FixtureImage = {
-  name: 'edge16',
-  rows: 128,
-  columns: 128,
-  frames: 1,
-  samplesPerPixel: 1,
-  bitsAllocated: 16,
-  signed: true,
-  photometric: 'MONOCHROME2',
-  rescaleSlope: 1,
-  rescaleIntercept: 0,
-  value: (_f, y, x) => edgeValue(y, x, 128, 128, -32768, 32767, -3024, 3071),
-};
+function edgeImage(
+  name: string,
+  rows: number,
+  columns: number,
+  bits: { allocated: 8 | 16; stored?: number; signed: boolean },
+  lo: number,
+  hi: number,
+): FixtureImage {
+  const stored = bits.stored ?? bits.allocated;
+  const min = bits.signed ? -(2 ** (stored - 1)) : 0;
+  const max = bits.signed ? 2 ** (stored - 1) - 1 : 2 ** stored - 1;
+  return {
+    name,
+    rows,
+    columns,
+    frames: 1,
+    samplesPerPixel: 1,
+    bitsAllocated: bits.allocated,
+    ...(bits.stored === undefined ? {} : { bitsStored: bits.stored }),
+    signed: bits.signed,
+    photometric: 'MONOCHROME2',
+    rescaleSlope: 1,
+    rescaleIntercept: 0,
+    value: (_f, y, x) => edgeValue(y, x, rows, columns, min, max, lo, hi),
+  };
+}
 
-/** {@link EDGE16} at 12 bits stored (signed), odd size. */
-export const EDGE12: FixtureImage = {
-  name: 'edge12',
-  rows: 127,
-  columns: 129,
-  frames: 1,
-  samplesPerPixel: 1,
-  bitsAllocated: 16,
-  bitsStored: 12,
-  signed: true,
-  photometric: 'MONOCHROME2',
-  rescaleSlope: 1,
-  rescaleIntercept: 0,
-  value: (_f, y, x) => edgeValue(y, x, 127, 129, -2048, 2047, -2048, 2047),
-};
-
-/** 16 bits unsigned, odd size, extremes on the border. */
-export const EDGEU16: FixtureImage = {
-  name: 'edgeu16',
-  rows: 129,
-  columns: 127,
-  frames: 1,
-  samplesPerPixel: 1,
-  bitsAllocated: 16,
-  signed: false,
-  photometric: 'MONOCHROME2',
-  rescaleSlope: 1,
-  rescaleIntercept: 0,
-  value: (_f, y, x) => edgeValue(y, x, 129, 127, 0, 65535, 0, 65535),
-};
-
-/** 8 bits unsigned, odd size, extremes on the border. */
-export const EDGE8: FixtureImage = {
-  name: 'edge8',
-  rows: 127,
-  columns: 129,
-  frames: 1,
-  samplesPerPixel: 1,
-  bitsAllocated: 8,
-  signed: false,
-  photometric: 'MONOCHROME2',
-  rescaleSlope: 1,
-  rescaleIntercept: 0,
-  value: (_f, y, x) => edgeValue(y, x, 127, 129, 0, 255, 0, 255),
-};
+/** 16 bits signed, the interior a CT's range (-3024 to 3071). */
+export const EDGE16 = edgeImage('edge16', 128, 128, { allocated: 16, signed: true }, -3024, 3071);
+/** 12 of 16 bits stored, signed, odd size. */
+export const EDGE12 = edgeImage(
+  'edge12',
+  127,
+  129,
+  { allocated: 16, stored: 12, signed: true },
+  -2048,
+  2047,
+);
+/** 16 bits unsigned, odd size. */
+export const EDGEU16 = edgeImage('edgeu16', 129, 127, { allocated: 16, signed: false }, 0, 65535);
+/** 8 bits unsigned, odd size. */
+export const EDGE8 = edgeImage('edge8', 127, 129, { allocated: 8, signed: false }, 0, 255);
 
 /** 8-bit RGB, odd size, each channel with extremes on the border. */
 export const EDGERGB: FixtureImage = {
-  name: 'edgergb',
-  rows: 33,
-  columns: 31,
-  frames: 1,
+  ...edgeImage('edgergb', 33, 31, { allocated: 8, signed: false }, 0, 255),
   samplesPerPixel: 3,
-  bitsAllocated: 8,
-  signed: false,
   photometric: 'RGB',
-  rescaleSlope: 1,
-  rescaleIntercept: 0,
   value: (_f, y, x, c) => {
     const v = edgeValue(y, x, 33, 31, 0, 255, 0, 255);
     return c === 0 ? v : c === 1 ? 255 - v : (v * 3) % 256;
