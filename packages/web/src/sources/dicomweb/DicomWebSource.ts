@@ -17,6 +17,7 @@ import { fetchObject } from '../dicom/fetchObject.js';
 import { fnv1a } from '../dicom/fnv1a.js';
 import { type DicomImageInfo, readImageInfo } from '../dicom/imageInfo.js';
 import { loadSample } from '../dicom/loadSample.js';
+import { checkDecodedSize } from '../dicom/pixelLimits.js';
 import { TransferSyntax } from '../dicom/transferSyntax.js';
 import { jsonReader } from './dicomJson.js';
 import type { DicomWebInstance, DicomWebSourceOptions, DicomWebStats } from './dicomWebOptions.js';
@@ -106,6 +107,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
         ? new FrameIndex(
             entries.map((e) => e.frames),
             1,
+            framesClaim(entries, root),
           )
         : new FrameIndex(
             entries.map(() => 1),
@@ -219,13 +221,22 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     const entry = this.entries[e] as InstanceEntry;
     const info = this.infos[e] as DicomImageInfo;
     const frame = this.layout.frameOf(index);
+    // NumberOfFrames is the server's claim: bounded before the frame list and its URL are built.
+    if (frame === 0)
+      checkDecodedSize(info, entry.frames, `instance ${entry.instance} on ${this.root}`);
     const signal = outer ? AbortSignal.any([outer, this.closer.signal]) : this.closer.signal;
     const numbers = frame > 0 ? [frame] : Array.from({ length: entry.frames }, (_, i) => i + 1);
     const url = `${this.root}/studies/${entry.study}/series/${entry.series}/instances/${entry.instance}/frames/${numbers.join(',')}`;
     // Every error names the instance and the request: format and decode errors too.
     const where = `instance ${entry.instance} (${url})`;
     const startAt = performance.now();
-    const { frames, syntax } = await this.fetchFrames(entry.instance, url, where, signal);
+    const { frames, syntax } = await this.fetchFrames(
+      entry.instance,
+      url,
+      where,
+      numbers.length,
+      signal,
+    );
     const decodeAt = performance.now();
     const { image, tags } = await this.decoder.decodeFrames(
       frames,
@@ -246,29 +257,41 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     instance: string,
     url: string,
     where: string,
+    wanted: number,
     signal: AbortSignal,
   ): Promise<{ frames: Uint8Array[]; syntax: string }> {
     if (!this.explicitOnly.has(instance)) {
       try {
         // As stored, retried on network errors and transient statuses, not on a refusal.
-        return await this.fetchMultipart(url, where, ACCEPT_AS_STORED, signal, refusesSyntax);
+        return await this.fetchMultipart(
+          url,
+          where,
+          wanted,
+          ACCEPT_AS_STORED,
+          signal,
+          refusesSyntax,
+        );
       } catch (error) {
         throwIfAborted(signal);
         if (!refusesSyntax(error)) throw error;
         this.counters.transcodeFallbacks++;
-        const frames = await this.fetchMultipart(url, where, ACCEPT_EXPLICIT, signal);
+        const frames = await this.fetchMultipart(url, where, wanted, ACCEPT_EXPLICIT, signal);
         // Only a refusal the server then answers in Explicit VR LE switches the instance for good.
         this.explicitOnly.add(instance);
         return frames;
       }
     }
-    return this.fetchMultipart(url, where, ACCEPT_EXPLICIT, signal);
+    return this.fetchMultipart(url, where, wanted, ACCEPT_EXPLICIT, signal);
   }
 
-  /** One WADO-RS frame request and its body, retried as the `retry` option says (see {@link fetchObject}). */
+  /**
+   * One WADO-RS frame request and its body, retried as the `retry` option says (see
+   * {@link fetchObject}); an answer without exactly `wanted` parts (one a frame) is `BAD_FORMAT`.
+   */
   private async fetchMultipart(
     url: string,
     where: string,
+    wanted: number,
     accept: string,
     signal: AbortSignal,
     final?: (error: unknown) => boolean,
@@ -295,12 +318,28 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
       );
     }
     const parts = parseMultipart(body, boundary, where);
+    // One part a frame asked for: more or fewer would decode to a bigger or smaller image.
+    if (parts.length !== wanted) {
+      throw new SourceFormatError(
+        `${where}: the answer holds ${parts.length} parts for ${wanted} frame${wanted === 1 ? '' : 's'} asked`,
+      );
+    }
     const syntax =
       transferSyntaxOf(parts[0]?.contentType ?? '') ??
       transferSyntaxOf(contentType) ??
       TransferSyntax.ExplicitVRLittleEndian;
     return { frames: parts.map((p) => p.body), syntax };
   }
+}
+
+/** Names the frame counts of `entries` (and the largest claim) in a FrameIndex size error. */
+function framesClaim(entries: readonly InstanceEntry[], root: string): string {
+  let most: InstanceEntry | undefined;
+  for (const e of entries) if (most === undefined || e.frames > most.frames) most = e;
+  const largest = most
+    ? `, the most NumberOfFrames ${most.frames} by instance ${most.instance}`
+    : '';
+  return `the frame counts of ${entries.length} instance(s) on ${root}${largest}`;
 }
 
 /** Statuses that say "try again later", not "cannot": retried, never a reason to change the syntax. */
