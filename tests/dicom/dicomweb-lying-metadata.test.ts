@@ -40,6 +40,17 @@ describe.skipIf(faults.orthanc === null)('DicomWebSource: metadata that lies', (
     expect((error as Error).message).toContain(String(LIE));
   });
 
+  it("'volume': 100,000 small frames (under the sample cap) reject with SIZE_LIMIT, no URL of them", {
+    timeout: 10_000,
+  }, async () => {
+    const source = await open('frames-100000', 'volume');
+    const error = inner(await rejection(source.get(0)));
+    expect(error).toBeInstanceOf(SizeLimitError);
+    expect((error as Error).message).toContain(multi.instance);
+    expect((error as Error).message).toContain('100000');
+    expect((error as Error).message).toMatch(/multiFrame: 'frames'/);
+  });
+
   it("'frames': open of an instance claiming 2^31 - 1 frames rejects with SIZE_LIMIT", {
     timeout: 10_000,
   }, async () => {

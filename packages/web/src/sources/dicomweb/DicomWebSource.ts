@@ -6,7 +6,7 @@ import {
   type LoadPhaseStats,
   type ReportsLoadPhases,
 } from '@medfusion/core';
-import { rejectUnknownOptions, throwIfAborted } from '@medfusion/core/internal';
+import { checkUntrustedSize, rejectUnknownOptions, throwIfAborted } from '@medfusion/core/internal';
 import { type HttpOptions, httpOptionsOf } from '../../remote/RangeReader.js';
 import { RemoteReadError, SourceFormatError } from '../../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
@@ -36,6 +36,11 @@ const KNOWN_OPTIONS = [
   'signal',
   ...DECODE_AND_HTTP_OPTIONS,
 ] as const;
+
+/** Frame numbers in one WADO-RS request of a 'volume' sample: URLs stay short (about 1.5 KB). */
+const FRAMES_PER_REQUEST = 256;
+/** Most frames one 'volume' sample reads; larger instances read frame by frame (multiFrame: 'frames'). */
+const MAX_VOLUME_FRAMES = 65536;
 
 /** What WADO-RS is asked for: frames as stored (`*`), or Explicit VR Little Endian as a fallback. */
 const ACCEPT_AS_STORED = 'multipart/related; type="application/octet-stream"; transfer-syntax=*';
@@ -221,22 +226,34 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     const entry = this.entries[e] as InstanceEntry;
     const info = this.infos[e] as DicomImageInfo;
     const frame = this.layout.frameOf(index);
-    // NumberOfFrames is the server's claim: bounded before the frame list and its URL are built.
-    if (frame === 0)
-      checkDecodedSize(info, entry.frames, `instance ${entry.instance} on ${this.root}`);
     const signal = outer ? AbortSignal.any([outer, this.closer.signal]) : this.closer.signal;
-    const numbers = frame > 0 ? [frame] : Array.from({ length: entry.frames }, (_, i) => i + 1);
-    const url = `${this.root}/studies/${entry.study}/series/${entry.series}/instances/${entry.instance}/frames/${numbers.join(',')}`;
-    // Every error names the instance and the request: format and decode errors too.
-    const where = `instance ${entry.instance} (${url})`;
+    const instanceUrl = `${this.root}/studies/${entry.study}/series/${entry.series}/instances/${entry.instance}/frames/`;
     const startAt = performance.now();
-    const { frames, syntax } = await this.fetchFrames(
-      entry.instance,
-      url,
-      where,
-      numbers.length,
-      signal,
-    );
+    let frames: Uint8Array[];
+    let syntax: string;
+    let where: string;
+    if (frame > 0) {
+      where = `instance ${entry.instance} (${instanceUrl}${frame})`;
+      ({ frames, syntax } = await this.fetchFrames(
+        entry.instance,
+        `${instanceUrl}${frame}`,
+        where,
+        1,
+        signal,
+      ));
+    } else {
+      // NumberOfFrames is the server's claim: bounded before any frame list, URL or buffer.
+      const name = `instance ${entry.instance} on ${this.root}`;
+      checkUntrustedSize(`${name} (NumberOfFrames ${entry.frames})`, entry.frames, {
+        cap: MAX_VOLUME_FRAMES,
+        capName:
+          "the frames of one 'volume' sample (read larger instances with multiFrame: 'frames')",
+        unit: 'frames',
+      });
+      checkDecodedSize(info, entry.frames, name);
+      where = `instance ${entry.instance} (${instanceUrl}1-${entry.frames})`;
+      ({ frames, syntax } = await this.fetchVolume(entry, instanceUrl, signal));
+    }
     const decodeAt = performance.now();
     const { image, tags } = await this.decoder.decodeFrames(
       frames,
@@ -251,6 +268,36 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     this.phases.record(decodeAt - startAt, performance.now() - decodeAt);
     const place = this.instanceOf(index);
     return { image, tabular: tags, label: this.label ? this.label(place) : Number.NaN };
+  }
+
+  /**
+   * Every frame of an instance, asked {@link FRAMES_PER_REQUEST} at a time so no URL grows
+   * with the server's NumberOfFrames; each answer must hold one part per frame asked, and
+   * all in one transfer syntax.
+   */
+  private async fetchVolume(
+    entry: InstanceEntry,
+    instanceUrl: string,
+    signal: AbortSignal,
+  ): Promise<{ frames: Uint8Array[]; syntax: string }> {
+    const frames: Uint8Array[] = [];
+    let syntax = '';
+    for (let first = 1; first <= entry.frames; first += FRAMES_PER_REQUEST) {
+      const last = Math.min(entry.frames, first + FRAMES_PER_REQUEST - 1);
+      const numbers: number[] = [];
+      for (let f = first; f <= last; f++) numbers.push(f);
+      const url = `${instanceUrl}${numbers.join(',')}`;
+      const where = `instance ${entry.instance} (${url})`;
+      const chunk = await this.fetchFrames(entry.instance, url, where, numbers.length, signal);
+      if (syntax !== '' && chunk.syntax !== syntax) {
+        throw new SourceFormatError(
+          `${where}: frames ${first}-${last} came as ${chunk.syntax}, the ones before as ${syntax}`,
+        );
+      }
+      syntax = chunk.syntax;
+      for (const part of chunk.frames) frames.push(part);
+    }
+    return { frames, syntax };
   }
 
   private async fetchFrames(
