@@ -14,6 +14,9 @@
  * - `cut`: a complete answer without the multipart closing boundary.
  * - `corrupt`: the JPEG-LS codestream's frame header is zeroed (no codec can decode it).
  * - `stall`: fault-prone requests are accepted, never answered; `stallall`: every request.
+ * - `frames-N`: WADO-RS metadata answers (asked uncompressed) claim NumberOfFrames N for
+ *   every instance; frame requests go through untouched.
+ * - `extra-part`: a multipart frames answer gets one part more than asked (its last part twice).
  *
  * `GET /__stats/<key>` answers `{ requests, faultProne, gzipped }`: requests of
  * the key, its fault-prone ones, and answers the target sent compressed.
@@ -123,6 +126,27 @@ function cutClosingBoundary(body: Buffer, contentType: string): Buffer {
   return at < 0 ? body : body.subarray(0, at);
 }
 
+/** The multipart body with its last part sent twice (one part more than the frames asked for). */
+function addExtraPart(body: Buffer, contentType: string): Buffer {
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  if (!boundary) return body;
+  const closing = body.lastIndexOf(Buffer.from(`--${boundary}--`));
+  const last = closing < 1 ? -1 : body.lastIndexOf(Buffer.from(`--${boundary}`), closing - 1);
+  if (last < 0) return body;
+  return Buffer.concat([
+    body.subarray(0, closing),
+    body.subarray(last, closing),
+    body.subarray(closing),
+  ]);
+}
+
+/** A DICOM JSON metadata answer with NumberOfFrames (0028,0008) set to `frames` in every instance. */
+function withNumberOfFrames(body: Buffer, frames: number): Buffer {
+  const items = JSON.parse(body.toString('utf8')) as Record<string, unknown>[];
+  for (const item of items) item['00280008'] = { vr: 'IS', Value: [frames] };
+  return Buffer.from(JSON.stringify(items));
+}
+
 /** Start a fault proxy in front of `target` (`http://127.0.0.1:PORT`). */
 export async function startFaultProxy(target: string): Promise<LocalServer> {
   const keys = new Map<string, KeyStats>();
@@ -153,7 +177,7 @@ export async function startFaultProxy(target: string): Promise<LocalServer> {
         .end(JSON.stringify(statsOf(statsPath[1] as string)));
       return;
     }
-    const m = /^\/([^/]+)\/([a-z0-9]+)(?:-(\d+|all))?(\/.*)$/.exec(url);
+    const m = /^\/([^/]+)\/(extra-part|[a-z0-9]+)(?:-(\d+|all))?(\/.*)$/.exec(url);
     if (!m) {
       res.writeHead(404, CORS).end();
       return;
@@ -168,6 +192,21 @@ export async function startFaultProxy(target: string): Promise<LocalServer> {
     const stats = statsOf(key);
     stats.requests++;
     if (fault === 'stallall') return; // accepted, never answered (listenLocal's close drops it)
+    if (fault === 'frames' && /\/metadata(\?|$)/.test(path)) {
+      fetchWhole(target, path, req.headers).then(
+        (up) =>
+          sendEdited(
+            res,
+            up,
+            up.status === 200 ? withNumberOfFrames(up.body, Number(countText)) : up.body,
+          ),
+        (error) => {
+          if (!res.headersSent) res.writeHead(502, CORS);
+          res.end(String(error));
+        },
+      );
+      return;
+    }
     if (!/\/frames\/|\.dcm$/.test(path)) {
       forward(req, res, target, path, stats);
       return;
@@ -184,7 +223,7 @@ export async function startFaultProxy(target: string): Promise<LocalServer> {
       res.writeHead(503, { ...CORS, 'Content-Length': '0' }).end();
       return;
     }
-    if (!['truncate', 'cut', 'corrupt'].includes(fault) || !hit) {
+    if (!['truncate', 'cut', 'corrupt', 'extra-part'].includes(fault) || !hit) {
       forward(req, res, target, path, stats);
       return;
     }
@@ -199,6 +238,9 @@ export async function startFaultProxy(target: string): Promise<LocalServer> {
           );
         }
         if (fault === 'corrupt') return sendEdited(res, up, corruptJpegLs(up.body));
+        if (fault === 'extra-part') {
+          return sendEdited(res, up, addExtraPart(up.body, String(up.headers['content-type'])));
+        }
         // truncate: announce the whole length, send half, then drop the connection
         res.writeHead(200, {
           ...CORS,

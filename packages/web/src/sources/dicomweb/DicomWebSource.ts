@@ -6,7 +6,7 @@ import {
   type LoadPhaseStats,
   type ReportsLoadPhases,
 } from '@medfusion/core';
-import { rejectUnknownOptions, throwIfAborted } from '@medfusion/core/internal';
+import { checkUntrustedSize, rejectUnknownOptions, throwIfAborted } from '@medfusion/core/internal';
 import { type HttpOptions, httpOptionsOf } from '../../remote/RangeReader.js';
 import { RemoteReadError, SourceFormatError } from '../../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
@@ -17,6 +17,7 @@ import { fetchObject } from '../dicom/fetchObject.js';
 import { fnv1a } from '../dicom/fnv1a.js';
 import { type DicomImageInfo, readImageInfo } from '../dicom/imageInfo.js';
 import { loadSample } from '../dicom/loadSample.js';
+import { checkDecodedSize } from '../dicom/pixelLimits.js';
 import { TransferSyntax } from '../dicom/transferSyntax.js';
 import { jsonReader } from './dicomJson.js';
 import type { DicomWebInstance, DicomWebSourceOptions, DicomWebStats } from './dicomWebOptions.js';
@@ -35,6 +36,11 @@ const KNOWN_OPTIONS = [
   'signal',
   ...DECODE_AND_HTTP_OPTIONS,
 ] as const;
+
+/** Frame numbers in one WADO-RS request of a 'volume' sample: URLs stay short (about 1.5 KB). */
+const FRAMES_PER_REQUEST = 256;
+/** Most frames one 'volume' sample reads; larger instances read frame by frame (multiFrame: 'frames'). */
+const MAX_VOLUME_FRAMES = 65536;
 
 /** What WADO-RS is asked for: frames as stored (`*`), or Explicit VR Little Endian as a fallback. */
 const ACCEPT_AS_STORED = 'multipart/related; type="application/octet-stream"; transfer-syntax=*';
@@ -106,6 +112,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
         ? new FrameIndex(
             entries.map((e) => e.frames),
             1,
+            framesClaim(entries, root),
           )
         : new FrameIndex(
             entries.map(() => 1),
@@ -220,12 +227,33 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     const info = this.infos[e] as DicomImageInfo;
     const frame = this.layout.frameOf(index);
     const signal = outer ? AbortSignal.any([outer, this.closer.signal]) : this.closer.signal;
-    const numbers = frame > 0 ? [frame] : Array.from({ length: entry.frames }, (_, i) => i + 1);
-    const url = `${this.root}/studies/${entry.study}/series/${entry.series}/instances/${entry.instance}/frames/${numbers.join(',')}`;
-    // Every error names the instance and the request: format and decode errors too.
-    const where = `instance ${entry.instance} (${url})`;
+    const instanceUrl = `${this.root}/studies/${entry.study}/series/${entry.series}/instances/${entry.instance}/frames/`;
     const startAt = performance.now();
-    const { frames, syntax } = await this.fetchFrames(entry.instance, url, where, signal);
+    let frames: Uint8Array[];
+    let syntax: string;
+    let where: string;
+    if (frame > 0) {
+      where = `instance ${entry.instance} (${instanceUrl}${frame})`;
+      ({ frames, syntax } = await this.fetchFrames(
+        entry.instance,
+        `${instanceUrl}${frame}`,
+        where,
+        1,
+        signal,
+      ));
+    } else {
+      // NumberOfFrames is the server's claim: bounded before any frame list, URL or buffer.
+      const name = `instance ${entry.instance} on ${this.root}`;
+      checkUntrustedSize(`${name} (NumberOfFrames ${entry.frames})`, entry.frames, {
+        cap: MAX_VOLUME_FRAMES,
+        capName:
+          "the frames of one 'volume' sample (read larger instances with multiFrame: 'frames')",
+        unit: 'frames',
+      });
+      checkDecodedSize(info, entry.frames, name);
+      where = `instance ${entry.instance} (${instanceUrl}1-${entry.frames})`;
+      ({ frames, syntax } = await this.fetchVolume(entry, instanceUrl, signal));
+    }
     const decodeAt = performance.now();
     const { image, tags } = await this.decoder.decodeFrames(
       frames,
@@ -242,33 +270,75 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     return { image, tabular: tags, label: this.label ? this.label(place) : Number.NaN };
   }
 
+  /**
+   * Every frame of an instance, asked {@link FRAMES_PER_REQUEST} at a time so no URL grows
+   * with the server's NumberOfFrames; each answer must hold one part per frame asked, and
+   * all in one transfer syntax.
+   */
+  private async fetchVolume(
+    entry: InstanceEntry,
+    instanceUrl: string,
+    signal: AbortSignal,
+  ): Promise<{ frames: Uint8Array[]; syntax: string }> {
+    const frames: Uint8Array[] = [];
+    let syntax = '';
+    for (let first = 1; first <= entry.frames; first += FRAMES_PER_REQUEST) {
+      const last = Math.min(entry.frames, first + FRAMES_PER_REQUEST - 1);
+      const numbers: number[] = [];
+      for (let f = first; f <= last; f++) numbers.push(f);
+      const url = `${instanceUrl}${numbers.join(',')}`;
+      const where = `instance ${entry.instance} (${url})`;
+      const chunk = await this.fetchFrames(entry.instance, url, where, numbers.length, signal);
+      if (syntax !== '' && chunk.syntax !== syntax) {
+        throw new SourceFormatError(
+          `${where}: frames ${first}-${last} came as ${chunk.syntax}, the ones before as ${syntax}`,
+        );
+      }
+      syntax = chunk.syntax;
+      for (const part of chunk.frames) frames.push(part);
+    }
+    return { frames, syntax };
+  }
+
   private async fetchFrames(
     instance: string,
     url: string,
     where: string,
+    wanted: number,
     signal: AbortSignal,
   ): Promise<{ frames: Uint8Array[]; syntax: string }> {
     if (!this.explicitOnly.has(instance)) {
       try {
         // As stored, retried on network errors and transient statuses, not on a refusal.
-        return await this.fetchMultipart(url, where, ACCEPT_AS_STORED, signal, refusesSyntax);
+        return await this.fetchMultipart(
+          url,
+          where,
+          wanted,
+          ACCEPT_AS_STORED,
+          signal,
+          refusesSyntax,
+        );
       } catch (error) {
         throwIfAborted(signal);
         if (!refusesSyntax(error)) throw error;
         this.counters.transcodeFallbacks++;
-        const frames = await this.fetchMultipart(url, where, ACCEPT_EXPLICIT, signal);
+        const frames = await this.fetchMultipart(url, where, wanted, ACCEPT_EXPLICIT, signal);
         // Only a refusal the server then answers in Explicit VR LE switches the instance for good.
         this.explicitOnly.add(instance);
         return frames;
       }
     }
-    return this.fetchMultipart(url, where, ACCEPT_EXPLICIT, signal);
+    return this.fetchMultipart(url, where, wanted, ACCEPT_EXPLICIT, signal);
   }
 
-  /** One WADO-RS frame request and its body, retried as the `retry` option says (see {@link fetchObject}). */
+  /**
+   * One WADO-RS frame request and its body, retried as the `retry` option says (see
+   * {@link fetchObject}); an answer without exactly `wanted` parts (one a frame) is `BAD_FORMAT`.
+   */
   private async fetchMultipart(
     url: string,
     where: string,
+    wanted: number,
     accept: string,
     signal: AbortSignal,
     final?: (error: unknown) => boolean,
@@ -295,12 +365,28 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
       );
     }
     const parts = parseMultipart(body, boundary, where);
+    // One part a frame asked for: more or fewer would decode to a bigger or smaller image.
+    if (parts.length !== wanted) {
+      throw new SourceFormatError(
+        `${where}: the answer holds ${parts.length} parts for ${wanted} frame${wanted === 1 ? '' : 's'} asked`,
+      );
+    }
     const syntax =
       transferSyntaxOf(parts[0]?.contentType ?? '') ??
       transferSyntaxOf(contentType) ??
       TransferSyntax.ExplicitVRLittleEndian;
     return { frames: parts.map((p) => p.body), syntax };
   }
+}
+
+/** Names the frame counts of `entries` (and the largest claim) in a FrameIndex size error. */
+function framesClaim(entries: readonly InstanceEntry[], root: string): string {
+  let most: InstanceEntry | undefined;
+  for (const e of entries) if (most === undefined || e.frames > most.frames) most = e;
+  const largest = most
+    ? `, the most NumberOfFrames ${most.frames} by instance ${most.instance}`
+    : '';
+  return `the frame counts of ${entries.length} instance(s) on ${root}${largest}`;
 }
 
 /** Statuses that say "try again later", not "cannot": retried, never a reason to change the syntax. */
