@@ -137,7 +137,7 @@ export function toEpochPlan(input: PlanInput, length: number, name = 'order'): E
   }
   if (input === null || typeof input !== 'object' || typeof input.length !== 'number') {
     throw new TypeError(
-      `${name} must be an array-like of indices or an EpochPlan, got ${String(input)}`,
+      `${name} must be an array-like of indices or an EpochPlan, got ${showValue(input)}`,
     );
   }
   const n = input.length;

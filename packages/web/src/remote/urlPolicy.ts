@@ -1,5 +1,5 @@
 import { MedFusionError } from '@medfusion/core';
-import { registerErrorClass } from '@medfusion/core/internal';
+import { registerErrorClass, showValue } from '@medfusion/core/internal';
 
 /**
  * Which URLs written in a data file (a CSV manifest row, a shard manifest entry)
@@ -56,7 +56,7 @@ function originOption(value: unknown, i: number): string {
     }
   }
   throw new TypeError(
-    `urlPolicy.allowOrigins[${i}] must be an http(s) origin like 'https://cdn.example.org' or '*', got ${JSON.stringify(value)}`,
+    `urlPolicy.allowOrigins[${i}] must be an http(s) origin like 'https://cdn.example.org' or '*', got ${showValue(value)}`,
   );
 }
 
@@ -88,11 +88,11 @@ export class UrlScope {
    */
   constructor(base: string, policy: UrlPolicy | undefined, trustedOrigins: readonly string[] = []) {
     if (policy !== undefined && (policy === null || typeof policy !== 'object')) {
-      throw new TypeError(`urlPolicy must be an object, got ${String(policy)}`);
+      throw new TypeError(`urlPolicy must be an object, got ${showValue(policy)}`);
     }
     const allow = policy?.allowOrigins ?? [];
     if (!Array.isArray(allow)) {
-      throw new TypeError(`urlPolicy.allowOrigins must be an array, got ${String(allow)}`);
+      throw new TypeError(`urlPolicy.allowOrigins must be an array, got ${showValue(allow)}`);
     }
     const origins = allow.map(originOption);
     this.anyOrigin = origins.includes('*');

@@ -1,8 +1,7 @@
 import type { PersistentStore } from '@medfusion/core';
-import { showValue } from '@medfusion/core/internal';
+import { checkStoreKey, object, positiveBytes, showValue } from '@medfusion/core/internal';
 import { IdbStore } from './IdbStore.js';
 import { OpfsStore } from './opfs/OpfsStore.js';
-import { checkMaxBytes, checkStoreKey } from './storeValidate.js';
 
 /** The byte budget of a `cacheDir` store when none is given: the reference's `max_size_gb=10`. */
 export const DEFAULT_CACHE_DIR_MAX_BYTES = 10 * 2 ** 30;
@@ -48,10 +47,8 @@ export function storeForCacheDir(
   options: CacheDirStoreOptions = {},
 ): PersistentStore {
   checkStoreKey(cacheDir, 'cacheDir');
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${showValue(options)}`);
-  }
-  const maxBytes = checkMaxBytes('maxBytes', options.maxBytes ?? DEFAULT_CACHE_DIR_MAX_BYTES);
+  object('options', options);
+  const maxBytes = positiveBytes('maxBytes', options.maxBytes ?? DEFAULT_CACHE_DIR_MAX_BYTES);
   const backend = options.backend ?? 'auto';
   if (backend !== 'auto' && backend !== 'opfs' && backend !== 'idb') {
     throw new RangeError(`backend must be 'auto', 'opfs' or 'idb', got ${showValue(backend)}`);

@@ -1,8 +1,7 @@
 import { ClosedError, type PersistentStore, type StoreValue } from '@medfusion/core';
-import { deserializeError } from '@medfusion/core/internal';
+import { checkStoreKey, checkStoreValue, deserializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { StoreError } from '../storeErrors.js';
-import { checkStoreKey, checkStoreValue } from '../storeValidate.js';
 import { ValueChecksum } from '../ValueChecksum.js';
 import { OpfsClient } from './OpfsClient.js';
 import type { OpfsHostApi, OpfsOpenArgs, OpfsReply } from './opfsHost.js';

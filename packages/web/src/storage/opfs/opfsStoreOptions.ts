@@ -1,5 +1,14 @@
-import { bool } from '@medfusion/core/internal';
-import { checkMaxBytes } from '../storeValidate.js';
+import {
+  badRange,
+  bool,
+  nonEmptyString,
+  nonNegativeFinite,
+  nonNegativeMs,
+  object,
+  oneOfValues,
+  positiveBytes,
+  positiveMs,
+} from '@medfusion/core/internal';
 import type { EngineUsage } from './opfsEngineTypes.js';
 import type { OpfsOpenArgs } from './opfsHost.js';
 
@@ -99,35 +108,18 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
   args: OpfsOpenArgs;
   callTimeoutMs: number;
 } {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object with a dir, got ${String(options)}`);
-  }
-  if (typeof options.dir !== 'string')
-    throw new TypeError(`dir must be a string, got ${typeof options.dir}`);
-  if (options.dir.replace(/\//g, '') === '')
-    throw new RangeError(`dir must name a directory, got ${JSON.stringify(options.dir)}`);
-  const maxBytes = checkMaxBytes('maxBytes', options.maxBytes ?? 2 ** 30);
+  object('options', options, 'an object with a dir');
+  if (nonEmptyString('dir', options.dir).replace(/\//g, '') === '')
+    throw badRange('dir', 'a directory name', options.dir);
+  const maxBytes = positiveBytes('maxBytes', options.maxBytes ?? 2 ** 30);
   const segmentBytes =
     options.segmentBytes === undefined
       ? Math.min(maxBytes, Math.max(MiB, Math.min(64 * MiB, Math.floor(maxBytes / 8))))
-      : checkMaxBytes('segmentBytes', options.segmentBytes);
-  if (options.quotaBytes !== undefined) checkMaxBytes('quotaBytes', options.quotaBytes);
-  const snapshotDelayMs = options.snapshotDelayMs ?? 1000;
-  if (typeof snapshotDelayMs !== 'number' || !(snapshotDelayMs >= 0)) {
-    throw new RangeError(
-      `snapshotDelayMs must be a non-negative number, got ${String(snapshotDelayMs)}`,
-    );
-  }
-  const flushDelayMs = options.flushDelayMs ?? 100;
-  if (typeof flushDelayMs !== 'number' || !(flushDelayMs >= 0) || flushDelayMs === Infinity) {
-    throw new RangeError(
-      `flushDelayMs must be a finite non-negative number, got ${String(flushDelayMs)}`,
-    );
-  }
-  const backend = options.backend ?? 'auto';
-  if (backend !== 'auto' && backend !== 'async') {
-    throw new RangeError(`backend must be 'auto' or 'async', got ${JSON.stringify(backend)}`);
-  }
+      : positiveBytes('segmentBytes', options.segmentBytes);
+  if (options.quotaBytes !== undefined) positiveBytes('quotaBytes', options.quotaBytes);
+  const snapshotDelayMs = nonNegativeMs('snapshotDelayMs', options.snapshotDelayMs ?? 1000);
+  const flushDelayMs = nonNegativeFinite('flushDelayMs', options.flushDelayMs ?? 100);
+  const backend = oneOfValues('backend', options.backend ?? 'auto', ['auto', 'async']);
   const webAssembly = bool('webAssembly', options.webAssembly ?? true);
   const args: OpfsOpenArgs = {
     dir: options.dir,
@@ -139,9 +131,6 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
     backend,
     ...(options.quotaBytes === undefined ? {} : { quotaBytes: options.quotaBytes }),
   };
-  const callTimeoutMs = options.callTimeoutMs ?? 30_000;
-  if (typeof callTimeoutMs !== 'number' || !(callTimeoutMs > 0)) {
-    throw new RangeError(`callTimeoutMs must be a positive number, got ${String(callTimeoutMs)}`);
-  }
+  const callTimeoutMs = positiveMs('callTimeoutMs', options.callTimeoutMs ?? 30_000);
   return { args, callTimeoutMs };
 }
