@@ -10,7 +10,7 @@ import {
   positiveMs,
 } from '@medfusion/core/internal';
 import type { EngineUsage } from './opfsEngineTypes.js';
-import type { OpfsOpenArgs } from './opfsHost.js';
+import type { OpfsOpenArgs } from './opfsProtocol.js';
 
 /** Options of {@link OpfsStore}. */
 export interface OpfsStoreOptions {
@@ -49,8 +49,11 @@ export interface OpfsStoreOptions {
    */
   backend?: 'auto' | 'async';
   /**
-   * Pretend the origin's quota is this many bytes: writes beyond it fail with
-   * QuotaExceededError. For testing the quota path.
+   * Pretend the origin's quota is this many bytes: writes taking the segments
+   * beyond it fail with QuotaExceededError, and so does a flush on the flush
+   * thread while the directory's files (any file in it) hold more; the next
+   * {@link OpfsStore.flush} reports that one as StoreError `QUOTA_EXCEEDED`.
+   * For testing the quota path.
    * @default undefined (the browser's own quota)
    */
   quotaBytes?: number;
