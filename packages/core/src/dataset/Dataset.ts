@@ -47,7 +47,12 @@ export interface PlanAware {
  * [0, length). Throws TypeError / RangeError naming the bad position and value.
  *
  * @example
- * setPlan(order) { this.plan = checkPlan(order, this.length); }
+ * class Numbers implements Dataset<number> {
+ *   readonly length = 10;
+ *   private plan: Uint32Array = new Uint32Array(0);
+ *   get(index: number) { return index; }
+ *   setOrder(order: ArrayLike<number>) { this.plan = checkPlan(order, this.length); }
+ * }
  */
 export function checkPlan(order: ArrayLike<number>, length: number, name = 'order'): Uint32Array {
   if (order === null || typeof order !== 'object' || typeof order.length !== 'number') {

@@ -123,7 +123,12 @@ export function slicePlan(plan: EpochPlan, start: number, end: number): EpochPla
  * indices are checked as they are read).
  *
  * @example
- * setPlan(order: PlanInput) { this.plan = toEpochPlan(order, this.length); }
+ * class Numbers implements Dataset<number>, PlanAware {
+ *   readonly length = 10;
+ *   private plan: EpochPlan | undefined;
+ *   get(index: number) { return index; }
+ *   setPlan(order: PlanInput) { this.plan = toEpochPlan(order, this.length); }
+ * }
  */
 export function toEpochPlan(input: PlanInput, length: number, name = 'order'): EpochPlan {
   if (isEpochPlan(input)) {
