@@ -11,6 +11,7 @@ import {
   index as checkIndex,
   func,
   object,
+  oneOfValues,
   positiveInt,
   showValue,
   throwIfAborted,
@@ -284,16 +285,8 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
     urlOption('imageBaseUrl', options.imageBaseUrl);
     if (options.transform !== undefined) func('transform', options.transform);
     if (options.fetch !== undefined) func('fetch', options.fetch);
-    if (
-      options.labelType !== undefined &&
-      options.labelType !== 'auto' &&
-      options.labelType !== 'number' &&
-      options.labelType !== 'class'
-    ) {
-      throw new TypeError(
-        `labelType must be 'auto', 'number' or 'class', got ${showValue(options.labelType)}`,
-      );
-    }
+    if (options.labelType !== undefined)
+      oneOfValues('labelType', options.labelType, ['auto', 'number', 'class']);
     if (
       options.missingValues !== undefined &&
       (!Array.isArray(options.missingValues) ||

@@ -1,5 +1,5 @@
 import type { PersistentStore } from '@medfusion/core';
-import { checkStoreKey, object, positiveBytes, showValue } from '@medfusion/core/internal';
+import { checkStoreKey, object, oneOfValues, positiveBytes } from '@medfusion/core/internal';
 import { IdbStore } from './IdbStore.js';
 import { OpfsStore } from './opfs/OpfsStore.js';
 
@@ -49,10 +49,7 @@ export function storeForCacheDir(
   checkStoreKey(cacheDir, 'cacheDir');
   object('options', options);
   const maxBytes = positiveBytes('maxBytes', options.maxBytes ?? DEFAULT_CACHE_DIR_MAX_BYTES);
-  const backend = options.backend ?? 'auto';
-  if (backend !== 'auto' && backend !== 'opfs' && backend !== 'idb') {
-    throw new RangeError(`backend must be 'auto', 'opfs' or 'idb', got ${showValue(backend)}`);
-  }
+  const backend = oneOfValues('backend', options.backend ?? 'auto', ['auto', 'opfs', 'idb']);
   const webAssembly = options.webAssembly ?? true;
   if (backend === 'opfs' || (backend === 'auto' && OpfsStore.isSupported())) {
     return new OpfsStore({
