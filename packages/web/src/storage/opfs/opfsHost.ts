@@ -1,5 +1,5 @@
 import { ClosedError } from '@medfusion/core';
-import { serializeError } from '@medfusion/core/internal';
+import { serializeError, showValue } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { holdLockForever } from '../../workers/workerLiveness.js';
 import { StoreError } from '../storeErrors.js';
@@ -61,6 +61,13 @@ export class OpfsHost implements OpfsHostApi {
   ): Promise<OpfsReply<'sync' | 'async'>> {
     return this.inOrder(async () => {
       if (aliveLock !== null) await holdLockForever(aliveLock);
+      if (args.protocol !== OPFS_PROTOCOL_VERSION) {
+        // e.g. a worker script cached from another release
+        throw new StoreError(
+          'STORE_FAILED',
+          `the OPFS worker speaks protocol ${OPFS_PROTOCOL_VERSION}, the page ${showValue(args.protocol)}`,
+        );
+      }
       const kind = await this.openEngine(args);
       this.pageCheck = args.pageChecksXxh64 === false ? 'caller-xxh32' : 'caller';
       if (reads) {

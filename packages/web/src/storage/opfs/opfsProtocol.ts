@@ -19,6 +19,8 @@ export type OpfsReply<T> = { ok: true; value: T } | { ok: false; error: Serializ
 
 /** What OpfsStore sends to open the engine. */
 export interface OpfsOpenArgs {
+  /** The page's {@link OPFS_PROTOCOL_VERSION}: a worker of another version refuses to open. */
+  protocol: typeof OPFS_PROTOCOL_VERSION;
   dir: string;
   maxBytes: number;
   segmentBytes: number;

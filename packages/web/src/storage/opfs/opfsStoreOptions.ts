@@ -10,7 +10,7 @@ import {
   positiveMs,
 } from '@medfusion/core/internal';
 import type { EngineUsage } from './opfsEngineTypes.js';
-import type { OpfsOpenArgs } from './opfsProtocol.js';
+import { OPFS_PROTOCOL_VERSION, type OpfsOpenArgs } from './opfsProtocol.js';
 
 /** Options of {@link OpfsStore}. */
 export interface OpfsStoreOptions {
@@ -125,6 +125,7 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
   const backend = oneOfValues('backend', options.backend ?? 'auto', ['auto', 'async']);
   const webAssembly = bool('webAssembly', options.webAssembly ?? true);
   const args: OpfsOpenArgs = {
+    protocol: OPFS_PROTOCOL_VERSION,
     dir: options.dir,
     webAssembly,
     maxBytes,
