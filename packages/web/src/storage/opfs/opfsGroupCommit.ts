@@ -9,9 +9,10 @@ import type { OpfsFile } from './opfsFiles.js';
  * those writes, and how many commits ran. A commit the timer runs flushes
  * aside (see OpfsFile.flushAside: on another thread where there is one), so
  * write batches go on while the disk catches up; {@link flush} waits for it,
- * and reports the first background flush that failed since the last one (its
- * files were flushed again): a quota or disk error seen on the flush thread
- * reaches the page, once, as its own class. Internal.
+ * and {@link throwFailure} reports the first background flush that failed
+ * since the last report (its files join the next commit): a quota or disk
+ * error seen on the flush thread reaches the page, once, as its own class.
+ * Internal.
  */
 export class GroupCommit {
   private readonly written = new Set<OpfsFile>();
@@ -115,17 +116,22 @@ export class GroupCommit {
 
   /**
    * Flush every file written since its last flush, after the background
-   * commits in flight (the caller holds the writer lock); then throw the
-   * first background failure since the last call, if any, as a StoreError
-   * (`QUOTA_EXCEEDED` for a quota error) whose `cause` is the error itself.
+   * commits in flight (the caller holds the writer lock).
    */
   async flush(): Promise<void> {
     await this.idle();
-    if (this.written.size > 0) {
-      this.count++;
-      for (const f of this.written) await f.flush();
-      this.written.clear();
-    }
+    if (this.written.size === 0) return;
+    this.count++;
+    for (const f of this.written) await f.flush();
+    this.written.clear();
+  }
+
+  /**
+   * Throw the first background flush failure since the last call, if any, as
+   * a StoreError (`QUOTA_EXCEEDED` for a quota error) whose `cause` is the
+   * error itself; the store's `flush()` calls it after {@link flush}.
+   */
+  throwFailure(): void {
     const failure = this.failure;
     if (failure === undefined) return;
     this.failure = undefined;

@@ -361,7 +361,11 @@ export class OpfsSegmentEngine {
   /** Make everything written so far durable (the flush of the group commit, now). */
   async flush(): Promise<void> {
     this.commit.cancel();
-    await this.locked(() => this.commit.flush());
+    await this.locked(async () => {
+      await this.commit.flush();
+      // a timed commit that failed on the flush thread since the last flush()
+      this.commit.throwFailure();
+    });
   }
 
   /**
