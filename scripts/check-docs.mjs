@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Docs that compile: typechecks every ```ts / ```typescript block of README.md and
-// docs/*.md and packages/*/README.md against the packages' public entry points, in one `tsc --noEmit`
-// program. Run: `node scripts/check-docs.mjs [file.md ...]` (default: all).
+// docs/*.md and packages/*/README.md, and every `@example` block of the packages' doc
+// comments (packages/*/src/**/*.ts, see scripts/tsdoc-examples.mjs), against the
+// packages' public entry points, in one `tsc --noEmit` program.
+// Run: `node scripts/check-docs.mjs [file.md | file.ts ...]` (default: all).
 //
 // Each block becomes its own module in .docs-check/ (gitignored, rewritten on
 // every run; look there to see what was compiled). Blocks are modules, so they
@@ -23,15 +25,17 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exampleBlocks, withMissing } from './tsdoc-examples.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, '.docs-check');
 const TS_LANGS = new Set(['ts', 'typescript']);
 
+const args = process.argv.slice(2).map((a) => relative(root, join(process.cwd(), a)));
+
 /** Markdown files to check: the arguments, else README.md, docs/*.md and each package's README.md. */
 function markdownFiles() {
-  const args = process.argv.slice(2);
-  if (args.length) return args.map((a) => relative(root, join(process.cwd(), a)));
+  if (args.length) return args.filter((a) => a.endsWith('.md'));
   const docs = readdirSync(join(root, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .sort()
@@ -114,36 +118,63 @@ const TSCONFIG = {
   include: ['*.ts'],
 };
 
-const files = markdownFiles();
-const blocks = files.flatMap(blocksOf);
+const markdown = markdownFiles();
+const examples = exampleBlocks(root).filter((b) => (args.length ? args.includes(b.file) : true));
+const files = [...markdown, ...new Set(examples.map((b) => b.file))];
+const blocks = [...markdown.flatMap(blocksOf), ...examples];
 const checked = blocks.filter((b) => b.skip === undefined);
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
 const byModule = new Map();
-for (const b of checked) {
+function writeModule(b) {
   const name = moduleName(b);
   byModule.set(name, b);
   const head = `// ${b.file}:${b.line}${b.prelude.length ? ` (prelude from line ${b.preludeLine})` : ''}`;
   // Line 1 is the head; the prelude follows, then the block.
   writeFileSync(join(outDir, name), [head, ...b.prelude, ...b.code, ''].join('\n'));
 }
+for (const b of checked) writeModule(b);
 
 const tsc = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'tsc.cmd' : 'tsc');
 if (!existsSync(tsc)) {
   console.error(`docs-check: ${tsc} is missing; run pnpm install`);
   process.exit(2);
 }
-const run = spawnSync(tsc, ['--noEmit', '--pretty', 'false', '-p', join(outDir, 'tsconfig.json')], {
-  cwd: root,
-  encoding: 'utf8',
-});
-const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
+function compile() {
+  const r = spawnSync(tsc, ['--noEmit', '--pretty', 'false', '-p', join(outDir, 'tsconfig.json')], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return { run: r, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+let { run, output } = compile();
+
+// TSDoc examples get their prelude from what tsc could not find (tsdoc-examples.mjs), then compile again.
+const missing = new Map();
+for (const line of output.split('\n')) {
+  const m =
+    /^(.*?)\(\d+,\d+\): error TS(?:2304|2552|2503|18004): (?:Cannot find (?:name|namespace)|No value exists in scope for the shorthand property) '([\w$]+)'/.exec(
+      line,
+    );
+  const block = m && byModule.get(m[1].split(/[\\/]/).pop());
+  if (!block?.tsdoc) continue;
+  if (!missing.has(block)) missing.set(block, new Set());
+  missing.get(block).add(m[2]);
+}
+if (missing.size > 0) {
+  for (const [b, names] of missing) {
+    b.prelude = withMissing(root, b, names);
+    writeModule(b);
+  }
+  ({ run, output } = compile());
+}
 
 /** Where a diagnostic in a block module points in the markdown. */
 function locate(block, tsLine) {
   const codeLine = tsLine - 1 - block.prelude.length; // 1-based line within the block
-  if (codeLine >= 1) return { at: block.line + codeLine, text: block.code[codeLine - 1] };
+  if (codeLine >= 1)
+    return { at: block.line + codeLine + (block.codeOffset ?? 0), text: block.code[codeLine - 1] };
   return { at: block.preludeLine + tsLine - 2, text: block.prelude[tsLine - 2], inPrelude: true };
 }
 
@@ -201,7 +232,7 @@ if (elsewhere.length) {
 if (run.status !== 0 && perBlock.size === 0 && elsewhere.length === 0)
   console.log(output.trim() || `tsc exited with ${run.status}`);
 console.log(
-  `\ndocs-check: ${blocks.length} TypeScript blocks in ${files.length} files, ` +
+  `\ndocs-check: ${blocks.length} TypeScript blocks (${examples.length} of them @example) in ${files.length} files, ` +
     `${blocks.length - checked.length} skipped, ${perBlock.size} failing`,
 );
 process.exit(run.status === 0 ? 0 : 1);

@@ -70,7 +70,7 @@ describe('augmentation in a pool of Web Workers, after the cache', () => {
     const worker = () => new Worker('data:,');
     expect(() => createAugmentWorkerPool({ worker, poolSize: 0 })).toThrow(RangeError);
     expect(() => createAugmentWorkerPool({ worker, poolSize: '2' as never })).toThrow(
-      /poolSize must be a positive integer, got 2/,
+      /poolSize must be a positive integer, got "2"/,
     );
   });
 });

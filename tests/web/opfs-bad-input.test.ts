@@ -10,7 +10,9 @@ afterEach(async () => {
 describe('OpfsStore bad input', () => {
   it('names the bad option in a TypeError or RangeError', () => {
     expect(() => new OpfsStore({ dir: '' })).toThrow(RangeError);
-    expect(() => new OpfsStore({ dir: 5 as unknown as string })).toThrow(/dir must be a string/);
+    expect(() => new OpfsStore({ dir: 5 as unknown as string })).toThrow(
+      /dir must be a non-empty string, got 5/,
+    );
     expect(() => new OpfsStore({ dir, maxBytes: -1 })).toThrow(/maxBytes .*-1/);
     expect(() => new OpfsStore({ dir, maxBytes: Number.NaN })).toThrow(RangeError);
     expect(() => new OpfsStore({ dir, maxBytes: '1' as unknown as number })).toThrow(TypeError);

@@ -34,6 +34,6 @@ describe("createWorkerExecutor poolSize: 'auto'", () => {
   it('refuses another word, naming poolSize and the value', () => {
     const make = () => createWorkerExecutor({ worker, poolSize: 'max' as never });
     expect(make).toThrow(TypeError);
-    expect(make).toThrow(/poolSize must be a positive integer or 'auto', got max/);
+    expect(make).toThrow(/poolSize must be a positive integer or 'auto', got "max"/);
   });
 });

@@ -29,4 +29,22 @@ export { isRetryable } from './reliability/retry.js';
 export { abortReason, raceAbort, throwIfAborted } from './util/abort.js';
 export type { UntrustedSizeLimits } from './util/checkUntrustedSize.js';
 export { checkUntrustedSize, untrustedSizeError } from './util/checkUntrustedSize.js';
-export { bool, positiveInt, rejectUnknownOptions, showValue } from './util/validate.js';
+export {
+  badRange,
+  badType,
+  bool,
+  func,
+  index,
+  nonEmptyString,
+  nonNegativeFinite,
+  nonNegativeInt,
+  nonNegativeMs,
+  object,
+  oneOfValues,
+  positiveBytes,
+  positiveFinite,
+  positiveInt,
+  positiveMs,
+  rejectUnknownOptions,
+  showValue,
+} from './util/validate.js';

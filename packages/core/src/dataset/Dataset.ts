@@ -1,5 +1,5 @@
 import type { PlanInput } from '../plan/EpochPlan.js';
-import { index as checkIndex, func, nonNegativeInt } from '../util/validate.js';
+import { index as checkIndex, func, nonNegativeInt, showValue } from '../util/validate.js';
 import type { RunOptions } from './Executor.js';
 
 /**
@@ -44,11 +44,16 @@ export interface PlanAware {
  * [0, length). Throws TypeError / RangeError naming the bad position and value.
  *
  * @example
- * setPlan(order) { this.plan = checkPlan(order, this.length); }
+ * class Numbers implements Dataset<number> {
+ *   readonly length = 10;
+ *   private plan: Uint32Array = new Uint32Array(0);
+ *   get(index: number) { return index; }
+ *   setOrder(order: ArrayLike<number>) { this.plan = checkPlan(order, this.length); }
+ * }
  */
 export function checkPlan(order: ArrayLike<number>, length: number, name = 'order'): Uint32Array {
   if (order === null || typeof order !== 'object' || typeof order.length !== 'number') {
-    throw new TypeError(`${name} must be an array-like of indices, got ${String(order)}`);
+    throw new TypeError(`${name} must be an array-like of indices, got ${showValue(order)}`);
   }
   const plan = new Uint32Array(order.length);
   for (let i = 0; i < plan.length; i++) plan[i] = checkIndex(order[i], length, `${name}[${i}]`);
@@ -72,7 +77,7 @@ export type Loader<T> = (index: number, signal?: AbortSignal) => T | Promise<T>;
  */
 export function fromArray<T>(items: ArrayLike<T>): Dataset<T> {
   if (items === null || typeof items !== 'object' || typeof items.length !== 'number') {
-    throw new TypeError(`items must be an array-like, got ${String(items)}`);
+    throw new TypeError(`items must be an array-like, got ${showValue(items)}`);
   }
   const length = items.length;
   return {

@@ -22,10 +22,18 @@ export interface LoadPhaseStats {
  * the dataset's.
  *
  * @example
- * class MySource implements Dataset<Sample>, ReportsLoadPhases {
+ * class MySource implements Dataset<Uint8Array>, ReportsLoadPhases {
+ *   readonly length = 100;
  *   private readonly phases = new LoadPhaseCounter();
+ *   async get(index: number): Promise<Uint8Array> {
+ *     const t0 = performance.now();
+ *     const bytes = new Uint8Array(await (await fetch(`/data/${index}.bin`)).arrayBuffer());
+ *     const t1 = performance.now();
+ *     const sample = bytes.map((b) => 255 - b); // the decode
+ *     this.phases.record(t1 - t0, performance.now() - t1);
+ *     return sample;
+ *   }
  *   loadPhases() { return this.phases.snapshot(); }
- *   // get(): phases.record(msWaitingForBytes, msDecoding) per load
  * }
  */
 export interface ReportsLoadPhases {

@@ -1,7 +1,7 @@
 import type { CacheStats } from '../engine/CacheStats.js';
 import type { EngineStats } from '../engine/engineOptions.js';
 import type { TieredCacheStats } from '../engine/TieredCachedDataset.js';
-import { nonNegativeInt, positiveInt } from '../util/validate.js';
+import { nonNegativeInt, positiveInt, showValue } from '../util/validate.js';
 import { diagnose } from './diagnose.js';
 
 import { EFFECTIVE_HIT_RATE, LOW_HIT_RATE } from './hitRateThresholds.js';
@@ -99,7 +99,7 @@ function lowHitAdvice(
  */
 export function formatCacheReport(stats: CacheStats | EngineStats | TieredCacheStats): string {
   if (stats === null || typeof stats !== 'object' || typeof stats.hitRate !== 'number') {
-    throw new TypeError(`stats must come from getCacheStats(), got ${String(stats)}`);
+    throw new TypeError(`stats must come from getCacheStats(), got ${showValue(stats)}`);
   }
   const lines = [
     `cache: hit rate ${pct(stats.hitRate)} (${stats.hits} hits, ${stats.misses} misses), ` +

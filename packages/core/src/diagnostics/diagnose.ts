@@ -2,7 +2,7 @@ import { AUTO_MAX_NUM_WORKERS } from '../engine/autotune/AutoTuner.js';
 import type { LoadLatencyStats } from '../engine/autotune/LatencyWindow.js';
 import type { EngineStats } from '../engine/engineOptions.js';
 import type { TieredCacheStats } from '../engine/TieredCachedDataset.js';
-import { nonNegativeFinite } from '../util/validate.js';
+import { nonNegativeFinite, showValue } from '../util/validate.js';
 import { EFFECTIVE_HIT_RATE, LOW_HIT_RATE } from './hitRateThresholds.js';
 
 /** Data-stall share of the step below which the consumer (training step) is the bottleneck. */
@@ -100,7 +100,7 @@ function isTiered(stats: EngineStats): stats is TieredCacheStats {
  */
 export function diagnose(stats: EngineStats, options: DiagnoseOptions = {}): Diagnosis {
   if (stats === null || typeof stats !== 'object' || typeof stats.hitRate !== 'number') {
-    throw new TypeError(`stats must come from getCacheStats(), got ${String(stats)}`);
+    throw new TypeError(`stats must come from getCacheStats(), got ${showValue(stats)}`);
   }
   const reads = stats.hits + stats.misses;
   const share = (n: number) => (reads === 0 ? 0 : n / reads);

@@ -12,6 +12,7 @@ import {
   positiveFinite,
   positiveInt,
   rejectUnknownOptions,
+  showValue,
 } from '../util/validate.js';
 import { recommendCacheSize } from './cacheReport.js';
 
@@ -178,10 +179,10 @@ export async function tuneCache<T>(
   options: TuneCacheOptions,
 ): Promise<TuneCacheResult> {
   if (dataset === null || typeof dataset !== 'object' || typeof dataset.get !== 'function') {
-    throw new TypeError(`dataset must be a Dataset (length + get), got ${String(dataset)}`);
+    throw new TypeError(`dataset must be a Dataset (length + get), got ${showValue(dataset)}`);
   }
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${String(options)}`);
+    throw new TypeError(`options must be an object, got ${showValue(options)}`);
   }
   rejectUnknownOptions(options, KNOWN, 'tuneCache');
   const length = dataset.length;

@@ -1,5 +1,5 @@
 import type { Dataset } from '../dataset/Dataset.js';
-import { rejectUnknownOptions } from '../util/validate.js';
+import { rejectUnknownOptions, showValue } from '../util/validate.js';
 import { CachingEngine } from './CachingEngine.js';
 import type { CachingEngineOptions } from './engineOptions.js';
 import { ENGINE_OPTIONS } from './engineOptions.js';
@@ -38,7 +38,7 @@ export class PrefetchDataset<T> extends CachingEngine<T> {
 
 function withoutCache<T>(options: PrefetchDatasetOptions<T>): CachingEngineOptions<T> {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${String(options)}`);
+    throw new TypeError(`options must be an object, got ${showValue(options)}`);
   }
   // Engine-wide names pass (the factory hands them all over); cacheSize is forced to 0.
   rejectUnknownOptions(options, ENGINE_OPTIONS, 'PrefetchDataset');

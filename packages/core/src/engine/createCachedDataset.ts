@@ -1,7 +1,7 @@
 import type { Dataset } from '../dataset/Dataset.js';
 import { MedFusionError } from '../errors.js';
 import type { PersistentStore } from '../persistence/PersistentStore.js';
-import { nonNegativeInt, oneOf, positiveInt } from '../util/validate.js';
+import { nonNegativeInt, oneOfValues, positiveInt, showValue } from '../util/validate.js';
 import { DEFAULT_CACHE_SIZE } from './CacheStats.js';
 import type { CachingDataset } from './CachingDataset.js';
 import { CachingEngine } from './CachingEngine.js';
@@ -101,7 +101,7 @@ export function createCachedDataset<T>(
   options: CreateCachedDatasetOptions<T> = {},
 ): CachingDataset<T> {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${String(options)}`);
+    throw new TypeError(`options must be an object, got ${showValue(options)}`);
   }
   const {
     cacheType = 'lru',
@@ -112,7 +112,7 @@ export function createCachedDataset<T>(
     ...rest
   } = options;
   const loads = strategy(
-    oneOf('cacheType', cacheType, ['lru', 'prefetch', 'both', 'none']),
+    oneOfValues('cacheType', cacheType, ['lru', 'prefetch', 'both', 'none']),
     nonNegativeInt('cacheSize', cacheSize),
     prefetchSize === 'auto' ? prefetchSize : nonNegativeInt('prefetchSize', prefetchSize),
     numWorkers === 'auto' ? numWorkers : positiveInt('numWorkers', numWorkers),
@@ -132,7 +132,7 @@ export function createCachedDataset<T>(
     if (value !== undefined) throw new TypeError(`${name} applies only with store`);
   }
   if (dataset === null || typeof dataset !== 'object' || typeof dataset.get !== 'function') {
-    throw new TypeError(`dataset must be a Dataset (length + get), got ${String(dataset)}`);
+    throw new TypeError(`dataset must be a Dataset (length + get), got ${showValue(dataset)}`);
   }
   if (cacheType === 'prefetch') return new PrefetchDataset(dataset, { ...engineOptions, ...loads });
   return new CachingEngine(dataset, { ...engineOptions, ...loads });

@@ -7,10 +7,11 @@ import { systemClock } from '../util/Clock.js';
 import {
   func,
   nonNegativeInt,
-  oneOf,
+  oneOfValues,
   positiveFinite,
   positiveInt,
   rejectUnknownOptions,
+  showValue,
 } from '../util/validate.js';
 import {
   AUTO_INITIAL_NUM_WORKERS,
@@ -192,10 +193,10 @@ export function resolveEngineOptions<T>(
   options: CachingEngineOptions<T>,
 ): ResolvedEngineOptions<T> {
   if (dataset === null || typeof dataset !== 'object' || typeof dataset.get !== 'function') {
-    throw new TypeError(`dataset must be a Dataset (length + get), got ${String(dataset)}`);
+    throw new TypeError(`dataset must be a Dataset (length + get), got ${showValue(dataset)}`);
   }
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${String(options)}`);
+    throw new TypeError(`options must be an object, got ${showValue(options)}`);
   }
   rejectUnknownOptions(options, ENGINE_OPTIONS, 'CachingEngine');
   const autoNumWorkers = options.numWorkers === 'auto';
@@ -218,7 +219,7 @@ export function resolveEngineOptions<T>(
     numWorkers: workers === Number.POSITIVE_INFINITY ? workers : positiveInt('numWorkers', workers),
     autoPrefetchSize,
     autoNumWorkers,
-    evictionPolicy: oneOf('evictionPolicy', options.evictionPolicy ?? 'auto', [
+    evictionPolicy: oneOfValues('evictionPolicy', options.evictionPolicy ?? 'auto', [
       'auto',
       'lru',
       'belady',

@@ -123,7 +123,12 @@ export function slicePlan(plan: EpochPlan, start: number, end: number): EpochPla
  * indices are checked as they are read).
  *
  * @example
- * setPlan(order: PlanInput) { this.plan = toEpochPlan(order, this.length); }
+ * class Numbers implements Dataset<number>, PlanAware {
+ *   readonly length = 10;
+ *   private plan: EpochPlan | undefined;
+ *   get(index: number) { return index; }
+ *   setPlan(order: PlanInput) { this.plan = toEpochPlan(order, this.length); }
+ * }
  */
 export function toEpochPlan(input: PlanInput, length: number, name = 'order'): EpochPlan {
   if (isEpochPlan(input)) {
@@ -137,7 +142,7 @@ export function toEpochPlan(input: PlanInput, length: number, name = 'order'): E
   }
   if (input === null || typeof input !== 'object' || typeof input.length !== 'number') {
     throw new TypeError(
-      `${name} must be an array-like of indices or an EpochPlan, got ${String(input)}`,
+      `${name} must be an array-like of indices or an EpochPlan, got ${showValue(input)}`,
     );
   }
   const n = input.length;

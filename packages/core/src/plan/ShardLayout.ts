@@ -1,4 +1,4 @@
-import { index as checkIndex, nonNegativeInt } from '../util/validate.js';
+import { index as checkIndex, nonNegativeInt, showValue } from '../util/validate.js';
 
 /**
  * Where each sample lives when samples are numbered shard by shard.
@@ -17,7 +17,7 @@ export class ShardLayout {
   constructor(shardSizes: readonly number[]) {
     if (!Array.isArray(shardSizes)) {
       throw new TypeError(
-        `shardSizes must be an array of sample counts, got ${String(shardSizes)}`,
+        `shardSizes must be an array of sample counts, got ${showValue(shardSizes)}`,
       );
     }
     this.offsets = new Float64Array(shardSizes.length + 1);

@@ -1,4 +1,4 @@
-import { bool, nonNegativeInt, positiveInt } from '../util/validate.js';
+import { bool, nonNegativeInt, positiveInt, showValue } from '../util/validate.js';
 import { type EpochPlan, iteratePlan } from './EpochPlan.js';
 import { IndexPermutation } from './IndexPermutation.js';
 import { ShardLayout } from './ShardLayout.js';
@@ -87,7 +87,7 @@ export class ShardOrder implements EpochPlan {
 
   constructor(options: ShardPlanOptions) {
     if (options === null || typeof options !== 'object') {
-      throw new TypeError(`options must be an object with shardSizes, got ${String(options)}`);
+      throw new TypeError(`options must be an object with shardSizes, got ${showValue(options)}`);
     }
     this.layout = new ShardLayout(options.shardSizes);
     this.length = this.layout.length;

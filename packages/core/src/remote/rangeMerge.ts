@@ -1,4 +1,4 @@
-import { nonNegativeInt, positiveInt } from '../util/validate.js';
+import { nonNegativeInt, positiveInt, showValue } from '../util/validate.js';
 
 /** A half-open byte range `[start, end)` inside one object. */
 export interface ByteRange {
@@ -48,7 +48,7 @@ export function mergeRanges<R extends ByteRange>(
   const maxGap = nonNegativeInt('maxGap', options.maxGap ?? 65536);
   if ('maxBytes' in options) {
     throw new TypeError(
-      `maxBytes is now maxRequestBytes (largest merged request), got maxBytes: ${String((options as { maxBytes?: unknown }).maxBytes)}`,
+      `maxBytes is now maxRequestBytes (largest merged request), got maxBytes: ${showValue((options as { maxBytes?: unknown }).maxBytes)}`,
     );
   }
   const maxRequestBytes = positiveInt(

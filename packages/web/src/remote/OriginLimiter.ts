@@ -1,5 +1,5 @@
 import { ClosedError, type Speculation } from '@medfusion/core';
-import { abortReason, takeDemandFirst } from '@medfusion/core/internal';
+import { abortReason, positiveInt, takeDemandFirst } from '@medfusion/core/internal';
 
 interface Waiter {
   resolve: (release: () => void) => void;
@@ -33,10 +33,7 @@ export class OriginLimiter {
   private readonly slots = new Map<string, OriginSlot>();
 
   constructor(perOrigin = 6) {
-    if (typeof perOrigin !== 'number' || !Number.isInteger(perOrigin) || perOrigin < 1) {
-      throw new RangeError(`perOrigin must be a positive integer, got ${String(perOrigin)}`);
-    }
-    this.perOrigin = perOrigin;
+    this.perOrigin = positiveInt('perOrigin', perOrigin);
   }
 
   /** Requests in flight to `origin` right now. */

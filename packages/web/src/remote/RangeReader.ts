@@ -1,5 +1,12 @@
 import { MedFusionError, type RetryOptions, retry, type Speculation } from '@medfusion/core';
-import { abortReason, throwIfAborted } from '@medfusion/core/internal';
+import {
+  abortReason,
+  nonEmptyString,
+  nonNegativeInt,
+  object,
+  showValue,
+  throwIfAborted,
+} from '@medfusion/core/internal';
 import {
   fetchWithTimeout,
   type RequestTimeouts,
@@ -46,13 +53,8 @@ export class RangeReader {
   private requestCount = 0;
 
   constructor(options: RangeReaderOptions) {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(`options must be an object with a url, got ${String(options)}`);
-    }
-    if (typeof options.url !== 'string') {
-      throw new TypeError(`url must be a string, got ${String(options.url)}`);
-    }
-    this.url = options.url;
+    object('options', options, 'an object with a url');
+    this.url = nonEmptyString('url', options.url);
     this.origin = new URL(resolveUrl('url', options.url)).origin;
     this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.limiter = options.limiter ?? defaultOriginLimiter;
@@ -62,10 +64,7 @@ export class RangeReader {
     this.timeouts = resolveRequestTimeouts(options);
     this.pinnedEtag = options.etag;
     if (options.size !== undefined) {
-      if (!Number.isInteger(options.size) || options.size < 0) {
-        throw new RangeError(`size must be a non-negative integer, got ${String(options.size)}`);
-      }
-      this.pinnedSize = options.size;
+      this.pinnedSize = nonNegativeInt('size', options.size);
     }
   }
 
@@ -93,12 +92,10 @@ export class RangeReader {
 
   /** Bytes `[start, end)` of the object, retried on transient failures. */
   read(start: number, end: number, options: ReadOptions = {}): Promise<Uint8Array> {
-    if (!Number.isInteger(start) || start < 0) {
-      throw new RangeError(`start must be a non-negative integer, got ${String(start)}`);
-    }
+    nonNegativeInt('start', start);
     if (!Number.isInteger(end) || end <= start) {
       throw new RangeError(
-        `end must be an integer greater than start ${start}, got ${String(end)}`,
+        `end must be an integer greater than start ${start}, got ${showValue(end)}`,
       );
     }
     if (this.pinnedSize !== undefined && end > this.pinnedSize) {

@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '@medfusion/core';
-import { abortReason, raceAbort } from '@medfusion/core/internal';
+import { abortReason, positiveMs, raceAbort } from '@medfusion/core/internal';
 import { RequestTimeoutError } from './RemoteError.js';
 
 /**
@@ -38,19 +38,11 @@ export interface RequestTimeouts {
   clock: Clock;
 }
 
-function timeoutOption(name: string, value: number | undefined): number {
-  const v = value ?? 30_000;
-  if (typeof v !== 'number' || !(v > 0)) {
-    throw new RangeError(`${name} must be a positive number of milliseconds, got ${String(v)}`);
-  }
-  return v;
-}
-
 /** Check the timeout options (RangeError naming a bad one) and fill in the defaults. */
 export function resolveRequestTimeouts(options: RequestTimeoutOptions): RequestTimeouts {
   return {
-    headersTimeoutMs: timeoutOption('headersTimeoutMs', options.headersTimeoutMs),
-    idleTimeoutMs: timeoutOption('idleTimeoutMs', options.idleTimeoutMs),
+    headersTimeoutMs: positiveMs('headersTimeoutMs', options.headersTimeoutMs ?? 30_000),
+    idleTimeoutMs: positiveMs('idleTimeoutMs', options.idleTimeoutMs ?? 30_000),
     clock: options.clock ?? systemClock,
   };
 }

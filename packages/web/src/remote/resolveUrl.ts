@@ -4,6 +4,8 @@
  * into an absolute URL, with one error message.
  */
 
+import { showValue } from '@medfusion/core/internal';
+
 /** The page's or worker's own URL, against which relative URLs resolve; undefined outside a browser. */
 export function locationHref(): string | undefined {
   return (globalThis as { location?: { href: string } }).location?.href;
@@ -19,7 +21,7 @@ export function resolveUrl(name: string, url: string | URL, base?: string): stri
   } catch {
     const relative = base === undefined ? '' : ` or a URL relative to ${base}`;
     throw new TypeError(
-      `${name} must be an absolute URL${relative}, got ${JSON.stringify(String(url))}`,
+      `${name} must be an absolute URL${relative}, got ${showValue(String(url))}`,
     );
   }
 }

@@ -1,5 +1,5 @@
 import { MedFusionError } from '@medfusion/core';
-import { registerErrorClass } from '@medfusion/core/internal';
+import { badType, object, registerErrorClass, showValue } from '@medfusion/core/internal';
 
 /**
  * Which URLs written in a data file (a CSV manifest row, a shard manifest entry)
@@ -56,7 +56,7 @@ function originOption(value: unknown, i: number): string {
     }
   }
   throw new TypeError(
-    `urlPolicy.allowOrigins[${i}] must be an http(s) origin like 'https://cdn.example.org' or '*', got ${JSON.stringify(value)}`,
+    `urlPolicy.allowOrigins[${i}] must be an http(s) origin like 'https://cdn.example.org' or '*', got ${showValue(value)}`,
   );
 }
 
@@ -87,13 +87,9 @@ export class UrlScope {
    * @param trustedOrigins origins the user named, which may receive credentials (the base's is one)
    */
   constructor(base: string, policy: UrlPolicy | undefined, trustedOrigins: readonly string[] = []) {
-    if (policy !== undefined && (policy === null || typeof policy !== 'object')) {
-      throw new TypeError(`urlPolicy must be an object, got ${String(policy)}`);
-    }
+    if (policy !== undefined) object('urlPolicy', policy);
     const allow = policy?.allowOrigins ?? [];
-    if (!Array.isArray(allow)) {
-      throw new TypeError(`urlPolicy.allowOrigins must be an array, got ${String(allow)}`);
-    }
+    if (!Array.isArray(allow)) throw badType('urlPolicy.allowOrigins', 'an array', allow);
     const origins = allow.map(originOption);
     this.anyOrigin = origins.includes('*');
     this.origins = new Set(origins);

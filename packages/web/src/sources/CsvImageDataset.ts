@@ -7,7 +7,15 @@ import {
   MedFusionError,
   type ReportsLoadPhases,
 } from '@medfusion/core';
-import { positiveInt, throwIfAborted } from '@medfusion/core/internal';
+import {
+  index as checkIndex,
+  func,
+  object,
+  oneOfValues,
+  positiveInt,
+  showValue,
+  throwIfAborted,
+} from '@medfusion/core/internal';
 import {
   fetchWithTimeout,
   type RequestTimeouts,
@@ -38,7 +46,7 @@ const DEFAULT_MISSING = [
 function urlOption(name: string, value: unknown): string {
   if (typeof value === 'string' && value.length > 0) return value;
   if (value instanceof URL) return value.href;
-  throw new TypeError(`${name} must be a non-empty string or URL, got ${String(value)}`);
+  throw new TypeError(`${name} must be a non-empty string or URL, got ${showValue(value)}`);
 }
 
 /** `init` for a request to an origin the user did not name: no headers, no cookies. */
@@ -272,34 +280,20 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
     options: CsvImageDatasetOptions<T>,
     opts: GetOptions = {},
   ): Promise<CsvImageDataset<T>> {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(`options must be an object, got ${String(options)}`);
-    }
+    object('options', options);
     const csvUrl = resolveUrl('csvUrl', urlOption('csvUrl', options.csvUrl), locationHref());
     urlOption('imageBaseUrl', options.imageBaseUrl);
-    if (options.transform !== undefined && typeof options.transform !== 'function') {
-      throw new TypeError(`transform must be a function, got ${String(options.transform)}`);
-    }
-    if (options.fetch !== undefined && typeof options.fetch !== 'function') {
-      throw new TypeError(`fetch must be a function, got ${String(options.fetch)}`);
-    }
-    if (
-      options.labelType !== undefined &&
-      options.labelType !== 'auto' &&
-      options.labelType !== 'number' &&
-      options.labelType !== 'class'
-    ) {
-      throw new TypeError(
-        `labelType must be 'auto', 'number' or 'class', got ${JSON.stringify(options.labelType)}`,
-      );
-    }
+    if (options.transform !== undefined) func('transform', options.transform);
+    if (options.fetch !== undefined) func('fetch', options.fetch);
+    if (options.labelType !== undefined)
+      oneOfValues('labelType', options.labelType, ['auto', 'number', 'class']);
     if (
       options.missingValues !== undefined &&
       (!Array.isArray(options.missingValues) ||
         !options.missingValues.every((v) => typeof v === 'string'))
     ) {
       throw new TypeError(
-        `missingValues must be an array of strings, got ${JSON.stringify(options.missingValues)}`,
+        `missingValues must be an array of strings, got ${showValue(options.missingValues)}`,
       );
     }
     // Built before any request, so a bad urlPolicy fails first; credentials may go to the
@@ -403,11 +397,6 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
   }
 
   private check(index: number): void {
-    if (typeof index !== 'number' || !Number.isInteger(index)) {
-      throw new RangeError(`index must be an integer in [0, ${this.length}), got ${String(index)}`);
-    }
-    if (index < 0 || index >= this.length) {
-      throw new RangeError(`index ${index} is out of range [0, ${this.length})`);
-    }
+    checkIndex(index, this.length);
   }
 }

@@ -7,7 +7,13 @@ import {
   type PlanAware,
   type PlanInput,
 } from '@medfusion/core';
-import { abortReason, findInPlan, raceAbort, toEpochPlan } from '@medfusion/core/internal';
+import {
+  abortReason,
+  index as checkIndex,
+  findInPlan,
+  raceAbort,
+  toEpochPlan,
+} from '@medfusion/core/internal';
 import {
   type AsyncBuffer,
   type Compressors,
@@ -176,9 +182,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
 
   /** Load row `index` as `{ image, tabular, label }` (or the transform's result). */
   async get(index: number, opts?: GetOptions): Promise<T> {
-    if (!Number.isInteger(index) || index < 0 || index >= this.length) {
-      throw new RangeError(`index ${String(index)} is out of range [0, ${this.length})`);
-    }
+    checkIndex(index, this.length);
     if (this.closed) throw new ClosedError('ParquetSource');
     const g = this.rowGroupOf(index);
     const rows = this.rowGroup(g, false);
@@ -202,9 +206,7 @@ export class ParquetSource<T = ParquetSample> implements Dataset<T>, PlanAware {
     const wanted: number[] = [];
     for (let i = 0; i < indices.length && wanted.length < this.cacheSize; i++) {
       const idx = indices[i] as number;
-      if (!Number.isInteger(idx) || idx < 0 || idx >= this.length) {
-        throw new RangeError(`indices[${i}] ${String(idx)} is out of range [0, ${this.length})`);
-      }
+      checkIndex(idx, this.length, `indices[${i}]`);
       const g = this.rowGroupOf(idx);
       if (!wanted.includes(g)) wanted.push(g);
     }

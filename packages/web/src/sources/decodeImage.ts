@@ -1,5 +1,10 @@
 import { MedFusionError } from '@medfusion/core';
-import { checkUntrustedSize, positiveInt, registerErrorClass } from '@medfusion/core/internal';
+import {
+  badRange,
+  checkUntrustedSize,
+  positiveInt,
+  registerErrorClass,
+} from '@medfusion/core/internal';
 import { decodePlainPng } from './decodePng.js';
 import { imageSize } from './imageSize.js';
 import { pixelsToFloat32 } from './pixelsToFloat32.js';
@@ -71,20 +76,10 @@ export class ImageDecoder {
 
   constructor(options: ImageDecoderOptions = {}) {
     const { channels = 1, width, height, maxPixels = 2 ** 26 } = options;
-    if (channels !== 1 && channels !== 3) {
-      throw new RangeError(`channels must be 1 or 3, got ${String(channels)}`);
-    }
-    for (const [name, v] of [
-      ['width', width],
-      ['height', height],
-    ] as const) {
-      if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 1)) {
-        throw new RangeError(`${name} must be a positive integer, got ${String(v)}`);
-      }
-    }
+    if (channels !== 1 && channels !== 3) throw badRange('channels', '1 or 3', channels);
     this.channels = channels;
-    this.width = width;
-    this.height = height;
+    this.width = width === undefined ? undefined : positiveInt('width', width);
+    this.height = height === undefined ? undefined : positiveInt('height', height);
     this.maxPixels = positiveInt('maxPixels', maxPixels);
   }
 

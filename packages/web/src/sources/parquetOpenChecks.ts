@@ -1,4 +1,4 @@
-import { positiveInt } from '@medfusion/core/internal';
+import { badType, object, positiveInt, showValue } from '@medfusion/core/internal';
 import type { FileMetaData } from 'hyparquet';
 import type { ParquetLimits } from './parquetChecks.js';
 import type { ParquetColumns, ParquetSourceOptions } from './parquetOptions.js';
@@ -20,28 +20,13 @@ export interface CheckedParquetOptions {
 
 /** Check `options` (a TypeError or RangeError naming the option and value), defaults filled in. */
 export function checkParquetOptions<T>(options: ParquetSourceOptions<T>): CheckedParquetOptions {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object with url and columns, got ${String(options)}`);
-  }
-  const columns = options.columns;
-  if (columns === null || typeof columns !== 'object') {
-    throw new TypeError(
-      `columns must be an object like { image, tabular, label }, got ${String(columns)}`,
-    );
-  }
+  object('options', options, 'an object with url and columns');
+  const columns = object('columns', options.columns, 'an object like { image, tabular, label }');
   if (columns.tabular !== undefined && !Array.isArray(columns.tabular)) {
-    throw new TypeError(
-      `columns.tabular must be an array of column names, got ${String(columns.tabular)}`,
-    );
+    throw badType('columns.tabular', 'an array of column names', columns.tabular);
   }
-  const cacheSize = options.rowGroupCache ?? 4;
-  if (!Number.isInteger(cacheSize) || cacheSize < 1) {
-    throw new RangeError(`rowGroupCache must be a positive integer, got ${String(cacheSize)}`);
-  }
-  const lookahead = options.lookahead ?? 256;
-  if (!Number.isInteger(lookahead) || lookahead < 1) {
-    throw new RangeError(`lookahead must be a positive integer, got ${String(lookahead)}`);
-  }
+  const cacheSize = positiveInt('rowGroupCache', options.rowGroupCache ?? 4);
+  const lookahead = positiveInt('lookahead', options.lookahead ?? 256);
   const limits: ParquetLimits = {
     maxRowGroupRows: positiveInt('maxRowGroupRows', options.maxRowGroupRows ?? 2 ** 20),
     maxPageBytes: positiveInt('maxPageBytes', options.maxPageBytes ?? 2 ** 27),
@@ -63,7 +48,7 @@ export function checkColumnNames(
   ] as [string, string | undefined][]) {
     if (name !== undefined && !names.has(name)) {
       throw new RangeError(
-        `columns.${role} ${JSON.stringify(name)} is not a column of ${url} (has ${[...names].join(', ')})`,
+        `columns.${role} ${showValue(name)} is not a column of ${url} (has ${[...names].join(', ')})`,
       );
     }
   }

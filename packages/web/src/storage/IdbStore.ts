@@ -1,10 +1,15 @@
 import { ClosedError, isQuotaError, type PersistentStore, type StoreValue } from '@medfusion/core';
-import { bool } from '@medfusion/core/internal';
+import {
+  bool,
+  checkStoreKey,
+  checkStoreValue,
+  object,
+  positiveBytes,
+} from '@medfusion/core/internal';
 import { type IDBPDatabase, openDB, unwrap } from 'idb';
 import { chunkRange, type IdbSchema, isMeta, type Meta } from './idbMeta.js';
 import type { IdbStoreOptions, IdbStoreUsage } from './idbStoreOptions.js';
 import { StoreError } from './storeErrors.js';
-import { checkMaxBytes, checkStoreKey, checkStoreValue } from './storeValidate.js';
 import { ValueChecksum } from './ValueChecksum.js';
 
 interface PendingRead {
@@ -63,17 +68,15 @@ export class IdbStore implements PersistentStore {
   private counters = { evictions: 0, corruptDropped: 0, quotaErrors: 0 };
 
   constructor(options: IdbStoreOptions) {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(`options must be an object with a name, got ${String(options)}`);
-    }
+    object('options', options, 'an object with a name');
     checkStoreKey(options.name, 'name');
     this.name = options.name;
-    this.maxBytes = checkMaxBytes('maxBytes', options.maxBytes ?? 2 ** 30);
-    this.chunkBytes = checkMaxBytes('chunkBytes', options.chunkBytes ?? 2 ** 20);
+    this.maxBytes = positiveBytes('maxBytes', options.maxBytes ?? 2 ** 30);
+    this.chunkBytes = positiveBytes('chunkBytes', options.chunkBytes ?? 2 ** 20);
     this.quotaBytes =
       options.quotaBytes === undefined
         ? undefined
-        : checkMaxBytes('quotaBytes', options.quotaBytes);
+        : positiveBytes('quotaBytes', options.quotaBytes);
     this.webAssembly = bool('webAssembly', options.webAssembly ?? true);
   }
 

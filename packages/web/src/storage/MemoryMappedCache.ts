@@ -1,8 +1,7 @@
 import { decodeSample, encodeSample, type PersistentStore, type TypedArray } from '@medfusion/core';
-import { showValue } from '@medfusion/core/internal';
+import { badType, checkStoreKey, positiveFinite } from '@medfusion/core/internal';
 import { OpfsStore } from './opfs/OpfsStore.js';
 import { DEFAULT_CACHE_DIR_MAX_BYTES, storeForCacheDir } from './storeForCacheDir.js';
-import { checkStoreKey } from './storeValidate.js';
 
 /** A typed array `MemoryMappedCache` stores (any kind but DataView, 64-bit integers included). */
 export type CachedTypedArray = TypedArray | BigInt64Array | BigUint64Array;
@@ -73,10 +72,7 @@ export class MemoryMappedCache {
     const cacheDir = options.cacheDir ?? 'cache';
     checkStoreKey(cacheDir, 'cacheDir');
     const gb = options.maxSizeGB ?? DEFAULT_CACHE_DIR_MAX_BYTES / 2 ** 30;
-    if (typeof gb !== 'number')
-      throw new TypeError(`maxSizeGB must be a positive number, got ${showValue(gb)}`);
-    if (!Number.isFinite(gb) || gb <= 0)
-      throw new RangeError(`maxSizeGB must be a positive number, got ${showValue(gb)}`);
+    positiveFinite('maxSizeGB', gb);
     this.cacheDir = cacheDir;
     this.maxBytes = Math.max(1, Math.floor(gb * 2 ** 30));
     this.store = storeForCacheDir(cacheDir, {
@@ -90,7 +86,7 @@ export class MemoryMappedCache {
   async put(key: string, value: CachedTypedArray): Promise<void> {
     checkStoreKey(key);
     if (!ArrayBuffer.isView(value) || value instanceof DataView) {
-      throw new TypeError(`value must be a typed array, got ${showValue(value)}`);
+      throw badType('value', 'a typed array', value);
     }
     this.counters.puts++;
     await this.store.put(key, encodeSample(value));

@@ -6,8 +6,8 @@ import type {
 } from '@medfusion/core';
 // core's factory, called by its namespace: @medfusion/web exports only this file's createCachedDataset
 import * as core from '@medfusion/core';
+import { object, positiveBytes } from '@medfusion/core/internal';
 import { storeForCacheDir } from './storeForCacheDir.js';
-import { checkMaxBytes } from './storeValidate.js';
 
 /**
  * Options of `@medfusion/web`'s {@link createCachedDataset}: every option of
@@ -68,9 +68,7 @@ export function createCachedDataset<T>(
   dataset: Dataset<T>,
   options: CreateCachedDatasetOptions<T> = {},
 ): CachingDataset<T> {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${String(options)}`);
-  }
+  object('options', options);
   const { cacheDir, cacheMaxBytes, persist, ...rest } = options;
   if (cacheDir === undefined) {
     if (cacheMaxBytes !== undefined)
@@ -85,7 +83,7 @@ export function createCachedDataset<T>(
   const store = storeForCacheDir(cacheDir, {
     ...(cacheMaxBytes === undefined
       ? {}
-      : { maxBytes: checkMaxBytes('cacheMaxBytes', cacheMaxBytes) }),
+      : { maxBytes: positiveBytes('cacheMaxBytes', cacheMaxBytes) }),
     ...(persist === undefined ? {} : { persist }),
   });
   try {

@@ -1,8 +1,7 @@
 import type { PersistentStore } from '@medfusion/core';
-import { showValue } from '@medfusion/core/internal';
+import { checkStoreKey, object, oneOfValues, positiveBytes } from '@medfusion/core/internal';
 import { IdbStore } from './IdbStore.js';
 import { OpfsStore } from './opfs/OpfsStore.js';
-import { checkMaxBytes, checkStoreKey } from './storeValidate.js';
 
 /** The byte budget of a `cacheDir` store when none is given: the reference's `max_size_gb=10`. */
 export const DEFAULT_CACHE_DIR_MAX_BYTES = 10 * 2 ** 30;
@@ -48,14 +47,9 @@ export function storeForCacheDir(
   options: CacheDirStoreOptions = {},
 ): PersistentStore {
   checkStoreKey(cacheDir, 'cacheDir');
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${showValue(options)}`);
-  }
-  const maxBytes = checkMaxBytes('maxBytes', options.maxBytes ?? DEFAULT_CACHE_DIR_MAX_BYTES);
-  const backend = options.backend ?? 'auto';
-  if (backend !== 'auto' && backend !== 'opfs' && backend !== 'idb') {
-    throw new RangeError(`backend must be 'auto', 'opfs' or 'idb', got ${showValue(backend)}`);
-  }
+  object('options', options);
+  const maxBytes = positiveBytes('maxBytes', options.maxBytes ?? DEFAULT_CACHE_DIR_MAX_BYTES);
+  const backend = oneOfValues('backend', options.backend ?? 'auto', ['auto', 'opfs', 'idb']);
   const webAssembly = options.webAssembly ?? true;
   if (backend === 'opfs' || (backend === 'auto' && OpfsStore.isSupported())) {
     return new OpfsStore({

@@ -5,7 +5,9 @@
  * only within this JavaScript realm.
  *
  * @example
- * await withWebLock('medfusion-opfs:cache', async () => { ...write... });
+ * await withWebLock('medfusion-opfs:cache', async () => {
+ *   // write: other tabs, workers and stores wait
+ * });
  */
 export async function withWebLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
   const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;

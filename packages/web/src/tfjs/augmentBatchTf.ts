@@ -7,7 +7,14 @@ import {
   type OneOfDraw,
   type Transform,
 } from '@medfusion/core';
-import { addNoise, checkNormalizeChannels, NoiseStream } from '@medfusion/core/internal';
+import {
+  addNoise,
+  badRange,
+  checkNormalizeChannels,
+  NoiseStream,
+  nonNegativeInt,
+  showValue,
+} from '@medfusion/core/internal';
 import {
   add,
   broadcastTo,
@@ -46,12 +53,10 @@ export interface AugmentBatchOptions {
   indices: ArrayLike<number>;
 }
 
-function nonNegativeInt(name: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
-    const Err = typeof v === 'number' ? RangeError : TypeError;
-    throw new Err(`${name} must be an integer in [0, 2^53), got ${String(v)}`);
-  }
-  return v;
+/** A seed, an epoch or an index of the per-sample stream: an integer in [0, 2^53). */
+function streamKey(name: string, v: unknown): number {
+  if (!Number.isSafeInteger(nonNegativeInt(name, v))) throw badRange(name, 'below 2^53', v);
+  return v as number;
 }
 
 /**
@@ -78,27 +83,29 @@ export function augmentBatchTf(
   options: AugmentBatchOptions,
 ): Tensor4D {
   if (images === null || typeof images !== 'object' || images.rank !== 4) {
-    throw new TypeError(`images must be a Tensor4D [N, H, W, C], got rank ${String(images?.rank)}`);
+    throw new TypeError(
+      `images must be a Tensor4D [N, H, W, C], got rank ${showValue(images?.rank)}`,
+    );
   }
   if (transform === null || typeof transform !== 'object' || typeof transform.draw !== 'function') {
     throw new TypeError(
-      `transform must be a transform (e.g. compose([...])), got ${String(transform)}`,
+      `transform must be a transform (e.g. compose([...])), got ${showValue(transform)}`,
     );
   }
-  const seed = nonNegativeInt('seed', options?.seed);
-  const epoch = nonNegativeInt('epoch', options?.epoch);
+  const seed = streamKey('seed', options?.seed);
+  const epoch = streamKey('epoch', options?.epoch);
   const indices = options.indices;
   const [n, h, w, c] = images.shape;
   if (indices === null || typeof indices !== 'object' || indices.length !== n) {
     throw new RangeError(
-      `indices must hold one dataset index per sample (${n}), got ${String(indices?.length)}`,
+      `indices must hold one dataset index per sample (${n}), got ${showValue(indices?.length)}`,
     );
   }
   const rng = new AugmentRng();
   const shape = [h, w, c];
   const draws: unknown[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    rng.reset(seed, epoch, nonNegativeInt(`indices[${i}]`, indices[i]));
+    rng.reset(seed, epoch, streamKey(`indices[${i}]`, indices[i]));
     draws[i] = transform.draw(rng as AugmentRandom, shape);
   }
   return tidy(() => step(images, transform, draws));

@@ -1,4 +1,5 @@
 import type { Batch, BatchField, TypedArray } from '@medfusion/core';
+import { badRange } from '@medfusion/core/internal';
 import { type DataType, type Tensor, tensor } from '@tensorflow/tfjs-core';
 
 /** Tensor element types a batch field can become. */
@@ -51,7 +52,7 @@ export function fieldToTensor(
     values = data instanceof Float32Array ? data.slice() : Float32Array.from(data);
   else if (dtype === 'int32')
     values = data instanceof Int32Array ? data.slice() : Int32Array.from(data);
-  else throw new RangeError(`dtype must be 'float32' or 'int32', got ${String(dtype)}`);
+  else throw badRange('dtype', "'float32' or 'int32'", dtype);
   return tensor(values, resolveShape(shape, data.length), dtype as DataType);
 }
 

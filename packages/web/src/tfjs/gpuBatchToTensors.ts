@@ -1,3 +1,4 @@
+import { bool } from '@medfusion/core/internal';
 import { type Tensor, tensor } from '@tensorflow/tfjs-core';
 import type { GpuBatch } from '../webgpu/uploadBatch.js';
 
@@ -25,9 +26,7 @@ export function gpuBatchToTensors(
   gpu: GpuBatch,
   options: GpuTensorOptions = {},
 ): Record<string, Tensor> {
-  const zeroCopy = options.zeroCopy ?? false;
-  if (typeof zeroCopy !== 'boolean')
-    throw new TypeError(`zeroCopy must be a boolean, got ${String(zeroCopy)}`);
+  const zeroCopy = bool('zeroCopy', options.zeroCopy ?? false);
   const out: Record<string, Tensor> = {};
   try {
     for (const [key, field] of Object.entries(gpu)) {

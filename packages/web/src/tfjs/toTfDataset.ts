@@ -1,4 +1,5 @@
 import type { Batch } from '@medfusion/core';
+import { bool, object, showValue } from '@medfusion/core/internal';
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { fieldToTensor, type TensorDtype } from './batchToTensors.js';
 
@@ -107,7 +108,7 @@ function mapper<B>(
     };
   }
   throw new TypeError(
-    `${which} must be a function, a field name, a list or a map of field names, got ${String(mapping)}`,
+    `${which} must be a function, a field name, a list or a map of field names, got ${showValue(mapping)}`,
   );
 }
 
@@ -140,19 +141,15 @@ export function toTfDataset<B>(
     typeof loader[Symbol.asyncIterator] !== 'function'
   ) {
     throw new TypeError(
-      `loader must be a DataLoader (an async iterable with length), got ${String(loader)}`,
+      `loader must be a DataLoader (an async iterable with length), got ${showValue(loader)}`,
     );
   }
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be { xs, ys }, got ${String(options)}`);
-  }
+  object('options', options, '{ xs, ys }');
   const dtypes = options.dtypes ?? {};
   const shapes = options.shapes ?? {};
   const xs = mapper(options.xs, dtypes, shapes, 'xs');
   const ys = mapper(options.ys, dtypes, shapes, 'ys');
-  const repeat = options.repeat ?? false;
-  if (typeof repeat !== 'boolean')
-    throw new TypeError(`repeat must be a boolean, got ${String(repeat)}`);
+  const repeat = bool('repeat', options.repeat ?? false);
   let live: EpochIterator<B> | undefined;
 
   class EpochIterator<T> {

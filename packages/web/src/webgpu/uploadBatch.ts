@@ -1,4 +1,5 @@
 import type { Batch, TypedArray } from '@medfusion/core';
+import { badRange, positiveInt, showValue } from '@medfusion/core/internal';
 
 /** One batch field in GPU memory. */
 export interface GpuBatchField {
@@ -98,12 +99,10 @@ export class UploadRing {
       typeof device !== 'object' ||
       typeof device.createBuffer !== 'function'
     ) {
-      throw new TypeError(`device must be a GPUDevice, got ${String(device)}`);
+      throw new TypeError(`device must be a GPUDevice, got ${showValue(device)}`);
     }
     const slots = options.slots ?? 3;
-    if (typeof slots !== 'number' || !Number.isInteger(slots) || slots < 2) {
-      throw new RangeError(`slots must be an integer ≥ 2, got ${String(slots)}`);
-    }
+    if (positiveInt('slots', slots) < 2) throw badRange('slots', 'an integer ≥ 2', slots);
     this.device = device;
     this.slots = slots;
     this.label = options.label ?? 'medfusion-batch';

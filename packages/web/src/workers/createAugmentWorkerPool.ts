@@ -1,4 +1,5 @@
 import type { AsyncAugment, AugmentContext } from '@medfusion/core';
+import { object, positiveInt } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { createWorkerExecutor, type WorkerExecutor } from './createWorkerExecutor.js';
 import type { AugmentCall } from './exposeAugment.js';
@@ -48,20 +49,10 @@ export interface AugmentWorkerPool<T> extends AsyncAugment<T> {
 export function createAugmentWorkerPool<T>(
   options: AugmentWorkerPoolOptions,
 ): AugmentWorkerPool<T> {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${String(options)}`);
-  }
-  const { poolSize, ...rest } = options;
-  if (
-    poolSize !== undefined &&
-    (typeof poolSize !== 'number' || !Number.isInteger(poolSize) || poolSize < 1)
-  ) {
-    const Err = typeof poolSize === 'number' ? RangeError : TypeError;
-    throw new Err(`poolSize must be a positive integer, got ${String(poolSize)}`);
-  }
+  const { poolSize, ...rest } = object('options', options);
   const executor: WorkerExecutor<T> = createWorkerExecutor<T>({
     ...rest,
-    poolSize: poolSize ?? 2,
+    poolSize: positiveInt('poolSize', poolSize ?? 2),
   });
   return {
     apply(sample: T, ctx: AugmentContext, signal?: AbortSignal): Promise<T> {

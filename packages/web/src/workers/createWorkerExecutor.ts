@@ -11,6 +11,7 @@ import {
 import {
   describe,
   deserializeError,
+  nonNegativeInt,
   type SerializedError,
   serializeError,
   takeDemandFirst,
@@ -365,10 +366,10 @@ export function createWorkerExecutor<T>(options: WorkerExecutorOptions): WorkerE
     input?: unknown,
     options?: RunOptions,
   ): Promise<T> {
-    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) {
-      return Promise.reject(
-        new RangeError(`index must be a non-negative integer, got ${String(index)}`),
-      );
+    try {
+      nonNegativeInt('index', index);
+    } catch (err) {
+      return Promise.reject(err);
     }
     if (closed) return Promise.reject(new ClosedError('WorkerExecutor'));
     if (signal?.aborted) return Promise.reject(signal.reason ?? new AbortError());

@@ -1,4 +1,5 @@
 import { type AugmentContext, type AugmentFn, AugmentRng } from '@medfusion/core';
+import { func } from '@medfusion/core/internal';
 import { type ExposeLoaderOptions, exposeWorkerApi } from './exposeLoader.js';
 
 /** What a {@link createAugmentWorkerPool} call sends to its worker with the sample index. */
@@ -36,11 +37,7 @@ class WorkerContext implements AugmentContext {
  * exposeAugment(augmentFields({ image: compose([flipH(), rotate90(), intensity(), gaussianNoise({ std: 0.03 })]) }));
  */
 export function exposeAugment<T>(augment: AugmentFn<T>, options: ExposeLoaderOptions = {}): void {
-  if (typeof augment !== 'function') {
-    throw new TypeError(
-      `augment must be a function (sample, ctx) => sample, got ${String(augment)}`,
-    );
-  }
+  func('augment', augment, 'a function (sample, ctx) => sample');
   const ctx = new WorkerContext();
   exposeWorkerApi((index, _signal, input) => {
     const call = input as AugmentCall<T> | undefined;

@@ -1,5 +1,5 @@
 import type { ReportsLoadPhases } from '@medfusion/core';
-import { reportsLoadPhases, serializeError } from '@medfusion/core/internal';
+import { bool, func, reportsLoadPhases, serializeError, showValue } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { collectTransferables } from './transferables.js';
 import { holdLockForever } from './workerLiveness.js';
@@ -63,9 +63,7 @@ export interface ExposeLoaderOptions {
  * });
  */
 export function exposeLoader<T>(loader: WorkerLoader<T>, options: ExposeLoaderOptions = {}): void {
-  if (typeof loader !== 'function') {
-    throw new TypeError(`loader must be a function, got ${String(loader)}`);
-  }
+  func('loader', loader);
   exposeWorkerApi((index, signal, input) => loader(index, signal, input), options);
 }
 
@@ -78,10 +76,7 @@ export function exposeWorkerApi(
   run: (index: number, signal: AbortSignal, input: unknown) => unknown,
   options: ExposeLoaderOptions,
 ): void {
-  const transfer = options.transfer ?? true;
-  if (typeof transfer !== 'boolean') {
-    throw new TypeError(`transfer must be a boolean, got ${String(transfer)}`);
-  }
+  const transfer = bool('transfer', options.transfer ?? true);
   const endpoint = options.endpoint ?? (globalThis as unknown as Comlink.Endpoint);
   const controllers = new Map<number, AbortController>();
   let reporter: ReportsLoadPhases | undefined;
@@ -97,7 +92,7 @@ export function exposeWorkerApi(
       );
     } else {
       throw new TypeError(
-        `phases must have a loadPhases() method (or be a promise of one), got ${String(phases)}`,
+        `phases must have a loadPhases() method (or be a promise of one), got ${showValue(phases)}`,
       );
     }
   }

@@ -8,7 +8,7 @@
  *
  * @example
  * const sample = { image: new Float32Array(64 * 64), label: 3 };
- * postMessage(sample, collectTransferables(sample)); // sample.image is now detached here
+ * postMessage(sample, { transfer: collectTransferables(sample) }); // sample.image is detached now
  */
 export function collectTransferables(value: unknown): Transferable[] {
   // the walk is synchronous, so two scratch sets serve every call

@@ -1,4 +1,12 @@
 import { type Clock, systemClock } from '@medfusion/core';
+import {
+  func,
+  object,
+  oneOfValues,
+  positiveFinite,
+  positiveInt,
+  showValue,
+} from '@medfusion/core/internal';
 
 /** How the pool learns that a worker died. */
 export type WorkerLiveness = 'auto' | 'lock' | 'heartbeat';
@@ -132,19 +140,14 @@ export interface ResolvedWorkerExecutorOptions {
 export function resolveWorkerExecutorOptions(
   options: WorkerExecutorOptions,
 ): ResolvedWorkerExecutorOptions {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${String(options)}`);
-  }
+  object('options', options);
   const worker = options.worker;
-  if (typeof worker !== 'function') {
-    throw new TypeError(`worker must be a function returning a Worker, got ${String(worker)}`);
-  }
-  const liveness = options.liveness ?? 'auto';
-  if (liveness !== 'auto' && liveness !== 'lock' && liveness !== 'heartbeat') {
-    throw new RangeError(
-      `liveness must be one of 'auto', 'lock', 'heartbeat', got ${String(liveness)}`,
-    );
-  }
+  func('worker', worker, 'a function returning a Worker');
+  const liveness = oneOfValues('liveness', options.liveness ?? 'auto', [
+    'auto',
+    'lock',
+    'heartbeat',
+  ]);
   const hasLocks = typeof navigator !== 'undefined' && navigator.locks !== undefined;
   if (liveness === 'lock' && !hasLocks) {
     throw new RangeError("liveness 'lock' needs navigator.locks (a secure context)");
@@ -152,13 +155,11 @@ export function resolveWorkerExecutorOptions(
   if ('numWorkers' in options) {
     throw new TypeError(
       'numWorkers is not an option of createWorkerExecutor: the number of Web Workers is ' +
-        `poolSize (got numWorkers: ${String((options as { numWorkers?: unknown }).numWorkers)}); ` +
+        `poolSize (got numWorkers: ${showValue((options as { numWorkers?: unknown }).numWorkers)}); ` +
         "numWorkers is the engine's loads in flight",
     );
   }
-  if (options.onCrash !== undefined && typeof options.onCrash !== 'function') {
-    throw new TypeError(`onCrash must be a function, got ${String(options.onCrash)}`);
-  }
+  if (options.onCrash !== undefined) func('onCrash', options.onCrash);
   const poolSize =
     options.poolSize === 'auto'
       ? freeCores()
@@ -188,24 +189,11 @@ function freeCores(): number {
   return typeof cores === 'number' && cores > 1 ? cores - 1 : 1;
 }
 
-/** A positive integer option; `alsoAccepted` names the other values the option takes (for the error). */
+/** A positive integer option or its default; `alsoAccepted` names the other values it takes. */
 function intOption(name: string, value: unknown, fallback: number, alsoAccepted = ''): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number') {
-    throw new TypeError(`${name} must be a positive integer${alsoAccepted}, got ${String(value)}`);
-  }
-  if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
+  return value === undefined ? fallback : positiveInt(name, value, alsoAccepted);
 }
 
 function msOption(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number')
-    throw new TypeError(`${name} must be a finite positive number, got ${String(value)}`);
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`${name} must be a finite positive number, got ${String(value)}`);
-  }
-  return value;
+  return value === undefined ? fallback : positiveFinite(name, value);
 }

@@ -14,7 +14,9 @@ import { TransferSyntax } from './transferSyntax.js';
  * transfer syntax UID, to add a syntax or replace a built-in decoder.
  *
  * @example
- * const codecs = { '1.2.840.10008.1.2.4.201': { decode: (frame, info) => myHtj2k(frame, info) } };
+ * const codecs: Record<string, DicomCodec> = {
+ *   '1.2.840.10008.1.2.4.201': { decode: (frame, info) => myHtj2k(frame, info) },
+ * };
  */
 export interface DicomCodec {
   /** Decode one frame. */

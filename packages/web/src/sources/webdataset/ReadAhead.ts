@@ -1,6 +1,6 @@
 import type { EpochPlan } from '@medfusion/core';
 import { mergeRanges, type ShardLayout } from '@medfusion/core';
-import { findInPlan } from '@medfusion/core/internal';
+import { index as checkIndex, findInPlan } from '@medfusion/core/internal';
 import type { RangeReader } from '../../remote/RangeReader.js';
 import type { ShardIndexLoader } from './ShardIndexLoader.js';
 import type { ShardTable } from './shardManifest.js';
@@ -108,11 +108,7 @@ export class ReadAhead {
     const list: number[] = [];
     for (let i = 0; i < indices.length; i++) {
       const idx = indices[i] as number;
-      if (!Number.isInteger(idx) || idx < 0 || idx >= this.layout.length) {
-        throw new RangeError(
-          `indices[${i}] ${String(idx)} is out of range [0, ${this.layout.length})`,
-        );
-      }
+      checkIndex(idx, this.layout.length, `indices[${i}]`);
       if (!this.pending.has(idx)) list.push(idx);
     }
     this.schedule(list, this.cursor + this.limits.lookahead);

@@ -9,7 +9,16 @@ import {
   type ReportsLoadPhases,
   ShardLayout,
 } from '@medfusion/core';
-import { abortReason, raceAbort, throwIfAborted, toEpochPlan } from '@medfusion/core/internal';
+import {
+  abortReason,
+  index as checkIndex,
+  nonNegativeInt,
+  object,
+  positiveInt,
+  raceAbort,
+  throwIfAborted,
+  toEpochPlan,
+} from '@medfusion/core/internal';
 import { assembleSample } from './assembleSample.js';
 import { ReadAhead } from './ReadAhead.js';
 import { ShardIndexLoader } from './ShardIndexLoader.js';
@@ -21,14 +30,6 @@ import type {
   WebDatasetSourceOptions,
   WebDatasetStats,
 } from './webDatasetOptions.js';
-
-function positiveIntOption(name: string, value: number | undefined, fallback: number): number {
-  const v = value ?? fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
-    throw new RangeError(`${name} must be a positive integer, got ${String(v)}`);
-  }
-  return v;
-}
 
 /**
  * Sample counts of every shard: declared ones as declared, the others from their
@@ -115,9 +116,9 @@ export class WebDatasetSource<T = WebDatasetSample>
       this.layout,
       indices,
       {
-        lookahead: positiveIntOption('lookahead', options.lookahead, 256),
+        lookahead: positiveInt('lookahead', options.lookahead ?? 256),
         maxGap: options.maxGap ?? 65536,
-        maxRequestBytes: positiveIntOption('maxRequestBytes', options.maxRequestBytes, 8 << 20),
+        maxRequestBytes: positiveInt('maxRequestBytes', options.maxRequestBytes ?? 8 << 20),
       },
       closer.signal,
     );
@@ -134,18 +135,14 @@ export class WebDatasetSource<T = WebDatasetSample>
   static async open<T = WebDatasetSample>(
     options: WebDatasetSourceOptions<T>,
   ): Promise<WebDatasetSource<T>> {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(`options must be an object, got ${String(options)}`);
-    }
+    object('options', options);
     if ((options.urls !== undefined) === (options.manifestUrl !== undefined)) {
       throw new TypeError('give exactly one of urls or manifestUrl');
     }
-    positiveIntOption('lookahead', options.lookahead, 256);
-    positiveIntOption('maxRequestBytes', options.maxRequestBytes, 8 << 20);
-    if (options.maxGap !== undefined && (!Number.isInteger(options.maxGap) || options.maxGap < 0)) {
-      throw new RangeError(`maxGap must be a non-negative integer, got ${String(options.maxGap)}`);
-    }
-    const concurrency = positiveIntOption('indexConcurrency', options.indexConcurrency, 6);
+    positiveInt('lookahead', options.lookahead ?? 256);
+    positiveInt('maxRequestBytes', options.maxRequestBytes ?? 8 << 20);
+    if (options.maxGap !== undefined) nonNegativeInt('maxGap', options.maxGap);
+    const concurrency = positiveInt('indexConcurrency', options.indexConcurrency ?? 6);
     const shards = await openShards(options as WebDatasetSourceOptions<unknown>);
     const closer = new AbortController();
     const indices = new ShardIndexLoader(
@@ -184,9 +181,7 @@ export class WebDatasetSource<T = WebDatasetSample>
 
   /** Load sample `index` (from the plan window's merged reads when it was prefetched). */
   async get(index: number, opts?: GetOptions): Promise<T> {
-    if (!Number.isInteger(index) || index < 0 || index >= this.length) {
-      throw new RangeError(`index ${String(index)} is out of range [0, ${this.length})`);
-    }
+    checkIndex(index, this.length);
     if (this.closed) throw new ClosedError('WebDatasetSource');
     const startAt = performance.now();
     const bytes = await raceAbort(this.readAhead.take(index, opts?.signal), opts?.signal);

@@ -1,4 +1,4 @@
-import { throwIfAborted } from '@medfusion/core/internal';
+import { showValue, throwIfAborted } from '@medfusion/core/internal';
 import { readText } from '../../remote/fetchWithTimeout.js';
 import { defaultOriginLimiter } from '../../remote/OriginLimiter.js';
 import { httpOptionsOf, RangeReader } from '../../remote/RangeReader.js';
@@ -218,7 +218,7 @@ export async function openShards(options: WebDatasetSourceOptions<unknown>): Pro
   if (options.urls !== undefined) {
     if (!Array.isArray(options.urls) || options.urls.length === 0) {
       throw new TypeError(
-        `urls must be a non-empty array of shard URLs, got ${String(options.urls)}`,
+        `urls must be a non-empty array of shard URLs, got ${showValue(options.urls)}`,
       );
     }
     const refs = options.urls.map((u, i) => resolveUrl(`urls[${i}]`, u, page));

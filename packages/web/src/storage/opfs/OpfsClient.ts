@@ -2,13 +2,15 @@ import { deserializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { watchLock } from '../../workers/workerLiveness.js';
 import { StoreError } from '../storeErrors.js';
-import type {
-  OpfsHostApi,
-  OpfsOpenArgs,
-  OpfsReadReply,
-  OpfsReadRequest,
-  OpfsReply,
-} from './opfsHost.js';
+import {
+  OPFS_PROTOCOL_VERSION,
+  type OpfsHostApi,
+  type OpfsOpenArgs,
+  type OpfsReadReply,
+  type OpfsReadRequest,
+  type OpfsReply,
+  opfsMessage,
+} from './opfsProtocol.js';
 
 /**
  * Told each value of a read batch as it arrives: `sum` is the checksum its
@@ -110,7 +112,7 @@ export class OpfsClient {
       const channel = new MessageChannel();
       this.readPort = channel.port1;
       hostPort = channel.port2;
-      this.readPort.onmessage = (ev: MessageEvent<OpfsReadReply>) => this.onRead(ev.data);
+      this.readPort.onmessage = (ev: MessageEvent<unknown>) => this.onRead(ev.data);
     }
     await this.call('open', (api) =>
       api.open(args, aliveLock, hostPort && Comlink.transfer(hostPort, [hostPort])),
@@ -176,7 +178,7 @@ export class OpfsClient {
       () =>
         new Promise<OpfsReply<void>>((settle) => {
           this.reading.set(id, { left: keys.length, each, settle });
-          const req: OpfsReadRequest = { id, keys };
+          const req: OpfsReadRequest = { v: OPFS_PROTOCOL_VERSION, type: 'read', id, keys };
           port.postMessage(req);
         }),
     );
@@ -185,10 +187,17 @@ export class OpfsClient {
     return done;
   }
 
-  private onRead(reply: OpfsReadReply): void {
+  private onRead(data: unknown): void {
+    const reply = opfsMessage<OpfsReadReply>(data);
+    if (!reply) {
+      this.fail(
+        new StoreError('STORE_WORKER_GONE', 'the OPFS worker answered in another protocol version'),
+      );
+      return;
+    }
     const r = this.reading.get(reply.id);
     if (!r) return;
-    if ('error' in reply) {
+    if (reply.type === 'error') {
       this.reading.delete(reply.id);
       r.settle({ ok: false, error: reply.error });
       return;

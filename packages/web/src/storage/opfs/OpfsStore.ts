@@ -1,11 +1,10 @@
 import { ClosedError, type PersistentStore, type StoreValue } from '@medfusion/core';
-import { deserializeError } from '@medfusion/core/internal';
+import { checkStoreKey, checkStoreValue, deserializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { StoreError } from '../storeErrors.js';
-import { checkStoreKey, checkStoreValue } from '../storeValidate.js';
 import { ValueChecksum } from '../ValueChecksum.js';
 import { OpfsClient } from './OpfsClient.js';
-import type { OpfsHostApi, OpfsOpenArgs, OpfsReply } from './opfsHost.js';
+import type { OpfsHostApi, OpfsOpenArgs, OpfsReply } from './opfsProtocol.js';
 import {
   checkOpfsStoreOptions,
   type OpfsStoreOptions,
@@ -212,7 +211,10 @@ export class OpfsStore implements PersistentStore {
 
   /**
    * Make every put issued before this call durable: sent, written and
-   * flushed to disk (the group commit, now). Resolves once they are.
+   * flushed to disk (the group commit, now). Resolves once they are. A timed
+   * commit that failed on the flush thread since the last call (its files are
+   * flushed again here) is reported once, as a StoreError whose `cause` is
+   * that error in its own class (`QUOTA_EXCEEDED` for a quota error).
    */
   async flush(): Promise<void> {
     if (this.closed) throw new ClosedError('OpfsStore');

@@ -10,6 +10,7 @@ import { asyncBackend, hasSyncAccessHandles } from './opfsAsyncFallback.js';
 import { type FileBackend, isNotFound, listFiles, type OpfsFile, removeFile } from './opfsFiles.js';
 import { FlushAside } from './opfsFlushAside.js';
 import { OpfsHost } from './opfsHost.js';
+import type { FlushJob } from './opfsProtocol.js';
 
 interface SyncHandle {
   read(buffer: Uint8Array, options?: { at: number }): number;
@@ -25,6 +26,7 @@ class SyncOpfsFile implements OpfsFile {
     private readonly h: SyncHandle,
     private readonly fh: FileSystemFileHandle,
     private readonly aside: FlushAside,
+    private readonly quota: FlushJob['quota'],
   ) {}
   async size(): Promise<number> {
     return this.h.getSize();
@@ -50,7 +52,7 @@ class SyncOpfsFile implements OpfsFile {
   }
   /** An fsync on the flush thread (its own handle on the file); here when there is none. */
   async flushAside(): Promise<boolean> {
-    if (await this.aside.flush(this.fh)) return true;
+    if (await this.aside.flush(this.fh, this.quota)) return true;
     this.h.flush();
     return false;
   }
@@ -66,7 +68,8 @@ type SyncCapable = FileSystemFileHandle & {
 /** One flush thread for the worker's life, started at the first group commit. */
 const aside = new FlushAside();
 
-function syncBackend(dir: FileSystemDirectoryHandle): FileBackend {
+function syncBackend(dir: FileSystemDirectoryHandle, quotaBytes: number | undefined): FileBackend {
+  const quota = quotaBytes === undefined ? undefined : { bytes: quotaBytes, dir };
   return {
     kind: 'sync',
     async open(name, create) {
@@ -83,6 +86,7 @@ function syncBackend(dir: FileSystemDirectoryHandle): FileBackend {
         await (fh as SyncCapable).createSyncAccessHandle({ mode: 'readwrite-unsafe' }),
         fh,
         aside,
+        quota,
       );
     },
     remove: (name) => removeFile(dir, name),
@@ -91,8 +95,8 @@ function syncBackend(dir: FileSystemDirectoryHandle): FileBackend {
 }
 
 Comlink.expose(
-  new OpfsHost((dir, kind) =>
-    kind === 'async' || !hasSyncAccessHandles() ? asyncBackend(dir) : syncBackend(dir),
+  new OpfsHost((dir, kind, quotaBytes) =>
+    kind === 'async' || !hasSyncAccessHandles() ? asyncBackend(dir) : syncBackend(dir, quotaBytes),
   ),
   self as unknown as Comlink.Endpoint,
 );

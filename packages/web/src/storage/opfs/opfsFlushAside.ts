@@ -1,14 +1,10 @@
-/** One fsync for the flush thread: the file to flush, by its handle. Internal. */
-export interface FlushJob {
-  id: number;
-  file: FileSystemFileHandle;
-}
-
-/** The flush thread's answer to job `id`: done, or why not. Internal. */
-export interface FlushReply {
-  id: number;
-  error?: string;
-}
+import { deserializeError } from '@medfusion/core/internal';
+import {
+  type FlushJob,
+  type FlushReply,
+  OPFS_PROTOCOL_VERSION,
+  opfsMessage,
+} from './opfsProtocol.js';
 
 interface Waiting {
   resolve: () => void;
@@ -32,15 +28,18 @@ export class FlushAside {
   /**
    * Flush `file` on the flush thread: resolves true once it is durable,
    * false at once when there is no flush thread (flush it yourself); rejects
-   * when the flush failed there.
+   * when the flush failed there, with the error as its own class (a
+   * QuotaExceededError stays one). `quota` is the store's simulated quota.
    */
-  flush(file: FileSystemFileHandle): Promise<boolean> {
+  flush(file: FileSystemFileHandle, quota?: FlushJob['quota']): Promise<boolean> {
     const worker = this.start();
     if (!worker) return Promise.resolve(false);
     return new Promise<boolean>((resolve, reject) => {
       const id = ++this.seq;
       this.waiting.set(id, { resolve: () => resolve(true), reject });
-      worker.postMessage({ id, file } satisfies FlushJob);
+      const job: FlushJob = { v: OPFS_PROTOCOL_VERSION, type: 'flush', id, file };
+      if (quota) job.quota = quota;
+      worker.postMessage(job);
     });
   }
 
@@ -51,11 +50,16 @@ export class FlushAside {
         type: 'module',
         name: 'medfusion-opfs-flush',
       });
-      worker.onmessage = (ev: MessageEvent<FlushReply>) => {
-        const w = this.waiting.get(ev.data.id);
-        this.waiting.delete(ev.data.id);
-        if (ev.data.error === undefined) w?.resolve();
-        else w?.reject(new Error(`flushing on the flush thread failed: ${ev.data.error}`));
+      worker.onmessage = (ev: MessageEvent<unknown>) => {
+        const reply = opfsMessage<FlushReply>(ev.data);
+        if (!reply) {
+          this.fail(new Error('the OPFS flush thread answered in another protocol version'));
+          return;
+        }
+        const w = this.waiting.get(reply.id);
+        this.waiting.delete(reply.id);
+        if (reply.type === 'flushed') w?.resolve();
+        else w?.reject(deserializeError(reply.error));
       };
       worker.onerror = (ev) => {
         ev.preventDefault();

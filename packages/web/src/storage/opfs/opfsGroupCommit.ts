@@ -1,3 +1,6 @@
+import { isQuotaError } from '@medfusion/core';
+import { describe } from '@medfusion/core/internal';
+import { StoreError } from '../storeErrors.js';
 import type { OpfsFile } from './opfsFiles.js';
 
 /**
@@ -5,7 +8,10 @@ import type { OpfsFile } from './opfsFiles.js';
  * flush, the one timer that flushes them at most `delayMs` after the first of
  * those writes, and how many commits ran. A commit the timer runs flushes
  * aside (see OpfsFile.flushAside: on another thread where there is one), so
- * write batches go on while the disk catches up; {@link flush} waits for it.
+ * write batches go on while the disk catches up; {@link flush} waits for it,
+ * and {@link throwFailure} reports the first background flush that failed
+ * since the last report (its files join the next commit): a quota or disk
+ * error seen on the flush thread reaches the page, once, as its own class.
  * Internal.
  */
 export class GroupCommit {
@@ -15,6 +21,8 @@ export class GroupCommit {
   /** The background commits in flight, chained (never rejects). */
   private aside: Promise<void> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The first background flush failure since the last {@link flush}. */
+  private failure: unknown;
   /** Commits that flushed something, since construction. */
   count = 0;
   /** Of those, the ones another thread flushed entirely (see OpfsFile.flushAside). */
@@ -27,6 +35,8 @@ export class GroupCommit {
   constructor(
     private readonly delayMs: number,
     private readonly onDue: () => void,
+    /** Told of every background flush that failed (the engine counts quota errors). */
+    private readonly onFailure: (err: unknown) => void = () => {},
   ) {}
 
   /** `file` was written: it joins the open commit. */
@@ -78,9 +88,11 @@ export class GroupCommit {
           this.flushing.delete(f);
           return aside;
         },
-        () => {
+        (err: unknown) => {
           // Still ours (not evicted meanwhile): flushed again by the next commit.
           if (this.flushing.delete(f)) {
+            this.onFailure(err);
+            this.failure ??= err;
             this.written.add(f);
             this.schedule();
           }
@@ -112,5 +124,22 @@ export class GroupCommit {
     this.count++;
     for (const f of this.written) await f.flush();
     this.written.clear();
+  }
+
+  /**
+   * Throw the first background flush failure since the last call, if any, as
+   * a StoreError (`QUOTA_EXCEEDED` for a quota error) whose `cause` is the
+   * error itself; the store's `flush()` calls it after {@link flush}.
+   */
+  throwFailure(): void {
+    const failure = this.failure;
+    if (failure === undefined) return;
+    this.failure = undefined;
+    const quota = isQuotaError(failure);
+    throw new StoreError(
+      quota ? 'QUOTA_EXCEEDED' : 'STORE_FAILED',
+      `a background flush failed${quota ? ': storage quota exceeded' : ''} (${describe(failure)})`,
+      { cause: failure },
+    );
   }
 }

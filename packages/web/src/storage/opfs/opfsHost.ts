@@ -1,5 +1,5 @@
 import { ClosedError } from '@medfusion/core';
-import { type SerializedError, serializeError } from '@medfusion/core/internal';
+import { serializeError, showValue } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { holdLockForever } from '../../workers/workerLiveness.js';
 import { StoreError } from '../storeErrors.js';
@@ -7,48 +7,18 @@ import { ValueChecksum } from '../ValueChecksum.js';
 import { asyncBackend } from './opfsAsyncFallback.js';
 import type { EngineUsage } from './opfsEngineTypes.js';
 import { type FileBackend, openDirectory } from './opfsFiles.js';
+import {
+  OPFS_PROTOCOL_VERSION,
+  type OpfsHostApi,
+  type OpfsOpenArgs,
+  type OpfsReadReply,
+  type OpfsReadRequest,
+  type OpfsReply,
+  type OpfsWriteResult,
+  opfsMessage,
+} from './opfsProtocol.js';
 import { OpfsSegmentEngine, type ReadCheck } from './opfsSegmentEngine.js';
 import { WriterLease } from './opfsWriterLease.js';
-
-/** What OpfsStore sends to open the engine. Internal. */
-export interface OpfsOpenArgs {
-  dir: string;
-  maxBytes: number;
-  segmentBytes: number;
-  quotaBytes?: number;
-  snapshotDelayMs: number;
-  flushDelayMs: number;
-  backend: 'auto' | 'sync' | 'async';
-  /** Seal values with xxHash64 in WebAssembly where this thread may compile it. */
-  webAssembly: boolean;
-  /**
-   * Whether the page checks xxHash64 values itself (it loaded the WebAssembly);
-   * when not, the host checks them before they are sent.
-   */
-  pageChecksXxh64?: boolean;
-}
-
-/** What a write answers: one error (or null) per record, and the batch buffer to reuse. Internal. */
-export interface OpfsWriteResult {
-  errors: (SerializedError | null)[];
-  buffer: ArrayBuffer;
-}
-
-/** A batch of reads sent on the read port. Internal. */
-export interface OpfsReadRequest {
-  id: number;
-  keys: string[];
-}
-
-/**
- * One answer on the read port: values of batch `id` (`values[n]` is that of
- * `keys[i[n]]`, its buffer moved), each with the checksum the page must find
- * in it before trusting it (`sums[n]`, or -1 when the host verified it), or
- * the batch's error. Internal.
- */
-export type OpfsReadReply =
-  | { id: number; i: number[]; values: (Uint8Array | undefined)[]; sums: number[] }
-  | { id: number; error: SerializedError };
 
 /**
  * Bytes of values one streamed read answer gathers before it goes: a large
@@ -56,48 +26,14 @@ export type OpfsReadReply =
  */
 const READ_ANSWER_BYTES = 64 * 1024;
 
-/** What every host method answers: its value, or the error (core's one serializer). Internal. */
-export type OpfsReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
-
 /**
- * The OPFS store's RPC surface, served by {@link OpfsHost} in the OPFS worker
- * (through comlink) or on the calling thread. No method rejects: failures
- * come back as `{ ok: false, error }`. Internal.
+ * Builds a file backend for a directory; `kind` chooses sync handles when
+ * offered; `quotaBytes` is the store's simulated quota (tests), if any.
  */
-export interface OpfsHostApi {
-  /**
-   * Open the engine; with `aliveLock`, hold that Web Lock for the worker's
-   * life; with `reads`, serve {@link OpfsReadRequest}s sent on that port,
-   * answering each value as soon as it is read ({@link OpfsReadReply}).
-   */
-  open(
-    args: OpfsOpenArgs,
-    aliveLock: string | null,
-    reads: MessagePort | null,
-  ): Promise<OpfsReply<'sync' | 'async'>>;
-  /** Read a batch; the buffers of the values move to the caller. */
-  getMany(keys: string[]): Promise<OpfsReply<(Uint8Array | undefined)[]>>;
-  has(key: string): Promise<OpfsReply<boolean>>;
-  delete(key: string): Promise<OpfsReply<boolean>>;
-  /**
-   * Write a batch packed by packRecords (its buffer moves here, no copy);
-   * `keys` names its records in order. Answers one error (or null) per
-   * record, and the batch's buffer, moved back for the next batch.
-   */
-  write(batch: Uint8Array, keys: string[]): Promise<OpfsReply<OpfsWriteResult>>;
-  /** Flush everything written so far (the group commit, now). */
-  flush(): Promise<OpfsReply<void>>;
-  keys(): Promise<OpfsReply<string[]>>;
-  clear(): Promise<OpfsReply<void>>;
-  usage(): Promise<OpfsReply<EngineUsage>>;
-  persistIndex(): Promise<OpfsReply<void>>;
-  close(): Promise<OpfsReply<void>>;
-}
-
-/** Builds a file backend for a directory; `kind` chooses sync handles when offered. */
 export type BackendFactory = (
   dir: FileSystemDirectoryHandle,
   kind: 'auto' | 'sync' | 'async',
+  quotaBytes: number | undefined,
 ) => FileBackend;
 
 /**
@@ -125,13 +61,22 @@ export class OpfsHost implements OpfsHostApi {
   ): Promise<OpfsReply<'sync' | 'async'>> {
     return this.inOrder(async () => {
       if (aliveLock !== null) await holdLockForever(aliveLock);
+      if (args.protocol !== OPFS_PROTOCOL_VERSION) {
+        // e.g. a worker script cached from another release
+        throw new StoreError(
+          'STORE_FAILED',
+          `the OPFS worker speaks protocol ${OPFS_PROTOCOL_VERSION}, the page ${showValue(args.protocol)}`,
+        );
+      }
       const kind = await this.openEngine(args);
       this.pageCheck = args.pageChecksXxh64 === false ? 'caller-xxh32' : 'caller';
       if (reads) {
         this.readPort?.close();
         this.readPort = reads;
-        reads.onmessage = (ev: MessageEvent<OpfsReadRequest>) => {
-          void this.serveReads(reads, ev.data);
+        reads.onmessage = (ev: MessageEvent<unknown>) => {
+          const req = opfsMessage<OpfsReadRequest>(ev.data);
+          // Not of this protocol version: nothing to answer it with (the page's call times out).
+          if (req?.type === 'read') void this.serveReads(reads, req);
         };
       }
       return kind;
@@ -144,13 +89,21 @@ export class OpfsHost implements OpfsHostApi {
    * checksum and goes on with it while this thread reads the next one.
    */
   private async serveReads(port: MessagePort, { id, keys }: OpfsReadRequest): Promise<void> {
-    let answer: Extract<OpfsReadReply, { values: unknown }> = { id, i: [], values: [], sums: [] };
+    const fresh = (): Extract<OpfsReadReply, { type: 'values' }> => ({
+      v: OPFS_PROTOCOL_VERSION,
+      type: 'values',
+      id,
+      i: [],
+      values: [],
+      sums: [],
+    });
+    let answer = fresh();
     let transfer: ArrayBuffer[] = [];
     let bytes = 0;
     const send = () => {
       if (answer.i.length === 0) return;
       port.postMessage(answer, transfer);
-      answer = { id, i: [], values: [], sums: [] };
+      answer = fresh();
       transfer = [];
       bytes = 0;
     };
@@ -169,7 +122,12 @@ export class OpfsHost implements OpfsHostApi {
       send();
     } catch (err) {
       send();
-      const reply: OpfsReadReply = { id, error: serializeError(err) };
+      const reply: OpfsReadReply = {
+        v: OPFS_PROTOCOL_VERSION,
+        type: 'error',
+        id,
+        error: serializeError(err),
+      };
       port.postMessage(reply);
     }
   }
@@ -245,7 +203,7 @@ export class OpfsHost implements OpfsHostApi {
     this.channel?.close();
     const ch = typeof BroadcastChannel === 'function' ? new BroadcastChannel(lockName) : undefined;
     const engine = new OpfsSegmentEngine(
-      this.makeBackend(dir, a.backend),
+      this.makeBackend(dir, a.backend, a.quotaBytes),
       {
         maxBytes: a.maxBytes,
         segmentBytes: a.segmentBytes,

@@ -1,3 +1,4 @@
+import { isQuotaError } from '@medfusion/core';
 import { StoreError } from '../storeErrors.js';
 import { type ValueChecksum, XXH64_TAG } from '../ValueChecksum.js';
 import type { EngineCounters, EngineOptions, EngineUsage, WriterLock } from './opfsEngineTypes.js';
@@ -76,9 +77,15 @@ export class OpfsSegmentEngine {
     private readonly onChange: () => void = () => {},
   ) {
     this.index = new OpfsSegmentIndex(valueChecksum);
-    this.commit = new GroupCommit(opts.flushDelayMs, () => {
-      this.locked(async () => this.commit.commitAside()).catch(() => {});
-    });
+    this.commit = new GroupCommit(
+      opts.flushDelayMs,
+      () => {
+        this.locked(async () => this.commit.commitAside()).catch(() => {});
+      },
+      (err) => {
+        if (isQuotaError(err)) this.counters.quotaErrors++;
+      },
+    );
     this.snapshots = new OpfsSnapshotWriter(
       fs,
       this.index,
@@ -354,7 +361,11 @@ export class OpfsSegmentEngine {
   /** Make everything written so far durable (the flush of the group commit, now). */
   async flush(): Promise<void> {
     this.commit.cancel();
-    await this.locked(() => this.commit.flush());
+    await this.locked(async () => {
+      await this.commit.flush();
+      // a timed commit that failed on the flush thread since the last flush()
+      this.commit.throwFailure();
+    });
   }
 
   /**

@@ -1,7 +1,16 @@
-import { bool } from '@medfusion/core/internal';
-import { checkMaxBytes } from '../storeValidate.js';
+import {
+  badRange,
+  bool,
+  nonEmptyString,
+  nonNegativeFinite,
+  nonNegativeMs,
+  object,
+  oneOfValues,
+  positiveBytes,
+  positiveMs,
+} from '@medfusion/core/internal';
 import type { EngineUsage } from './opfsEngineTypes.js';
-import type { OpfsOpenArgs } from './opfsHost.js';
+import { OPFS_PROTOCOL_VERSION, type OpfsOpenArgs } from './opfsProtocol.js';
 
 /** Options of {@link OpfsStore}. */
 export interface OpfsStoreOptions {
@@ -40,8 +49,11 @@ export interface OpfsStoreOptions {
    */
   backend?: 'auto' | 'async';
   /**
-   * Pretend the origin's quota is this many bytes: writes beyond it fail with
-   * QuotaExceededError. For testing the quota path.
+   * Pretend the origin's quota is this many bytes: writes taking the segments
+   * beyond it fail with QuotaExceededError, and so does a flush on the flush
+   * thread while the directory's files (any file in it) hold more; the next
+   * {@link OpfsStore.flush} reports that one as StoreError `QUOTA_EXCEEDED`.
+   * For testing the quota path.
    * @default undefined (the browser's own quota)
    */
   quotaBytes?: number;
@@ -99,37 +111,21 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
   args: OpfsOpenArgs;
   callTimeoutMs: number;
 } {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object with a dir, got ${String(options)}`);
-  }
-  if (typeof options.dir !== 'string')
-    throw new TypeError(`dir must be a string, got ${typeof options.dir}`);
-  if (options.dir.replace(/\//g, '') === '')
-    throw new RangeError(`dir must name a directory, got ${JSON.stringify(options.dir)}`);
-  const maxBytes = checkMaxBytes('maxBytes', options.maxBytes ?? 2 ** 30);
+  object('options', options, 'an object with a dir');
+  if (nonEmptyString('dir', options.dir).replace(/\//g, '') === '')
+    throw badRange('dir', 'a directory name', options.dir);
+  const maxBytes = positiveBytes('maxBytes', options.maxBytes ?? 2 ** 30);
   const segmentBytes =
     options.segmentBytes === undefined
       ? Math.min(maxBytes, Math.max(MiB, Math.min(64 * MiB, Math.floor(maxBytes / 8))))
-      : checkMaxBytes('segmentBytes', options.segmentBytes);
-  if (options.quotaBytes !== undefined) checkMaxBytes('quotaBytes', options.quotaBytes);
-  const snapshotDelayMs = options.snapshotDelayMs ?? 1000;
-  if (typeof snapshotDelayMs !== 'number' || !(snapshotDelayMs >= 0)) {
-    throw new RangeError(
-      `snapshotDelayMs must be a non-negative number, got ${String(snapshotDelayMs)}`,
-    );
-  }
-  const flushDelayMs = options.flushDelayMs ?? 100;
-  if (typeof flushDelayMs !== 'number' || !(flushDelayMs >= 0) || flushDelayMs === Infinity) {
-    throw new RangeError(
-      `flushDelayMs must be a finite non-negative number, got ${String(flushDelayMs)}`,
-    );
-  }
-  const backend = options.backend ?? 'auto';
-  if (backend !== 'auto' && backend !== 'async') {
-    throw new RangeError(`backend must be 'auto' or 'async', got ${JSON.stringify(backend)}`);
-  }
+      : positiveBytes('segmentBytes', options.segmentBytes);
+  if (options.quotaBytes !== undefined) positiveBytes('quotaBytes', options.quotaBytes);
+  const snapshotDelayMs = nonNegativeMs('snapshotDelayMs', options.snapshotDelayMs ?? 1000);
+  const flushDelayMs = nonNegativeFinite('flushDelayMs', options.flushDelayMs ?? 100);
+  const backend = oneOfValues('backend', options.backend ?? 'auto', ['auto', 'async']);
   const webAssembly = bool('webAssembly', options.webAssembly ?? true);
   const args: OpfsOpenArgs = {
+    protocol: OPFS_PROTOCOL_VERSION,
     dir: options.dir,
     webAssembly,
     maxBytes,
@@ -139,9 +135,6 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
     backend,
     ...(options.quotaBytes === undefined ? {} : { quotaBytes: options.quotaBytes }),
   };
-  const callTimeoutMs = options.callTimeoutMs ?? 30_000;
-  if (typeof callTimeoutMs !== 'number' || !(callTimeoutMs > 0)) {
-    throw new RangeError(`callTimeoutMs must be a positive number, got ${String(callTimeoutMs)}`);
-  }
+  const callTimeoutMs = positiveMs('callTimeoutMs', options.callTimeoutMs ?? 30_000);
   return { args, callTimeoutMs };
 }
