@@ -12,7 +12,14 @@ describe('ShardOrder spans (the epoch cut into equal runs of shards before windo
         fc.nat(1000),
         fc.boolean(),
         (shardSizes, windowShards, spans, seed, shuffle) => {
-          const order = new ShardOrder({ shardSizes, seed, epoch: 3, windowShards, spans, shuffle });
+          const order = new ShardOrder({
+            shardSizes,
+            seed,
+            epoch: 3,
+            windowShards,
+            spans,
+            shuffle,
+          });
           const all = Array.from(order);
           expect([...all].sort((a, b) => a - b)).toEqual(all.map((_, i) => i));
           let bad = 0;
@@ -23,7 +30,13 @@ describe('ShardOrder spans (the epoch cut into equal runs of shards before windo
       ),
       { numRuns: 200 },
     );
-    const order = new ShardOrder({ shardSizes: [3, 0, 2, 4], seed: 5, epoch: 1, windowShards: 2, spans: 1 });
+    const order = new ShardOrder({
+      shardSizes: [3, 0, 2, 4],
+      seed: 5,
+      epoch: 1,
+      windowShards: 2,
+      spans: 1,
+    });
     expect(Array.from(order)).toEqual([5, 7, 4, 8, 3, 6, 2, 1, 0]);
   });
 

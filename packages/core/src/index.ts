@@ -124,6 +124,8 @@ export type { WriteBehindQueueOptions } from './persistence/writeBehindQueue.js'
 export type { EpochPlan, PlanInput } from './plan/EpochPlan.js';
 export { SequentialPlan } from './plan/EpochPlan.js';
 export { IndexPermutation } from './plan/IndexPermutation.js';
+export type { EvenRanks, RankOptions } from './plan/RankPlan.js';
+export { RankPlan } from './plan/RankPlan.js';
 export { ShardLayout } from './plan/ShardLayout.js';
 export type { ShardPlanOptions } from './plan/ShardOrder.js';
 export { ShardOrder } from './plan/ShardOrder.js';
