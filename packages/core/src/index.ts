@@ -40,10 +40,10 @@ export { fromArray, fromLoader, isPlanAware } from './dataset/Dataset.js';
 export type { Executor, RunOptions } from './dataset/Executor.js';
 export { ExecutorDataset } from './dataset/ExecutorDataset.js';
 export { InThreadExecutor } from './dataset/InThreadExecutor.js';
-export type { MixDatasetsOptions } from './dataset/MixedDataset.js';
-export { MixedDataset, mixDatasets } from './dataset/MixedDataset.js';
 export type { LoadPhaseStats, ReportsLoadPhases } from './dataset/LoadPhases.js';
 export { LoadPhaseCounter } from './dataset/LoadPhases.js';
+export type { MixDatasetsOptions } from './dataset/MixedDataset.js';
+export { MixedDataset, mixDatasets } from './dataset/MixedDataset.js';
 export { Speculation } from './dataset/Speculation.js';
 export {
   EFFECTIVE_HIT_RATE,

@@ -1,5 +1,5 @@
 import { type PlanInput, toEpochPlan } from '../plan/EpochPlan.js';
-import { MixOrder, type MixOptions } from '../plan/MixOrder.js';
+import { type MixOptions, MixOrder } from '../plan/MixOrder.js';
 import { MixSourcePlan } from '../plan/MixSourcePlan.js';
 import { index as checkIndex, nonNegativeInt, showValue } from '../util/validate.js';
 import { type Dataset, type GetOptions, isPlanAware, type PlanAware } from './Dataset.js';
