@@ -70,8 +70,8 @@ export function rankLength(remaining: number, ranks: Ranks): number {
 export class RankPlan implements EpochPlan {
   /** Positions this rank reads. */
   readonly length: number;
-  /** The checked rank options. */
-  readonly ranks: Ranks;
+  private readonly ranks: Ranks;
+  /** This rank's position of `index`, or -1 when another rank reads it (plans with `positionOf` only). */
   readonly positionOf: ((index: number) => number) | undefined;
   private readonly remaining: number;
 
