@@ -42,6 +42,8 @@ export { ExecutorDataset } from './dataset/ExecutorDataset.js';
 export { InThreadExecutor } from './dataset/InThreadExecutor.js';
 export type { LoadPhaseStats, ReportsLoadPhases } from './dataset/LoadPhases.js';
 export { LoadPhaseCounter } from './dataset/LoadPhases.js';
+export type { MixDatasetsOptions } from './dataset/MixedDataset.js';
+export { MixedDataset, mixDatasets } from './dataset/MixedDataset.js';
 export { Speculation } from './dataset/Speculation.js';
 export {
   EFFECTIVE_HIT_RATE,
@@ -124,6 +126,9 @@ export type { WriteBehindQueueOptions } from './persistence/writeBehindQueue.js'
 export type { EpochPlan, PlanInput } from './plan/EpochPlan.js';
 export { SequentialPlan } from './plan/EpochPlan.js';
 export { IndexPermutation } from './plan/IndexPermutation.js';
+export type { MixOptions, OnExhausted } from './plan/MixOrder.js';
+export type { EvenRanks, RankOptions } from './plan/RankPlan.js';
+export { RankPlan } from './plan/RankPlan.js';
 export { ShardLayout } from './plan/ShardLayout.js';
 export type { ShardPlanOptions } from './plan/ShardOrder.js';
 export { ShardOrder } from './plan/ShardOrder.js';

@@ -11,6 +11,7 @@ import {
   toEpochPlan,
 } from '../plan/EpochPlan.js';
 import { IndexPermutation } from '../plan/IndexPermutation.js';
+import { checkRanks, type EvenRanks, RankPlan, type Ranks, rankLength } from '../plan/RankPlan.js';
 import type { SampleFailure } from '../reliability/errorPolicy.js';
 import { FailureTracker } from '../reliability/FailureTracker.js';
 import type { Quarantine } from '../reliability/Quarantine.js';
@@ -69,6 +70,17 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
   readonly sampler: ((epoch: number, seed: number) => PlanInput) | undefined;
   /** Batches whose `get`s run ahead of the current one. */
   readonly prefetchBatches: number;
+  /** This reader's number among `worldSize` (see `RankOptions`). */
+  readonly rank: number;
+  /** Readers sharing each epoch. */
+  readonly worldSize: number;
+  /** How ranks are made equal in length: `'pad'` or `'drop'`. */
+  readonly evenRanks: EvenRanks;
+  private readonly ranks: Ranks;
+  /** Whether `state()` reports `position` (rank options given, or resumed from a ranked state). */
+  private readonly ranked: boolean;
+  /** Global positions of the current epoch read before this loader's part of it began. */
+  private startPos = 0;
   private readonly dataset: Dataset<T>;
   private readonly size: number;
   // stored with an `unknown` sample type so DataLoader stays covariant in T
@@ -102,6 +114,10 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     this.sampler = options.sampler;
     this.dropLast = bool('dropLast', options.dropLast ?? false);
     this.prefetchBatches = nonNegativeInt('prefetchBatches', options.prefetchBatches ?? 2);
+    this.ranks = checkRanks(options);
+    this.rank = this.ranks.rank;
+    this.worldSize = this.ranks.worldSize;
+    this.evenRanks = this.ranks.evenRanks;
     const resume = options.resumeFrom;
     const seed = options.seed ?? resume?.seed ?? 0;
     nonNegativeInt('seed', seed);
@@ -128,6 +144,11 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     this.signal = options.signal;
     this.augment = checkAugment<T>(options.augment);
     this.tracker = new FailureTracker(options);
+    this.ranked =
+      options.rank !== undefined ||
+      options.worldSize !== undefined ||
+      options.evenRanks !== undefined ||
+      (resume !== null && typeof resume === 'object' && resume.position !== undefined);
     if (resume !== undefined) this.restore(resume);
   }
 
@@ -146,12 +167,24 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     if (!Number.isSafeInteger(state.epoch)) {
       throw new RangeError(`resumeFrom.epoch must be below 2^53, got ${state.epoch}`);
     }
+    this.epochNo = state.epoch;
+    if (state.position !== undefined) {
+      // a ranked state: the epoch's global positions read so far, by any number of ranks
+      nonNegativeInt('resumeFrom.position', state.position);
+      if (state.position > this.size) {
+        throw new RangeError(
+          `resumeFrom.position ${state.position} is past the ${this.size} samples of an epoch`,
+        );
+      }
+      if (state.position > 0 && state.position >= this.size) this.epochNo++;
+      else this.startPos = state.position;
+      return;
+    }
     if (state.cursor > this.length) {
       throw new RangeError(
         `resumeFrom.cursor ${state.cursor} is past the ${this.length} batches of an epoch`,
       );
     }
-    this.epochNo = state.epoch;
     this.cursor = state.cursor;
     // a state taken after an epoch's last batch means the next epoch (an
     // empty epoch, length 0, is still ahead)
@@ -163,11 +196,20 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     return this.epochNo;
   }
 
-  /** Batches per epoch. */
+  /** Batches per epoch (of this rank, with `worldSize`). */
   get length(): number {
+    return this.batchesOf(rankLength(this.size, this.ranks));
+  }
+
+  private batchesOf(samples: number): number {
     return this.dropLast
-      ? Math.floor(this.size / this.batchSize)
-      : Math.ceil(this.size / this.batchSize);
+      ? Math.floor(samples / this.batchSize)
+      : Math.ceil(samples / this.batchSize);
+  }
+
+  /** Samples of the current epoch this rank reads from `startPos` on. */
+  private get partLength(): number {
+    return rankLength(this.size - this.startPos, this.ranks);
   }
 
   /** Samples of the current (or last) epoch that were not delivered, in plan order. */
@@ -182,7 +224,16 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
 
   /** A snapshot to pass as `resumeFrom` later: plain JSON, constant size. */
   state(): LoaderState {
-    return { seed: this.seed, epoch: this.epochNo, cursor: this.cursor };
+    const state: LoaderState = { seed: this.seed, epoch: this.epochNo, cursor: this.cursor };
+    if (this.ranked) {
+      // every rank has read `cursor` batches (ranks step together), so the
+      // global positions read are a prefix of the epoch's order
+      const done = this.cursor >= this.batchesOf(this.partLength);
+      state.position = done
+        ? this.size
+        : this.startPos + this.cursor * this.batchSize * this.worldSize;
+    }
+    return state;
   }
 
   /**
@@ -202,6 +253,8 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
   /**
    * The order of epoch `epoch` as a function of the position: O(1) memory
    * for the shuffled and sequential orders, whatever the dataset's length.
+   * With `worldSize`, the order all ranks share; rank `r` reads its positions
+   * `r, r + worldSize, …`.
    *
    * @example
    * loader.planOf(3).indexAt(0); // the first sample of epoch 3
@@ -224,9 +277,10 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
   }
 
   private rollOver(): void {
-    if (this.cursor >= this.length) {
+    if (this.cursor >= this.batchesOf(this.partLength)) {
       this.epochNo++;
       this.cursor = 0;
+      this.startPos = 0;
     }
   }
 
@@ -265,11 +319,16 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
   }
 
   private async *run(ctrl: AbortController): AsyncGenerator<B, void, undefined> {
-    const batches = this.length;
+    const part = this.partLength;
+    const batches = this.batchesOf(part);
     const bs = this.batchSize;
     const epoch = this.epochNo;
-    const plan = this.planOf(epoch);
-    const end = this.dropLast ? batches * bs : this.size;
+    const global = this.planOf(epoch);
+    const plan =
+      this.worldSize === 1 && this.startPos === 0
+        ? global
+        : new RankPlan(global, this.ranks, this.startPos);
+    const end = this.dropLast ? batches * bs : part;
     const start = this.cursor * bs;
     const dataset = this.dataset;
     if (isPlanAware(dataset)) dataset.setPlan(this.tracker.plan(slicePlan(plan, start, end)));

@@ -1,5 +1,6 @@
 import type { Augment } from '../augment/Augment.js';
 import type { PlanInput } from '../plan/EpochPlan.js';
+import type { RankOptions } from '../plan/RankPlan.js';
 import type { ErrorPolicy, SampleFailure } from '../reliability/errorPolicy.js';
 import type { Quarantine } from '../reliability/Quarantine.js';
 import type { Clock } from '../util/Clock.js';
@@ -15,12 +16,19 @@ export interface LoaderState {
   seed: number;
   /** Epochs completed so far (the current epoch's number). */
   epoch: number;
-  /** Batches of the current epoch already handed out. */
+  /** Batches of the current epoch already handed out (by this loader, since it started the epoch). */
   cursor: number;
+  /**
+   * Ranked loaders only (`rank` / `worldSize` given): how many positions of
+   * the epoch's order, shared by all ranks, were read by all ranks together,
+   * a prefix of it since ranks step together. A loader resumed from it reads
+   * the rest of the epoch, whatever its `worldSize`: `cursor` is then ignored.
+   */
+  position?: number;
 }
 
 /** Options of {@link DataLoader}. */
-export interface DataLoaderOptions<T, B> {
+export interface DataLoaderOptions<T, B> extends RankOptions {
   /**
    * Samples per batch.
    * @default 32

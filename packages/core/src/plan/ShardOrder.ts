@@ -2,6 +2,7 @@ import { bool, nonNegativeInt, positiveInt, showValue } from '../util/validate.j
 import { type EpochPlan, iteratePlan } from './EpochPlan.js';
 import { IndexPermutation } from './IndexPermutation.js';
 import { ShardLayout } from './ShardLayout.js';
+import { SpanInterleave } from './SpanInterleave.js';
 
 /** Options of {@link ShardOrder} and `shardPlan`. */
 export interface ShardPlanOptions {
@@ -33,6 +34,20 @@ export interface ShardPlanOptions {
    * @default true
    */
   shuffle?: boolean;
+  /**
+   * Cut the epoch into this many spans before windowing: the shards, in their
+   * shuffled order, are laid end to end and cut into `spans` runs of equal
+   * sample count (a shard at a cut gives its first samples to one span and the
+   * rest to the next); each span is windowed and shuffled on its own, and the
+   * order reads the spans round-robin (position `q` is in span `q mod spans`
+   * while all are equal). With `rank` / `worldSize` on a DataLoader, a rank
+   * then reads whole spans, so it fetches about `1 / worldSize` of the shards'
+   * bytes, when `worldSize` divides `spans`: pick a multiple of every
+   * `worldSize` a run may resume at (12 fits 1, 2, 3, 4, 6, 12), and keep it
+   * across resumes (it shapes the epoch's order). `1` is the order of 0.2.
+   * @default 1
+   */
+  spans?: number;
 }
 
 /** One shard window's layout, recomputed when another window is asked for. */
@@ -40,11 +55,14 @@ class WindowCache {
   window = -1;
   /** Shards of the window, in plan order. */
   readonly shards: Float64Array;
+  /** First sample (inside its shard) of each shard's piece in the window. */
+  readonly lo: Float64Array;
   /** `cum[k]`: samples of the window's shards before the k-th. */
   readonly cum: Float64Array;
   perm: IndexPermutation | undefined;
   constructor(windowShards: number) {
     this.shards = new Float64Array(windowShards);
+    this.lo = new Float64Array(windowShards);
     this.cum = new Float64Array(windowShards + 1);
   }
 }
@@ -78,9 +96,18 @@ export class ShardOrder implements EpochPlan {
   readonly windowShards: number;
   /** Whether shards and samples are shuffled. */
   readonly shuffle: boolean;
+  /** Spans the epoch is cut into (see {@link ShardPlanOptions.spans}). */
+  readonly spans: number;
   private readonly shardPerm: IndexPermutation | undefined;
-  /** `starts[w]`: first position of window w (known up to `known`). */
+  /** `starts[w]`: first position of window w, spans laid end to end (known up to `known`). */
   private readonly starts: Float64Array;
+  /** Place (in the shard order) and first sample in that shard of each span; `spans + 1` entries. */
+  private readonly spanPlace: Float64Array;
+  private readonly spanFrom: Float64Array;
+  /** First window of each span; `spans + 1` entries. */
+  private readonly winFirst: Float64Array;
+  /** The round-robin over the spans (more than one span only). */
+  private readonly interleave: SpanInterleave | undefined;
   private known = 0;
   private readonly forward: WindowCache;
   private readonly backward: WindowCache;
@@ -96,15 +123,85 @@ export class ShardOrder implements EpochPlan {
     this.windowShards = positiveInt('windowShards', options.windowShards ?? 4);
     this.shuffle = bool('shuffle', options.shuffle ?? true);
     const shards = this.layout.shardCount;
+    this.spans = positiveInt('spans', options.spans ?? 1);
     this.shardPerm = this.shuffle ? new IndexPermutation(shards, this.seed, this.epoch) : undefined;
-    this.starts = new Float64Array(Math.ceil(shards / this.windowShards) + 1);
+    const c = this.spans;
+    this.spanPlace = new Float64Array(c + 1);
+    this.spanFrom = new Float64Array(c + 1);
+    this.spanPlace[c] = shards;
+    if (c > 1) this.cutSpans();
+    this.winFirst = new Float64Array(c + 1);
+    for (let g = 0; g < c; g++) {
+      this.winFirst[g + 1] =
+        this.winFirst[g]! + Math.ceil((this.pieceEnd(g) - this.spanPlace[g]!) / this.windowShards);
+    }
+    this.starts = new Float64Array(this.winFirst[c]! + 1);
     this.forward = new WindowCache(this.windowShards);
     this.backward = new WindowCache(this.windowShards);
+    if (c > 1) {
+      this.extend(this.windowCount);
+      const lengths = new Float64Array(c);
+      for (let g = 0; g < c; g++) lengths[g] = this.spanStart(g + 1) - this.spanStart(g);
+      this.interleave = new SpanInterleave(lengths);
+    }
   }
 
   /** Number of shard windows. */
   get windowCount(): number {
     return this.starts.length - 1;
+  }
+
+  /** First position of span `g` with the spans laid end to end. */
+  private spanStart(g: number): number {
+    return Math.floor((g * this.length) / this.spans);
+  }
+
+  /** Find each span's first place and sample: one pass over the shard order. */
+  private cutSpans(): void {
+    const shards = this.layout.shardCount;
+    let g = 1;
+    let before = 0;
+    for (let k = 0; k < shards && g < this.spans; k++) {
+      const size = this.layout.size(this.shardAt(k));
+      while (g < this.spans && this.spanStart(g) < before + size) {
+        this.spanPlace[g] = k;
+        this.spanFrom[g] = this.spanStart(g) - before;
+        g++;
+      }
+      before += size;
+    }
+    for (; g < this.spans; g++) this.spanPlace[g] = shards;
+  }
+
+  /** One past the last place holding samples of span `g`. */
+  private pieceEnd(g: number): number {
+    return this.spanPlace[g + 1]! + (this.spanFrom[g + 1]! > 0 ? 1 : 0);
+  }
+
+  /** The span of window `w`. */
+  private spanOfWindow(w: number): number {
+    let lo = 0;
+    let hi = this.spans - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.winFirst[mid]! <= w) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** First place of window `w` (its span is `g`). */
+  private firstPlace(w: number, g: number): number {
+    return this.spanPlace[g]! + (w - this.winFirst[g]!) * this.windowShards;
+  }
+
+  /** Samples `[lo, hi)` of the shard at place `k` that belong to span `g` (lo in `pieceLo`). */
+  private pieceLo = 0;
+  private pieceHi(g: number, k: number, shard: number): number {
+    this.pieceLo = k === this.spanPlace[g] ? this.spanFrom[g]! : 0;
+    return k === this.spanPlace[g + 1] && this.spanFrom[g + 1]! > 0
+      ? this.spanFrom[g + 1]!
+      : this.layout.size(shard);
   }
 
   /** The shard at place `k` of the shard order. */
@@ -115,12 +212,14 @@ export class ShardOrder implements EpochPlan {
   /** Make `starts[0..w]` known. */
   private extend(w: number): void {
     const ws = this.windowShards;
-    const shards = this.layout.shardCount;
     while (this.known < w) {
       const v = this.known;
+      const g = this.spanOfWindow(v);
+      const first = this.firstPlace(v, g);
       let size = 0;
-      for (let k = v * ws; k < Math.min(shards, (v + 1) * ws); k++) {
-        size += this.layout.size(this.shardAt(k));
+      for (let k = first; k < Math.min(this.pieceEnd(g), first + ws); k++) {
+        const hi = this.pieceHi(g, k, this.shardAt(k));
+        size += hi - this.pieceLo;
       }
       this.starts[v + 1] = this.starts[v]! + size;
       this.known++;
@@ -130,13 +229,16 @@ export class ShardOrder implements EpochPlan {
   private load(cache: WindowCache, w: number): WindowCache {
     if (cache.window === w) return cache;
     const ws = this.windowShards;
-    const first = w * ws;
-    const count = Math.min(this.layout.shardCount, first + ws) - first;
+    const g = this.spanOfWindow(w);
+    const first = this.firstPlace(w, g);
+    const count = Math.min(this.pieceEnd(g), first + ws) - first;
     cache.cum[0] = 0;
     for (let k = 0; k < count; k++) {
       const s = this.shardAt(first + k);
+      const hi = this.pieceHi(g, first + k, s);
       cache.shards[k] = s;
-      cache.cum[k + 1] = cache.cum[k]! + this.layout.size(s);
+      cache.lo[k] = this.pieceLo;
+      cache.cum[k + 1] = cache.cum[k]! + hi - this.pieceLo;
     }
     for (let k = count; k < ws; k++) cache.cum[k + 1] = cache.cum[count]!;
     cache.perm = this.shuffle
@@ -163,13 +265,15 @@ export class ShardOrder implements EpochPlan {
 
   /** The index read at `position` (in [0, length)). */
   indexAt(position: number): number {
+    const il = this.interleave;
+    if (il !== undefined) position = this.spanStart(il.locate(position)) + il.offset;
     const w = this.windowOf(position);
     const win = this.load(this.forward, w);
     const local = position - this.starts[w]!;
     const j = win.perm === undefined ? local : win.perm.indexAt(local);
     let k = 0;
     while (win.cum[k + 1]! <= j) k++;
-    return this.layout.start(win.shards[k]!) + (j - win.cum[k]!);
+    return this.layout.start(win.shards[k]!) + win.lo[k]! + (j - win.cum[k]!);
   }
 
   /** The position at which `index` (in [0, length)) is read. */
@@ -177,13 +281,30 @@ export class ShardOrder implements EpochPlan {
     if (!(index >= 0 && index < this.length)) return -1;
     const s = this.layout.shardOf(index);
     const k = this.shardPerm === undefined ? s : this.shardPerm.positionOf(s);
-    const w = Math.floor(k / this.windowShards);
+    const inShard = index - this.layout.start(s);
+    const g = this.spanOf(k, inShard);
+    const w = this.winFirst[g]! + Math.floor((k - this.spanPlace[g]!) / this.windowShards);
     this.extend(w);
     const win = this.load(this.backward, w);
-    const slot = k - w * this.windowShards;
-    const j = win.cum[slot]! + (index - this.layout.start(s));
+    const slot = k - this.firstPlace(w, g);
+    const j = win.cum[slot]! + (inShard - win.lo[slot]!);
     const local = win.perm === undefined ? j : win.perm.positionOf(j);
-    return this.starts[w]! + local;
+    const p = this.starts[w]! + local;
+    const il = this.interleave;
+    return il === undefined ? p : il.positionOf(g, p - this.spanStart(g));
+  }
+
+  /** The span holding sample `inShard` of the shard at place `k`. */
+  private spanOf(k: number, inShard: number): number {
+    let lo = 0;
+    let hi = this.spans - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      const p = this.spanPlace[mid]!;
+      if (p < k || (p === k && this.spanFrom[mid]! <= inShard)) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   /** The indices in order (materialises nothing). */
