@@ -1,5 +1,5 @@
 import { philox4x32 } from '../util/counterRng.js';
-import { nonNegativeInt, oneOf, showValue } from '../util/validate.js';
+import { nonNegativeInt, oneOfValues, showValue } from '../util/validate.js';
 import { IndexPermutation } from './IndexPermutation.js';
 
 /** What a mix does when a source has given all its samples. */
@@ -121,7 +121,7 @@ export class MixOrder {
     if (!Number.isSafeInteger(this.seed)) {
       throw new RangeError(`seed must be below 2^53, got ${this.seed}`);
     }
-    this.onExhausted = oneOf('onExhausted', options.onExhausted ?? 'renormalize', [
+    this.onExhausted = oneOfValues('onExhausted', options.onExhausted ?? 'renormalize', [
       'stop',
       'repeat',
       'renormalize',

@@ -1,4 +1,4 @@
-import { nonNegativeInt, oneOf, positiveInt, showValue } from '../util/validate.js';
+import { nonNegativeInt, oneOfValues, positiveInt, showValue } from '../util/validate.js';
 import { type EpochPlan, iteratePlan } from './EpochPlan.js';
 
 /** How ranks are made equal in length when the epoch does not divide by `worldSize`. */
@@ -45,7 +45,7 @@ export function checkRanks(options: RankOptions): Ranks {
   if (rank >= worldSize) {
     throw new RangeError(`rank must be below worldSize ${worldSize}, got ${showValue(rank)}`);
   }
-  const evenRanks = oneOf('evenRanks', options.evenRanks ?? 'pad', ['pad', 'drop'] as const);
+  const evenRanks = oneOfValues('evenRanks', options.evenRanks ?? 'pad', ['pad', 'drop'] as const);
   return { rank, worldSize, evenRanks };
 }
 
