@@ -6,23 +6,21 @@ import {
   type LoadPhaseStats,
   type ReportsLoadPhases,
 } from '@medfusion/core';
-import { checkUntrustedSize, rejectUnknownOptions, throwIfAborted } from '@medfusion/core/internal';
+import { checkUntrustedSize, rejectUnknownOptions } from '@medfusion/core/internal';
 import { type HttpOptions, httpOptionsOf } from '../../remote/RangeReader.js';
-import { RemoteReadError, SourceFormatError } from '../../remote/RemoteError.js';
+import { SourceFormatError } from '../../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
 import { DicomDecoder } from '../dicom/DicomDecoder.js';
 import { DECODE_AND_HTTP_OPTIONS, type DicomSample } from '../dicom/dicomOptions.js';
 import { FrameIndex } from '../dicom/FrameIndex.js';
-import { fetchObject } from '../dicom/fetchObject.js';
 import { fnv1a } from '../dicom/fnv1a.js';
 import { type DicomImageInfo, readImageInfo } from '../dicom/imageInfo.js';
 import { loadSample } from '../dicom/loadSample.js';
 import { checkDecodedSize } from '../dicom/pixelLimits.js';
-import { TransferSyntax } from '../dicom/transferSyntax.js';
 import { jsonReader } from './dicomJson.js';
 import type { DicomWebInstance, DicomWebSourceOptions, DicomWebStats } from './dicomWebOptions.js';
+import { FrameFetcher } from './FrameFetcher.js';
 import { checkUid, type InstanceEntry, InstanceResolver } from './InstanceResolver.js';
-import { boundaryOf, parseMultipart, transferSyntaxOf } from './multipart.js';
 
 const KNOWN_OPTIONS = [
   'root',
@@ -37,14 +35,8 @@ const KNOWN_OPTIONS = [
   ...DECODE_AND_HTTP_OPTIONS,
 ] as const;
 
-/** Frame numbers in one WADO-RS request of a 'volume' sample: URLs stay short (about 1.5 KB). */
-const FRAMES_PER_REQUEST = 256;
 /** Most frames one 'volume' sample reads; larger instances read frame by frame (multiFrame: 'frames'). */
 const MAX_VOLUME_FRAMES = 65536;
-
-/** What WADO-RS is asked for: frames as stored (`*`), or Explicit VR Little Endian as a fallback. */
-const ACCEPT_AS_STORED = 'multipart/related; type="application/octet-stream"; transfer-syntax=*';
-const ACCEPT_EXPLICIT = `multipart/related; type="application/octet-stream"; transfer-syntax=${TransferSyntax.ExplicitVRLittleEndian}`;
 
 /**
  * A DICOMweb server (Orthanc, dcm4chee, Google Cloud Healthcare, a PACS
@@ -83,8 +75,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
   private readonly label: DicomWebSourceOptions<T>['label'];
   private readonly transform: DicomWebSourceOptions<T>['transform'];
   private readonly closer = new AbortController();
-  /** Instances whose frames the server refused to send as stored, then sent as Explicit VR LE. */
-  private readonly explicitOnly = new Set<string>();
+  private readonly fetcher: FrameFetcher;
   private readonly counters: DicomWebStats;
   private closed = false;
 
@@ -105,6 +96,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     this.transform = options.transform;
     this.http = httpOptionsOf(options);
     this.counters = { queryRequests, frameRequests: 0, transcodeFallbacks: 0 };
+    this.fetcher = new FrameFetcher(this.http, this.counters);
     this.infos = entries.map((e) => readImageInfo(jsonReader(e.tags), `instance ${e.instance}`));
     // WADO-RS numbers frames from 1; 0 stands for every frame of the instance.
     this.layout =
@@ -234,7 +226,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     let where: string;
     if (frame > 0) {
       where = `instance ${entry.instance} (${instanceUrl}${frame})`;
-      ({ frames, syntax } = await this.fetchFrames(
+      ({ frames, syntax } = await this.fetcher.frames(
         entry.instance,
         `${instanceUrl}${frame}`,
         where,
@@ -252,7 +244,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
       });
       checkDecodedSize(info, entry.frames, name);
       where = `instance ${entry.instance} (${instanceUrl}1-${entry.frames})`;
-      ({ frames, syntax } = await this.fetchVolume(entry, instanceUrl, signal));
+      ({ frames, syntax } = await this.fetcher.volume(entry, instanceUrl, signal));
     }
     const decodeAt = performance.now();
     const { image, tags } = await this.decoder.decodeFrames(
@@ -269,114 +261,6 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
     const place = this.instanceOf(index);
     return { image, tabular: tags, label: this.label ? this.label(place) : Number.NaN };
   }
-
-  /**
-   * Every frame of an instance, asked {@link FRAMES_PER_REQUEST} at a time so no URL grows
-   * with the server's NumberOfFrames; each answer must hold one part per frame asked, and
-   * all in one transfer syntax.
-   */
-  private async fetchVolume(
-    entry: InstanceEntry,
-    instanceUrl: string,
-    signal: AbortSignal,
-  ): Promise<{ frames: Uint8Array[]; syntax: string }> {
-    const frames: Uint8Array[] = [];
-    let syntax = '';
-    for (let first = 1; first <= entry.frames; first += FRAMES_PER_REQUEST) {
-      const last = Math.min(entry.frames, first + FRAMES_PER_REQUEST - 1);
-      const numbers: number[] = [];
-      for (let f = first; f <= last; f++) numbers.push(f);
-      const url = `${instanceUrl}${numbers.join(',')}`;
-      const where = `instance ${entry.instance} (${url})`;
-      const chunk = await this.fetchFrames(entry.instance, url, where, numbers.length, signal);
-      if (syntax !== '' && chunk.syntax !== syntax) {
-        throw new SourceFormatError(
-          `${where}: frames ${first}-${last} came as ${chunk.syntax}, the ones before as ${syntax}`,
-        );
-      }
-      syntax = chunk.syntax;
-      for (const part of chunk.frames) frames.push(part);
-    }
-    return { frames, syntax };
-  }
-
-  private async fetchFrames(
-    instance: string,
-    url: string,
-    where: string,
-    wanted: number,
-    signal: AbortSignal,
-  ): Promise<{ frames: Uint8Array[]; syntax: string }> {
-    if (!this.explicitOnly.has(instance)) {
-      try {
-        // As stored, retried on network errors and transient statuses, not on a refusal.
-        return await this.fetchMultipart(
-          url,
-          where,
-          wanted,
-          ACCEPT_AS_STORED,
-          signal,
-          refusesSyntax,
-        );
-      } catch (error) {
-        throwIfAborted(signal);
-        if (!refusesSyntax(error)) throw error;
-        this.counters.transcodeFallbacks++;
-        const frames = await this.fetchMultipart(url, where, wanted, ACCEPT_EXPLICIT, signal);
-        // Only a refusal the server then answers in Explicit VR LE switches the instance for good.
-        this.explicitOnly.add(instance);
-        return frames;
-      }
-    }
-    return this.fetchMultipart(url, where, wanted, ACCEPT_EXPLICIT, signal);
-  }
-
-  /**
-   * One WADO-RS frame request and its body, retried as the `retry` option says (see
-   * {@link fetchObject}); an answer without exactly `wanted` parts (one a frame) is `BAD_FORMAT`.
-   */
-  private async fetchMultipart(
-    url: string,
-    where: string,
-    wanted: number,
-    accept: string,
-    signal: AbortSignal,
-    final?: (error: unknown) => boolean,
-  ): Promise<{ frames: Uint8Array[]; syntax: string }> {
-    this.counters.frameRequests++;
-    // fetchObject hands back the body only: keep the answer's Content-Type on the way.
-    const base = this.http.fetch ?? globalThis.fetch.bind(globalThis);
-    let contentType = '';
-    const fetchFn: typeof fetch = async (input, init) => {
-      const res = await base(input, init);
-      contentType = res.headers.get('Content-Type') ?? '';
-      return res;
-    };
-    const http = {
-      ...this.http,
-      fetch: fetchFn,
-      headers: { ...this.http.headers, Accept: accept },
-    };
-    const body = await fetchObject(url, http, signal, final);
-    const boundary = boundaryOf(contentType);
-    if (!/^multipart\/related/i.test(contentType) || !boundary) {
-      throw new SourceFormatError(
-        `${where}: the answer is ${JSON.stringify(contentType)}, not multipart/related with a boundary`,
-      );
-    }
-    const parts = parseMultipart(body, boundary, where);
-    // One part a frame asked for: more or fewer would decode to a bigger or smaller image.
-    if (parts.length !== wanted) {
-      throw new SourceFormatError(
-        `${where}: the answer holds ${parts.length} parts for ${wanted} frame${wanted === 1 ? '' : 's'} asked`,
-      );
-    }
-    const syntax =
-      transferSyntaxOf(parts[0]?.contentType ?? '') ??
-      transferSyntaxOf(contentType) ??
-      TransferSyntax.ExplicitVRLittleEndian;
-    return { frames: parts.map((p) => p.body), syntax };
-  }
 }
 
 /** Names the frame counts of `entries` (and the largest claim) in a FrameIndex size error. */
@@ -387,20 +271,4 @@ function framesClaim(entries: readonly InstanceEntry[], root: string): string {
     ? `, the most NumberOfFrames ${most.frames} by instance ${most.instance}`
     : '';
   return `the frame counts of ${entries.length} instance(s) on ${root}${largest}`;
-}
-
-/** Statuses that say "try again later", not "cannot": retried, never a reason to change the syntax. */
-const TRANSIENT_STATUS = new Set([408, 429, 502, 503, 504]);
-
-/**
- * The server refused to send the frames as asked: an error status other than the transient
- * ones (Orthanc answers 500 for Deflated frames asked as stored, other servers 406 or 415).
- */
-function refusesSyntax(error: unknown): boolean {
-  return (
-    error instanceof RemoteReadError &&
-    error.status !== undefined &&
-    error.status >= 400 &&
-    !TRANSIENT_STATUS.has(error.status)
-  );
 }
