@@ -32,8 +32,8 @@ export interface ShardManifestSplit {
   shards: number;
   /** Samples per label value (the `.cls` member's text). */
   labels: Record<string, number>;
-  /** The manifest file listing only this split's shards, relative to this manifest. */
-  manifest: string;
+  /** The manifest file listing only this split's shards, relative to this manifest (absent for an empty split). */
+  manifest?: string;
 }
 
 /**
@@ -52,8 +52,16 @@ export interface ShardManifest {
   count?: number;
   /** Hex sha256 over the packing options and every shard's sha256: equal fingerprints, equal bytes. */
   fingerprint?: string;
-  /** The label column and how many samples hold each label value. */
-  labels?: { column: string; type: 'number' | 'class'; counts: Record<string, number> };
+  /**
+   * The label column and how many samples hold each label value; for class labels,
+   * `classes` lists the class names by the index a `.cls` member holds.
+   */
+  labels?: {
+    column: string;
+    type: 'number' | 'class';
+    counts: Record<string, number>;
+    classes?: string[];
+  };
   /** The tabular columns stored in each sample's `.json` member. */
   columns?: ShardManifestColumn[];
   /** The splits, by name, when the data set is split. */

@@ -1,0 +1,308 @@
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { ShardManifest, ShardManifestColumn, ShardManifestEntry } from '@medfusion/core';
+import { collectCsv } from '../input/collectCsv.js';
+import { collectFolder } from '../input/collectFolder.js';
+import type { SampleInput } from '../input/SampleInput.js';
+import { ScanPool } from '../input/scanPool.js';
+import { PackError } from '../PackError.js';
+import type { Progress } from '../progress.js';
+import { type PackLayoutOptions, type PackPlan, planShards } from './planShards.js';
+import {
+  completedShard,
+  removeTemporaries,
+  type WrittenShard,
+  writeAtomic,
+  writeShard,
+} from './writeShard.js';
+
+/** Options of `medfusion pack`. */
+export interface PackOptions extends PackLayoutOptions {
+  /** Output folder. */
+  out: string;
+  /** CSV input: folder the image column is relative to. @default the CSV's folder */
+  images?: string;
+  /** CSV input: image column. @default 'image' */
+  imageColumn: string;
+  /** CSV input: label column. @default 'label' */
+  labelColumn: string;
+  /** Folder input: label = first folder under the input. @default false */
+  folderLabels: boolean;
+}
+
+/** What a pack run did. */
+export interface PackResult {
+  /** Samples packed. */
+  samples: number;
+  /** Shards in the data set. */
+  shards: number;
+  /** Shards reused from an earlier, interrupted run. */
+  resumed: number;
+  /** Bytes of all shards. */
+  bytes: number;
+  /** Files under a folder input that are not PNG, JPEG or DICOM (not packed). */
+  skipped: number;
+  /** The data set's fingerprint. */
+  fingerprint: string;
+  /** True when the output was already complete (nothing written). */
+  upToDate: boolean;
+}
+
+/** Name of the file marking an unfinished pack (its plan's fingerprint). */
+export const STATE_FILE = '.medfusion-pack.json';
+
+/** Scan every candidate (in parallel workers); the first failure in input order is thrown. */
+async function scanAll(
+  candidates: SampleInput[],
+  csv: boolean,
+  keepTags: string[],
+  progress: Progress,
+  signal: AbortSignal,
+): Promise<{ samples: SampleInput[]; skipped: number }> {
+  const pool = new ScanPool();
+  progress.phase('scan', candidates.length);
+  const abort = () => void pool.close();
+  signal.addEventListener('abort', abort, { once: true });
+  try {
+    const replies = await Promise.all(
+      candidates.map((c) =>
+        pool.scan(c.path, keepTags).then((r) => {
+          progress.tick(1, r.size ?? 0);
+          return r;
+        }),
+      ),
+    );
+    signal.throwIfAborted();
+    const samples: SampleInput[] = [];
+    let skipped = 0;
+    replies.forEach((r, i) => {
+      const c = candidates[i] as SampleInput;
+      if (r.error !== undefined) throw new PackError('PACK_INPUT', c.source, r.error);
+      if (!r.check) {
+        if (csv) throw new PackError('PACK_INPUT', c.source, 'not a PNG, JPEG or DICOM file');
+        skipped++;
+        return;
+      }
+      c.kind = r.check.kind;
+      c.size = r.size as number;
+      c.sha256 = r.sha256 as string;
+      const dicom = r.check.dicom;
+      if (dicom) {
+        c.group = dicom.patient || dicom.study || undefined;
+        if (c.group === undefined) delete c.group;
+        if (Object.keys(dicom.kept).length > 0) c.fields = { ...c.fields, ...dicom.kept };
+      }
+      samples.push(c);
+    });
+    return { samples, skipped };
+  } finally {
+    signal.removeEventListener('abort', abort);
+    await pool.close();
+  }
+}
+
+/**
+ * Check the output folder can take this data set: absent or empty, or holding an
+ * unfinished pack of the same plan (resumed), or this very data set already
+ * complete. Anything else is a `PACK_OUTPUT` PackError naming the folder.
+ */
+async function prepareOutput(out: string, plan: PackPlan): Promise<'fresh' | 'resume' | 'done'> {
+  await mkdir(out, { recursive: true });
+  const names = await readdir(out);
+  if (names.length === 0) return 'fresh';
+  if (names.includes('manifest.json')) {
+    let fingerprint: unknown;
+    try {
+      fingerprint = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')).fingerprint;
+    } catch {
+      fingerprint = undefined;
+    }
+    if (fingerprint === plan.fingerprint) return 'done';
+    throw new PackError(
+      'PACK_OUTPUT',
+      out,
+      'already holds another data set (its manifest.json has another fingerprint); choose an empty --out folder or delete this one',
+    );
+  }
+  if (names.includes(STATE_FILE)) {
+    const state = JSON.parse(await readFile(join(out, STATE_FILE), 'utf8'));
+    if (state.fingerprint === plan.fingerprint) return 'resume';
+    throw new PackError(
+      'PACK_OUTPUT',
+      out,
+      'holds an unfinished pack of other input or other arguments; rerun that command, or delete the folder',
+    );
+  }
+  throw new PackError(
+    'PACK_OUTPUT',
+    out,
+    `is not empty (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''}) and holds no data set of ours; choose an empty --out folder`,
+  );
+}
+
+/** Label counts of some samples, by label text, keys sorted. */
+function countLabels(samples: readonly SampleInput[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const s of samples)
+    if (s.label !== undefined) counts.set(s.label, (counts.get(s.label) ?? 0) + 1);
+  return Object.fromEntries([...counts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+}
+
+/**
+ * `medfusion pack`: read the input (a folder, or a CSV), scan and check every
+ * file, plan the shards, then write them (resuming an interrupted run of the same
+ * plan), the per-split manifests, and `manifest.json` last.
+ */
+export async function pack(
+  input: string,
+  options: PackOptions,
+  progress: Progress,
+  signal: AbortSignal,
+): Promise<PackResult> {
+  const inputPath = resolve(input);
+  const out = resolve(options.out);
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(inputPath);
+  } catch {
+    throw new PackError('PACK_INPUT', input, 'no such file or folder');
+  }
+  let candidates: SampleInput[];
+  let columns: ShardManifestColumn[] = [];
+  let labelType: 'number' | 'class' | undefined;
+  let labelColumn = options.labelColumn;
+  if (info.isDirectory()) {
+    candidates = await collectFolder(inputPath, {
+      folderLabels: options.folderLabels,
+      exclude: out,
+    });
+    if (options.folderLabels) {
+      labelType = 'class';
+      labelColumn = '(folder)';
+    }
+  } else {
+    const csv = await collectCsv(inputPath, options);
+    candidates = csv.samples;
+    columns = csv.columns;
+    labelType = csv.labelType;
+  }
+  const { samples, skipped } = await scanAll(
+    candidates,
+    !info.isDirectory(),
+    options.keepTags,
+    progress,
+    signal,
+  );
+  if (samples.length === 0)
+    throw new PackError('PACK_INPUT', input, 'holds no PNG, JPEG or DICOM file');
+  if (options.keepTags.length > 0) {
+    const kept = new Set<string>();
+    for (const s of samples)
+      for (const k of options.keepTags) if (s.fields?.[k] !== undefined) kept.add(k);
+    for (const k of options.keepTags) if (kept.has(k)) columns.push({ name: k, type: 'string' });
+  }
+  const labelCounts = countLabels(samples);
+  let classes: Map<string, number> | undefined;
+  if (labelType === 'class') classes = new Map(Object.keys(labelCounts).map((l, i) => [l, i]));
+  const layout: PackLayoutOptions = {
+    shardBytes: options.shardBytes,
+    shuffle: options.shuffle,
+    seed: options.seed,
+    keepTags: options.keepTags,
+  };
+  if (options.samplesPerShard !== undefined) layout.samplesPerShard = options.samplesPerShard;
+  if (options.splits) layout.splits = options.splits;
+  const plan = planShards(samples, layout, classes, columns);
+  const state = await prepareOutput(out, plan);
+  const result: PackResult = {
+    samples: samples.length,
+    shards: plan.shards.length,
+    resumed: 0,
+    bytes: 0,
+    skipped,
+    fingerprint: plan.fingerprint,
+    upToDate: state === 'done',
+  };
+  if (state === 'done') {
+    result.bytes = plan.shards.reduce((a, s) => a + s.size, 0);
+    return result;
+  }
+  await removeTemporaries(out, [
+    STATE_FILE,
+    'manifest.json',
+    ...plan.shards.flatMap((s) => [s.name, `${s.name}.idx.json`]),
+  ]);
+  if (state === 'fresh')
+    await writeAtomic(
+      join(out, STATE_FILE),
+      `${JSON.stringify({ format: 'medfusion-pack-state', fingerprint: plan.fingerprint })}\n`,
+    );
+  progress.phase(
+    'write',
+    samples.length,
+    plan.shards.reduce((a, s) => a + s.size, 0),
+  );
+  const written: WrittenShard[] = [];
+  for (const shard of plan.shards) {
+    signal.throwIfAborted();
+    const done = state === 'resume' ? await completedShard(out, shard) : undefined;
+    if (done) {
+      result.resumed++;
+      progress.tick(shard.samples.length, shard.size);
+      written.push(done);
+      continue;
+    }
+    written.push(await writeShard(out, shard, signal, (bytes) => progress.tick(1, bytes)));
+    progress.note(`wrote ${shard.name} (${shard.samples.length} samples)`);
+  }
+  const entries: ShardManifestEntry[] = plan.shards.map((s, i) => {
+    const w = written[i] as WrittenShard;
+    const e: ShardManifestEntry = {
+      url: s.name,
+      samples: s.samples.length,
+      bytes: w.bytes,
+      sha256: w.sha256,
+    };
+    if (s.split !== undefined) e.split = s.split;
+    return e;
+  });
+  result.bytes = written.reduce((a, w) => a + w.bytes, 0);
+  const base = (shards: ShardManifestEntry[], counted: readonly SampleInput[]): ShardManifest => {
+    const m: ShardManifest = {
+      format: 'medfusion-shards',
+      version: 1,
+      count: counted.length,
+      fingerprint: plan.fingerprint,
+      shards,
+    };
+    if (labelType) {
+      m.labels = { column: labelColumn, type: labelType, counts: countLabels(counted) };
+      if (classes) m.labels.classes = [...classes.keys()];
+    }
+    if (columns.length > 0) m.columns = columns;
+    return m;
+  };
+  const manifest = base(entries, samples);
+  if (options.splits) {
+    manifest.splits = {};
+    for (const sp of options.splits) {
+      const shards = entries.filter((e) => e.split === sp.name);
+      const inSplit = plan.shards
+        .filter((s) => s.split === sp.name)
+        .flatMap((s) => s.samples.map((x) => x.sample));
+      const file = `manifest.${sp.name}.json`;
+      manifest.splits[sp.name] = {
+        samples: inSplit.length,
+        shards: shards.length,
+        labels: countLabels(inSplit),
+      };
+      if (shards.length === 0) continue;
+      (manifest.splits[sp.name] as { manifest?: string }).manifest = file;
+      await writeAtomic(join(out, file), `${JSON.stringify(base(shards, inSplit), null, 1)}\n`);
+    }
+  }
+  // Written last: a manifest.json means every shard it lists is complete.
+  await writeAtomic(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+  await rm(join(out, STATE_FILE), { force: true });
+  return result;
+}
