@@ -91,8 +91,9 @@ describe('medfusion verify names what is wrong', () => {
     const idx = JSON.parse(readFileSync(`${shard}.idx.json`, 'utf8'));
     const [name, offset, size] = idx.entries[0];
     const bytes = readFileSync(shard);
-    bytes[offset + size - 5] ^= 0xff; // inside the IEND chunk's CRC... and the IEND type
-    bytes[offset + size - 8] ^= 0xff;
+    // The last chunk's type byte: the PNG no longer ends with IEND.
+    const at = offset + size - 8;
+    bytes[at] = (bytes[at] as number) ^ 0xff;
     writeFileSync(shard, bytes);
     const v = runCli(['verify', out]);
     expect(v.code).toBe(1);
