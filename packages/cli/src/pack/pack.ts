@@ -1,6 +1,6 @@
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ShardManifest, ShardManifestColumn, ShardManifestEntry } from '@medfusion/core';
+import type { ShardManifestColumn } from '@medfusion/core';
 import { collectCsv } from '../input/collectCsv.js';
 import { collectFolder } from '../input/collectFolder.js';
 import type { SampleInput } from '../input/SampleInput.js';
@@ -8,13 +8,9 @@ import { ScanPool } from '../input/scanPool.js';
 import { PackError } from '../PackError.js';
 import type { Progress } from '../progress.js';
 import { type PackLayoutOptions, type PackPlan, planShards } from './planShards.js';
-import {
-  completedShard,
-  removeTemporaries,
-  type WrittenShard,
-  writeAtomic,
-  writeShard,
-} from './writeShard.js';
+import { countLabels, type ManifestFacts, STATE_FILE, writeOutput } from './writeOutput.js';
+import { removeTemporaries, writeAtomic } from './writeShard.js';
+
 
 /** Options of `medfusion pack`. */
 export interface PackOptions extends PackLayoutOptions {
@@ -47,9 +43,6 @@ export interface PackResult {
   /** True when the output was already complete (nothing written). */
   upToDate: boolean;
 }
-
-/** Name of the file marking an unfinished pack (its plan's fingerprint). */
-export const STATE_FILE = '.medfusion-pack.json';
 
 /** Scan every candidate (in parallel workers); the first failure in input order is thrown. */
 async function scanAll(
@@ -140,14 +133,6 @@ async function prepareOutput(out: string, plan: PackPlan): Promise<'fresh' | 're
   );
 }
 
-/** Label counts of some samples, by label text, keys sorted. */
-function countLabels(samples: readonly SampleInput[]): Record<string, number> {
-  const counts = new Map<string, number>();
-  for (const s of samples)
-    if (s.label !== undefined) counts.set(s.label, (counts.get(s.label) ?? 0) + 1);
-  return Object.fromEntries([...counts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
-}
-
 /**
  * `medfusion pack`: read the input (a folder, or a CSV), scan and check every
  * file, plan the shards, then write them (resuming an interrupted run of the same
@@ -227,82 +212,53 @@ export async function pack(
     result.bytes = plan.shards.reduce((a, s) => a + s.size, 0);
     return result;
   }
-  await removeTemporaries(out, [
+  const names = [
     STATE_FILE,
     'manifest.json',
     ...plan.shards.flatMap((s) => [s.name, `${s.name}.idx.json`]),
-  ]);
-  if (state === 'fresh')
+  ];
+  await removeTemporaries(out, names);
+  if (state === 'fresh') {
     await writeAtomic(
       join(out, STATE_FILE),
       `${JSON.stringify({ format: 'medfusion-pack-state', fingerprint: plan.fingerprint })}\n`,
     );
+  }
   progress.phase(
     'write',
     samples.length,
     plan.shards.reduce((a, s) => a + s.size, 0),
   );
-  const written: WrittenShard[] = [];
-  for (const shard of plan.shards) {
-    signal.throwIfAborted();
-    const done = state === 'resume' ? await completedShard(out, shard) : undefined;
-    if (done) {
-      result.resumed++;
-      progress.tick(shard.samples.length, shard.size);
-      written.push(done);
-      continue;
-    }
-    written.push(await writeShard(out, shard, signal, (bytes) => progress.tick(1, bytes)));
-    progress.note(`wrote ${shard.name} (${shard.samples.length} samples)`);
+  const facts: ManifestFacts = { samples, columns };
+  if (labelType) {
+    facts.labels = { column: labelColumn, type: labelType };
+    if (classes) facts.labels.classes = [...classes.keys()];
   }
-  const entries: ShardManifestEntry[] = plan.shards.map((s, i) => {
-    const w = written[i] as WrittenShard;
-    const e: ShardManifestEntry = {
-      url: s.name,
-      samples: s.samples.length,
-      bytes: w.bytes,
-      sha256: w.sha256,
-    };
-    if (s.split !== undefined) e.split = s.split;
-    return e;
-  });
-  result.bytes = written.reduce((a, w) => a + w.bytes, 0);
-  const base = (shards: ShardManifestEntry[], counted: readonly SampleInput[]): ShardManifest => {
-    const m: ShardManifest = {
-      format: 'medfusion-shards',
-      version: 1,
-      count: counted.length,
-      fingerprint: plan.fingerprint,
-      shards,
-    };
-    if (labelType) {
-      m.labels = { column: labelColumn, type: labelType, counts: countLabels(counted) };
-      if (classes) m.labels.classes = [...classes.keys()];
+  if (options.splits) facts.splits = options.splits;
+  try {
+    const { written, resumed } = await writeOutput(
+      out,
+      plan,
+      facts,
+      state === 'resume',
+      progress,
+      signal,
+    );
+    result.resumed = resumed;
+    result.bytes = written.reduce((a, w) => a + w.bytes, 0);
+  } catch (error) {
+    await removeTemporaries(out, names).catch(() => {});
+    const code = (error as { code?: string }).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') {
+      const path = String((error as { path?: string }).path ?? out).replace(/\.partial$/, '');
+      throw new PackError(
+        'PACK_OUTPUT',
+        path,
+        `the disk is full (${code}); complete shards are kept: free some space and run the same command again`,
+        { cause: error },
+      );
     }
-    if (columns.length > 0) m.columns = columns;
-    return m;
-  };
-  const manifest = base(entries, samples);
-  if (options.splits) {
-    manifest.splits = {};
-    for (const sp of options.splits) {
-      const shards = entries.filter((e) => e.split === sp.name);
-      const inSplit = plan.shards
-        .filter((s) => s.split === sp.name)
-        .flatMap((s) => s.samples.map((x) => x.sample));
-      const file = `manifest.${sp.name}.json`;
-      manifest.splits[sp.name] = {
-        samples: inSplit.length,
-        shards: shards.length,
-        labels: countLabels(inSplit),
-      };
-      if (shards.length === 0) continue;
-      (manifest.splits[sp.name] as { manifest?: string }).manifest = file;
-      await writeAtomic(join(out, file), `${JSON.stringify(base(shards, inSplit), null, 1)}\n`);
-    }
+    throw error;
   }
-  // Written last: a manifest.json means every shard it lists is complete.
-  await writeAtomic(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
-  await rm(join(out, STATE_FILE), { force: true });
   return result;
 }

@@ -24,14 +24,20 @@ export interface WrittenShard {
 /** Write `bytes` to `path` through a temporary name, synced, then renamed. */
 export async function writeAtomic(path: string, bytes: Uint8Array | string): Promise<void> {
   const temp = `${path}${TEMP_SUFFIX}`;
-  const handle = await open(temp, 'w');
   try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    const handle = await open(temp, 'w');
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    // Errors of a file handle carry no path: name the file being written.
+    if (error instanceof Error && !('path' in error)) Object.assign(error, { path });
+    throw error;
   }
-  await rename(temp, path);
 }
 
 /**
