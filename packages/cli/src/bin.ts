@@ -76,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
     if (!values.out) throw new TypeError('pack needs --out <dir>');
     const options: PackOptions = {
       out: values.out,
-      shardBytes: parseSize(values['shard-size']),
+      targetShardBytes: parseSize(values['shard-size']),
       shuffle: values.shuffle,
       seed: parseInteger('--seed', values.seed, 0),
       keepTags: parseKeepTags(values['keep-tags']),

@@ -11,7 +11,6 @@ import { type PackLayoutOptions, type PackPlan, planShards } from './planShards.
 import { countLabels, type ManifestFacts, STATE_FILE, writeOutput } from './writeOutput.js';
 import { removeTemporaries, writeAtomic } from './writeShard.js';
 
-
 /** Options of `medfusion pack`. */
 export interface PackOptions extends PackLayoutOptions {
   /** Output folder. */
@@ -190,7 +189,7 @@ export async function pack(
   let classes: Map<string, number> | undefined;
   if (labelType === 'class') classes = new Map(Object.keys(labelCounts).map((l, i) => [l, i]));
   const layout: PackLayoutOptions = {
-    shardBytes: options.shardBytes,
+    targetShardBytes: options.targetShardBytes,
     shuffle: options.shuffle,
     seed: options.seed,
     keepTags: options.keepTags,

@@ -8,7 +8,7 @@ import { assignSplits, type SplitSpec, seededRank } from './assignSplits.js';
 /** How `medfusion pack` cuts and orders the data set (the arguments that change the bytes). */
 export interface PackLayoutOptions {
   /** Target shard size in bytes (a shard holds at least one sample). */
-  shardBytes: number;
+  targetShardBytes: number;
   /** Samples per shard instead of a size, when set. */
   samplesPerShard?: number;
   /** Shuffle the samples (seeded) instead of keeping the input order. */
@@ -124,7 +124,7 @@ export function planShards(
         current &&
         (options.samplesPerShard !== undefined
           ? current.samples.length >= options.samplesPerShard
-          : bytes + size + 1024 > options.shardBytes);
+          : bytes + size + 1024 > options.targetShardBytes);
       if (!current || full) {
         current = {
           name: `${prefix}-${String(shards.filter((x) => x.split === split).length).padStart(6, '0')}.tar`,
