@@ -142,6 +142,12 @@ async function main(argv: string[]): Promise<number> {
   throw new TypeError(`unknown command ${JSON.stringify(command)}; try medfusion --help`);
 }
 
+// A reader that stops early (`medfusion inspect … | head`): end quietly, as Unix tools do.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
