@@ -72,3 +72,16 @@ export function parseInteger(name: string, text: string, min: number): number {
     throw new RangeError(`${name} must be an integer >= ${min}, got ${JSON.stringify(text)}`);
   return n;
 }
+
+/** `224x224` → width and height (each 1..65535). A RangeError naming `--size` otherwise. */
+export function parseImageSize(text: string): { width: number; height: number } {
+  const m = /^(\d+)x(\d+)$/i.exec(text.trim());
+  const width = Number(m?.[1]);
+  const height = Number(m?.[2]);
+  if (!m || width < 1 || height < 1 || width > 65535 || height > 65535) {
+    throw new RangeError(
+      `--size must look like 224x224 (width x height), got ${JSON.stringify(text)}`,
+    );
+  }
+  return { width, height };
+}

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { MedFusionError } from '@medfusion/core';
-import { parseInteger, parseKeepTags, parseSize, parseSplit } from './args.js';
+import { parseImageSize, parseInteger, parseKeepTags, parseSize, parseSplit } from './args.js';
 import { formatInspect, inspect } from './inspect.js';
 import { type PackOptions, pack } from './pack/pack.js';
 import { createProgress } from './progress.js';
@@ -23,6 +23,9 @@ const HELP = `medfusion: pack image data sets into WebDataset tar shards, inspec
       --label-column <name>      CSV: label column (default label)
       --folder-labels            folder: label = first folder under the input (root/<label>/...)
       --keep-tags <k1,k2>        DICOM: header tags stored in each sample's .json (default none)
+      --decode                   store decoded pixels (<key>.npy, uint8 HxWxC) instead of PNG/JPEG files
+      --size <WxH>               with --decode: resize to W x H (default: keep; all images one size)
+      --channels <1|3>           with --decode: 1 = luminance, 3 = RGB (default 1)
       --json                     progress and result as JSON lines on stdout
   medfusion inspect <dir|manifest|url> [--samples <n>] [--json]
   medfusion verify <dir|manifest|url> [--json]
@@ -68,6 +71,9 @@ async function main(argv: string[]): Promise<number> {
         'label-column': { type: 'string', default: 'label' },
         'folder-labels': { type: 'boolean', default: false },
         'keep-tags': { type: 'string' },
+        decode: { type: 'boolean', default: false },
+        size: { type: 'string' },
+        channels: { type: 'string', default: '1' },
         json: { type: 'boolean', default: false },
       },
     });
@@ -88,6 +94,17 @@ async function main(argv: string[]): Promise<number> {
       options.samplesPerShard = parseInteger('--samples-per-shard', values['samples-per-shard'], 1);
     if (values.split !== undefined) options.splits = parseSplit(values.split);
     if (values.images !== undefined) options.images = values.images;
+    if (values.decode) {
+      const channels = parseInteger('--channels', values.channels, 1);
+      if (channels !== 1 && channels !== 3)
+        throw new RangeError(`--channels must be 1 or 3, got ${channels}`);
+      options.decode = {
+        channels,
+        ...(values.size === undefined ? {} : parseImageSize(values.size)),
+      };
+    } else if (values.size !== undefined) {
+      throw new TypeError('--size resizes decoded pixels: give --decode with it');
+    }
     const progress = createProgress(values.json);
     const result = await pack(
       positionals[0] as string,

@@ -1,4 +1,5 @@
 import { checkImage } from './input/checkImage.js';
+import { readNpyHeader } from './pack/npy.js';
 import { openDataset } from './read/openDataset.js';
 import { type ParsedSample, readShard } from './read/readShard.js';
 
@@ -54,6 +55,13 @@ function describeSample(s: ParsedSample, shard: string): InspectedSample {
         out.fields = JSON.parse(decoder.decode(data));
       } catch {
         out.fields = '(not JSON)';
+      }
+    } else if (ext === 'npy') {
+      try {
+        const { descr, shape } = readNpyHeader(data);
+        out.image = `npy ${descr} ${shape.join('x')}`;
+      } catch (error) {
+        out.image = `broken: ${(error as Error).message}`;
       }
     } else if (out.image === undefined) {
       try {

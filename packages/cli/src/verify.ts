@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { checkTarMembers, decodeTarIndex, groupSamples } from '@medfusion/core';
 import { checkImage } from './input/checkImage.js';
 import type { ImageKind } from './input/imageKind.js';
+import { readNpyHeader } from './pack/npy.js';
 import type { Progress } from './progress.js';
 import { openDataset } from './read/openDataset.js';
 import { readShard } from './read/readShard.js';
@@ -51,6 +52,8 @@ function checkSampleFiles(files: { ext: string; data: Uint8Array }[]): string | 
         if (check.kind !== kind) return `${ext} member holds a ${check.kind} file`;
       } else if (ext === 'cls') {
         if (new TextDecoder().decode(data).trim() === '') return 'cls member is empty';
+      } else if (ext === 'npy') {
+        readNpyHeader(data);
       } else if (ext === 'json') {
         JSON.parse(new TextDecoder().decode(data));
       }

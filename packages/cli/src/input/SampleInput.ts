@@ -20,4 +20,8 @@ export interface SampleInput {
   size?: number;
   /** File sha256 (hex), once scanned. */
   sha256?: string;
+  /** Image width from its header, once scanned (when the header gives it). */
+  width?: number;
+  /** Image height from its header, once scanned. */
+  height?: number;
 }

@@ -7,6 +7,7 @@ import type { SampleInput } from '../input/SampleInput.js';
 import { ScanPool } from '../input/scanPool.js';
 import { PackError } from '../PackError.js';
 import type { Progress } from '../progress.js';
+import type { DecodeOptions } from './decodePixels.js';
 import { type PackLayoutOptions, type PackPlan, planShards } from './planShards.js';
 import { countLabels, type ManifestFacts, STATE_FILE, writeOutput } from './writeOutput.js';
 import { removeTemporaries, writeAtomic } from './writeShard.js';
@@ -78,6 +79,8 @@ async function scanAll(
       c.kind = r.check.kind;
       c.size = r.size as number;
       c.sha256 = r.sha256 as string;
+      if (r.check.width !== undefined) c.width = r.check.width;
+      if (r.check.height !== undefined) c.height = r.check.height;
       const dicom = r.check.dicom;
       if (dicom) {
         c.group = dicom.patient || dicom.study || undefined;
@@ -90,6 +93,31 @@ async function scanAll(
   } finally {
     signal.removeEventListener('abort', abort);
     await pool.close();
+  }
+}
+
+/**
+ * `--decode` needs PNG or JPEG files (DICOM is not decoded here yet) and, without
+ * `--size`, images all of one size (a batch needs one shape). A `PACK_INPUT`
+ * PackError names the first file that breaks either rule.
+ */
+function checkDecodable(samples: readonly SampleInput[], decode: DecodeOptions): void {
+  const first = samples[0] as SampleInput;
+  for (const s of samples) {
+    if (s.kind === 'dcm') {
+      throw new PackError(
+        'PACK_INPUT',
+        s.source,
+        '--decode does not decode DICOM files yet; pack them without --decode',
+      );
+    }
+    if (decode.width === undefined && (s.width !== first.width || s.height !== first.height)) {
+      throw new PackError(
+        'PACK_INPUT',
+        s.source,
+        `is ${s.width}x${s.height}, ${first.source} is ${first.width}x${first.height}: images of mixed sizes need --size WxH with --decode`,
+      );
+    }
   }
 }
 
@@ -185,6 +213,7 @@ export async function pack(
       for (const k of options.keepTags) if (s.fields?.[k] !== undefined) kept.add(k);
     for (const k of options.keepTags) if (kept.has(k)) columns.push({ name: k, type: 'string' });
   }
+  if (options.decode) checkDecodable(samples, options.decode);
   const labelCounts = countLabels(samples);
   let classes: Map<string, number> | undefined;
   if (labelType === 'class') classes = new Map(Object.keys(labelCounts).map((l, i) => [l, i]));
@@ -196,6 +225,7 @@ export async function pack(
   };
   if (options.samplesPerShard !== undefined) layout.samplesPerShard = options.samplesPerShard;
   if (options.splits) layout.splits = options.splits;
+  if (options.decode) layout.decode = options.decode;
   const plan = planShards(samples, layout, classes, columns);
   const state = await prepareOutput(out, plan);
   const result: PackResult = {

@@ -4,6 +4,8 @@ import { ustarLayout } from '@medfusion/core/internal';
 import type { SampleInput } from '../input/SampleInput.js';
 import { PackError } from '../PackError.js';
 import { assignSplits, type SplitSpec, seededRank } from './assignSplits.js';
+import type { DecodeOptions } from './decodePixels.js';
+import { npySize } from './npy.js';
 
 /** How `medfusion pack` cuts and orders the data set (the arguments that change the bytes). */
 export interface PackLayoutOptions {
@@ -19,6 +21,8 @@ export interface PackLayoutOptions {
   splits?: SplitSpec[];
   /** DICOM keywords stored in each sample's `.json`. */
   keepTags: string[];
+  /** Store decoded pixels (`<key>.npy`) instead of the image file. */
+  decode?: DecodeOptions;
 }
 
 /** One member of a planned sample: its name, size, and its bytes unless it is the image file. */
@@ -29,6 +33,8 @@ export interface PlannedMember {
   size: number;
   /** The bytes of a `.cls` / `.json` member (the image is read from `sample.path`). */
   body?: Uint8Array;
+  /** Decode the image file into this member (`--decode`). */
+  decode?: DecodeOptions;
 }
 
 /** One shard as planned: its name, samples and their members' layout. */
@@ -56,8 +62,22 @@ export interface PackPlan {
 const text = new TextEncoder();
 
 /** The members of one sample: image, then `.cls` (label), then `.json` (fields), as present. */
-function membersOf(s: SampleInput, classIndex: Map<string, number> | undefined): PlannedMember[] {
-  const members: PlannedMember[] = [{ name: `${s.key}.${s.kind}`, size: s.size as number }];
+function membersOf(
+  s: SampleInput,
+  classIndex: Map<string, number> | undefined,
+  decode: DecodeOptions | undefined,
+): PlannedMember[] {
+  const members: PlannedMember[] = [];
+  if (decode) {
+    const shape = [
+      decode.height ?? (s.height as number),
+      decode.width ?? (s.width as number),
+      decode.channels,
+    ];
+    members.push({ name: `${s.key}.npy`, size: npySize(shape), decode });
+  } else {
+    members.push({ name: `${s.key}.${s.kind}`, size: s.size as number });
+  }
   if (s.label !== undefined) {
     const value = classIndex ? String(classIndex.get(s.label)) : s.label;
     const body = text.encode(value);
@@ -118,7 +138,7 @@ export function planShards(
     let current: PlannedShard | undefined;
     let bytes = 0;
     for (const sample of list) {
-      const members = membersOf(sample, classes);
+      const members = membersOf(sample, classes, options.decode);
       const size = members.reduce((a, m) => a + 512 + Math.ceil(m.size / 512) * 512, 0);
       const full =
         current &&
