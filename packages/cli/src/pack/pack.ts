@@ -64,7 +64,10 @@ async function scanAll(
           return r;
         }),
       ),
-    );
+    ).catch((error: unknown) => {
+      signal.throwIfAborted(); // Ctrl-C closed the pool: report the stop, not the pool
+      throw error;
+    });
     signal.throwIfAborted();
     const samples: SampleInput[] = [];
     let skipped = 0;

@@ -22,6 +22,9 @@ export interface ManifestFacts {
   splits?: readonly SplitSpec[];
 }
 
+/** Most distinct number labels whose counts a manifest lists (regression targets have one per sample). */
+const MAX_NUMBER_COUNTS = 1000;
+
 /** Label counts of some samples, by label text, keys sorted. */
 export function countLabels(samples: readonly SampleInput[]): Record<string, number> {
   const counts = new Map<string, number>();
@@ -44,6 +47,12 @@ export async function writeOutput(
   signal: AbortSignal,
 ): Promise<{ written: WrittenShard[]; resumed: number }> {
   let resumed = 0;
+  // Counts of number labels only while they are few: else `{}` (a regression target).
+  const labelCounts = (list: readonly SampleInput[]) => {
+    const counts = countLabels(list);
+    const many = facts.labels?.type === 'number' && Object.keys(counts).length > MAX_NUMBER_COUNTS;
+    return many ? {} : counts;
+  };
   const written: WrittenShard[] = [];
   for (const shard of plan.shards) {
     signal.throwIfAborted();
@@ -80,7 +89,7 @@ export async function writeOutput(
       m.labels = {
         column: facts.labels.column,
         type: facts.labels.type,
-        counts: countLabels(counted),
+        counts: labelCounts(counted),
       };
       if (facts.labels.classes) m.labels.classes = facts.labels.classes;
     }
@@ -99,7 +108,7 @@ export async function writeOutput(
       manifest.splits[sp.name] = {
         samples: inSplit.length,
         shards: shards.length,
-        labels: countLabels(inSplit),
+        labels: labelCounts(inSplit),
       };
       if (shards.length === 0) continue;
       (manifest.splits[sp.name] as { manifest?: string }).manifest = file;
