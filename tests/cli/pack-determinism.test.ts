@@ -2,7 +2,7 @@
 // and wherever the input lives; a killed pack resumes from its complete shards
 // and ends with the same bytes; Ctrl-C stops cleanly.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { png, readTree, runCli, startCli, tempDir, writeTree } from './cliHelpers.js';
