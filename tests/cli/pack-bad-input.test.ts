@@ -27,6 +27,19 @@ describe('medfusion pack refuses bad input, naming the file', () => {
     expect(err).toMatch(/a\/two\.png: truncated PNG/);
   });
 
+  it('a PNG with one changed byte (its chunk fails its CRC)', () => {
+    const root = tempDir();
+    const bad = png(3, 32);
+    bad[bad.length - 30] = (bad[bad.length - 30] as number) ^ 0x01;
+    writeTree(root, [
+      ['scans/ok.png', png(1)],
+      ['scans/flipped.png', bad],
+    ]);
+    expect(packFails(root)).toMatch(
+      /scans\/flipped\.png: corrupt PNG: chunk IDAT at byte \d+ fails its CRC/,
+    );
+  });
+
   it('an unreadable JPEG (cut inside its first segment)', () => {
     const root = tempDir();
     writeTree(root, [['x/bad.jpg', new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a])]]);

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { labelledImages, png, python, runCli, tempDir, writeTree } from './cliHelpers.js';
 
@@ -102,6 +103,33 @@ describe('medfusion verify names what is wrong', () => {
       `FAILED data-000001.tar sample ${name.replace('.png', '')}: png member`,
     );
     expect(v.stderr).not.toMatch(/data-00000[02]/);
+  });
+
+  it('a PNG whose compressed pixels are corrupt under valid CRCs: verify decodes it and names the sample', () => {
+    const out = packed();
+    const shard = join(out, 'data-000000.tar');
+    const idx = JSON.parse(readFileSync(`${shard}.idx.json`, 'utf8'));
+    const [name, offset] = idx.entries[0];
+    const bytes = readFileSync(shard);
+    // Walk the PNG's chunks to IDAT; change a byte of its data and recompute the CRC.
+    let at = offset + 8;
+    for (;;) {
+      const length = bytes.readUInt32BE(at);
+      if (bytes.toString('latin1', at + 4, at + 8) === 'IDAT') {
+        const k = at + 8 + Math.floor(length / 2);
+        bytes[k] = (bytes[k] as number) ^ 0xff;
+        bytes.writeUInt32BE(crc32(bytes.subarray(at + 4, at + 8 + length)), at + 8 + length);
+        break;
+      }
+      at += 12 + length;
+    }
+    writeFileSync(shard, bytes);
+    const v = runCli(['verify', out]);
+    expect(v.code).toBe(1);
+    expect(v.stderr).toContain(
+      `FAILED data-000000.tar sample ${name.replace('.png', '')}: png member: `,
+    );
+    expect(v.stderr).not.toMatch(/CRC/);
   });
 
   it('a sidecar index that points at the wrong bytes', () => {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { checkTarMembers, decodeTarIndex, groupSamples } from '@medfusion/core';
+import sharp from 'sharp';
 import { checkImage } from './input/checkImage.js';
 import type { ImageKind } from './input/imageKind.js';
 import { readNpyHeader } from './pack/npy.js';
@@ -41,8 +43,14 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Check the members of one sample: images by structure, `.cls` not empty, `.json` parses. */
-function checkSampleFiles(files: { ext: string; data: Uint8Array }[]): string | undefined {
+/**
+ * Check the members of one sample: images by structure, PNG and JPEG also decoded
+ * to pixels (sharp), DICOM headers parsed; `.npy` headers against their size;
+ * `.cls` not empty; `.json` parses. Returns what is wrong, or undefined.
+ */
+async function checkSampleFiles(
+  files: { ext: string; data: Uint8Array }[],
+): Promise<string | undefined> {
   for (const { ext, data } of files) {
     const kind = IMAGE_EXT[ext.slice(ext.lastIndexOf('.') + 1).toLowerCase()];
     try {
@@ -50,6 +58,7 @@ function checkSampleFiles(files: { ext: string; data: Uint8Array }[]): string | 
         const check = checkImage(data, []);
         if (!check) return `${ext} member is not a PNG, JPEG or DICOM file`;
         if (check.kind !== kind) return `${ext} member holds a ${check.kind} file`;
+        if (kind !== 'dcm') await sharp(data, { failOn: 'error' }).raw().toBuffer();
       } else if (ext === 'cls') {
         if (new TextDecoder().decode(data).trim() === '') return 'cls member is empty';
       } else if (ext === 'npy') {
@@ -135,9 +144,13 @@ export async function verify(target: string, progress: Progress): Promise<Verify
     }
     if (e.samples !== undefined && parsed.samples.length !== e.samples)
       fail(`holds ${parsed.samples.length} samples, the manifest says ${e.samples}`);
-    for (const s of parsed.samples) {
-      const why = checkSampleFiles(s.files);
-      if (why) fail(why, s.key);
+    const width = Math.max(4, availableParallelism() * 2);
+    for (let from = 0; from < parsed.samples.length; from += width) {
+      const batch = parsed.samples.slice(from, from + width);
+      const found = await Promise.all(batch.map((s) => checkSampleFiles(s.files)));
+      found.forEach((why, i) => {
+        if (why) fail(why, (batch[i] as { key: string }).key);
+      });
     }
     samples += parsed.samples.length;
     progress.tick(1, bytes.length);

@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import dicomParser from 'dicom-parser';
 
 /** The image kinds `medfusion pack` stores, by the member extension they get. */
@@ -46,8 +47,8 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /**
  * Check a PNG's structure without decoding it: the signature, then a chain of
- * chunks, each inside the file, starting with IHDR and ending with IEND (a
- * truncated file loses its IEND). Returns the size; throws an Error saying what is wrong.
+ * chunks, each inside the file and matching its CRC, starting with IHDR and
+ * ending with IEND (a truncated file loses its IEND; a changed byte fails a CRC). Returns the size; throws an Error saying what is wrong.
  */
 export function checkPng(bytes: Uint8Array): { width: number; height: number } {
   for (let i = 0; i < 8; i++)
@@ -68,6 +69,10 @@ export function checkPng(bytes: Uint8Array): { width: number; height: number } {
       throw new Error(
         `truncated PNG: chunk ${type} at byte ${at} needs ${length} bytes, the file ends first`,
       );
+    }
+    const crc = view.getUint32(at + 8 + length);
+    if (crc32(bytes.subarray(at + 4, at + 8 + length)) !== crc) {
+      throw new Error(`corrupt PNG: chunk ${type} at byte ${at} fails its CRC`);
     }
     if (first) {
       if (type !== 'IHDR' || length < 13) throw new Error('PNG does not start with an IHDR chunk');
