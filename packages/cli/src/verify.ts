@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { checkTarMembers, decodeTarIndex, groupSamples } from '@medfusion/core';
-import sharp from 'sharp';
 import { checkImage } from './input/checkImage.js';
 import type { ImageKind } from './input/imageKind.js';
+import { loadSharp } from './pack/decodePixels.js';
 import { readNpyHeader } from './pack/npy.js';
 import type { Progress } from './progress.js';
 import { openDataset } from './read/openDataset.js';
@@ -58,7 +58,7 @@ async function checkSampleFiles(
         const check = checkImage(data, []);
         if (!check) return `${ext} member is not a PNG, JPEG or DICOM file`;
         if (check.kind !== kind) return `${ext} member holds a ${check.kind} file`;
-        if (kind !== 'dcm') await sharp(data, { failOn: 'error' }).raw().toBuffer();
+        if (kind !== 'dcm') await (await loadSharp())(data, { failOn: 'error' }).raw().toBuffer();
       } else if (ext === 'cls') {
         if (new TextDecoder().decode(data).trim() === '') return 'cls member is empty';
       } else if (ext === 'npy') {

@@ -26,34 +26,36 @@ export interface ScanReply {
   error?: string;
 }
 
+/** Files per message to a worker (each worker reads them at once). */
+const BATCH = 32;
+
+type Job = { request: ScanRequest; resolve: (r: ScanReply) => void; reject: (e: unknown) => void };
+
 /**
  * Worker threads that read, check and hash files in parallel (one per core,
- * at most 8). `scan` resolves with the worker's reply; `close` ends them.
+ * at most 8), {@link BATCH} files per message. `scan` resolves with the
+ * worker's reply; `close` ends them.
  */
 export class ScanPool {
   private readonly workers: Worker[] = [];
   private readonly idle: Worker[] = [];
-  private readonly queue: {
-    request: ScanRequest;
-    resolve: (r: ScanReply) => void;
-    reject: (e: unknown) => void;
-  }[] = [];
-  private readonly pending = new Map<
-    number,
-    { resolve: (r: ScanReply) => void; reject: (e: unknown) => void; worker: Worker }
-  >();
+  private queue: Job[] = [];
+  private head = 0;
+  private readonly pending = new Map<number, Job>();
   private nextId = 0;
   private failure: unknown;
 
   constructor(size = Math.min(8, Math.max(1, availableParallelism()))) {
     for (let i = 0; i < size; i++) {
       const worker = new Worker(new URL('./scanWorker.js', import.meta.url));
-      worker.on('message', (reply: ScanReply) => {
-        const p = this.pending.get(reply.id);
-        this.pending.delete(reply.id);
+      worker.on('message', (replies: ScanReply[]) => {
         this.idle.push(worker);
+        for (const reply of replies) {
+          const job = this.pending.get(reply.id);
+          this.pending.delete(reply.id);
+          job?.resolve(reply);
+        }
         this.pump();
-        p?.resolve(reply);
       });
       worker.on('error', (error) => this.fail(error));
       this.workers.push(worker);
@@ -66,7 +68,7 @@ export class ScanPool {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.queue.push({ request: { id: this.nextId++, path, keepTags }, resolve, reject });
-      this.pump();
+      queueMicrotask(() => this.pump());
     });
   }
 
@@ -77,18 +79,25 @@ export class ScanPool {
   }
 
   private pump(): void {
-    while (this.idle.length > 0 && this.queue.length > 0) {
+    while (this.idle.length > 0 && this.head < this.queue.length) {
       const worker = this.idle.pop() as Worker;
-      const job = this.queue.shift() as (typeof this.queue)[number];
-      this.pending.set(job.request.id, { resolve: job.resolve, reject: job.reject, worker });
-      worker.postMessage(job.request);
+      const jobs = this.queue.slice(this.head, this.head + BATCH);
+      this.head += jobs.length;
+      for (const job of jobs) this.pending.set(job.request.id, job);
+      worker.postMessage(jobs.map((j) => j.request));
+    }
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
     }
   }
 
   private fail(error: unknown): void {
     this.failure ??= error;
-    for (const p of this.pending.values()) p.reject(error);
+    for (const job of this.pending.values()) job.reject(error);
     this.pending.clear();
-    for (const job of this.queue.splice(0)) job.reject(error);
+    for (const job of this.queue.slice(this.head)) job.reject(error);
+    this.queue = [];
+    this.head = 0;
   }
 }

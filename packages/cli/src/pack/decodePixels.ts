@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { encodeNpy } from './npy.js';
 
 /** What `--decode` stores instead of the image file. */
@@ -11,12 +10,23 @@ export interface DecodeOptions {
   channels: 1 | 3;
 }
 
+/** sharp's entry function. */
+type Sharp = typeof import('sharp').default;
+let sharpModule: Promise<Sharp> | undefined;
+
+/** sharp (libvips, a native library of some 20 MB), loaded on first use: a pack without --decode never maps it. */
+export function loadSharp(): Promise<Sharp> {
+  sharpModule ??= import('sharp').then((m) => m.default);
+  return sharpModule;
+}
+
 /**
  * Decode a PNG or JPEG (sharp/libvips, alpha dropped, 8 bits), resize it to
  * `width` x `height` (libvips' default Lanczos-3 kernel) and return a uint8
  * `.npy` of shape (height, width, channels).
  */
 export async function decodePixels(bytes: Uint8Array, options: DecodeOptions): Promise<Uint8Array> {
+  const sharp = await loadSharp();
   let image = sharp(bytes, { failOn: 'error' }).removeAlpha().toColourspace('srgb');
   if (options.width !== undefined && options.height !== undefined) {
     image = image.resize(options.width, options.height, { fit: 'fill' });

@@ -8,6 +8,7 @@ import { ScanPool } from '../input/scanPool.js';
 import { PackError } from '../PackError.js';
 import type { Progress } from '../progress.js';
 import type { DecodeOptions } from './decodePixels.js';
+import { mapInOrder } from './mapInOrder.js';
 import { type PackLayoutOptions, type PackPlan, planShards } from './planShards.js';
 import { countLabels, type ManifestFacts, STATE_FILE, writeOutput } from './writeOutput.js';
 import { removeTemporaries, writeAtomic } from './writeShard.js';
@@ -44,6 +45,9 @@ export interface PackResult {
   upToDate: boolean;
 }
 
+/** Files being scanned at once (queued for, or in, the workers). */
+const SCANS_IN_FLIGHT = 256;
+
 /** Scan every candidate (in parallel workers); the first failure in input order is thrown. */
 async function scanAll(
   candidates: SampleInput[],
@@ -57,42 +61,50 @@ async function scanAll(
   const abort = () => void pool.close();
   signal.addEventListener('abort', abort, { once: true });
   try {
-    const replies = await Promise.all(
-      candidates.map((c) =>
-        pool.scan(c.path, keepTags).then((r) => {
-          progress.tick(1, r.size ?? 0);
-          return r;
-        }),
-      ),
+    // Bounded: a few hundred files in flight, each reply folded into its sample at once.
+    const failures: { index: number; error: PackError }[] = [];
+    const kept = await mapInOrder(
+      candidates,
+      SCANS_IN_FLIGHT,
+      async (c, index) => {
+        const r = await pool.scan(c.path, keepTags);
+        progress.tick(1, r.size ?? 0);
+        if (r.error !== undefined) {
+          failures.push({ index, error: new PackError('PACK_INPUT', c.source, r.error) });
+          return false;
+        }
+        if (!r.check) {
+          if (csv) {
+            const error = new PackError('PACK_INPUT', c.source, 'not a PNG, JPEG or DICOM file');
+            failures.push({ index, error });
+          }
+          return false;
+        }
+        c.kind = r.check.kind;
+        c.size = r.size as number;
+        c.sha256 = r.sha256 as string;
+        if (r.check.width !== undefined) c.width = r.check.width;
+        if (r.check.height !== undefined) c.height = r.check.height;
+        const dicom = r.check.dicom;
+        if (dicom) {
+          const group = dicom.patient || dicom.study;
+          if (group) c.group = group;
+          if (Object.keys(dicom.kept).length > 0) c.fields = { ...c.fields, ...dicom.kept };
+        }
+        return true;
+      },
+      signal,
     ).catch((error: unknown) => {
       signal.throwIfAborted(); // Ctrl-C closed the pool: report the stop, not the pool
       throw error;
     });
     signal.throwIfAborted();
-    const samples: SampleInput[] = [];
-    let skipped = 0;
-    replies.forEach((r, i) => {
-      const c = candidates[i] as SampleInput;
-      if (r.error !== undefined) throw new PackError('PACK_INPUT', c.source, r.error);
-      if (!r.check) {
-        if (csv) throw new PackError('PACK_INPUT', c.source, 'not a PNG, JPEG or DICOM file');
-        skipped++;
-        return;
-      }
-      c.kind = r.check.kind;
-      c.size = r.size as number;
-      c.sha256 = r.sha256 as string;
-      if (r.check.width !== undefined) c.width = r.check.width;
-      if (r.check.height !== undefined) c.height = r.check.height;
-      const dicom = r.check.dicom;
-      if (dicom) {
-        c.group = dicom.patient || dicom.study || undefined;
-        if (c.group === undefined) delete c.group;
-        if (Object.keys(dicom.kept).length > 0) c.fields = { ...c.fields, ...dicom.kept };
-      }
-      samples.push(c);
-    });
-    return { samples, skipped };
+    if (failures.length > 0) {
+      // The first bad file in input order, whichever worker finished first.
+      throw failures.reduce((a, b) => (b.index < a.index ? b : a)).error;
+    }
+    const samples = candidates.filter((_, i) => kept[i]);
+    return { samples, skipped: candidates.length - samples.length };
   } finally {
     signal.removeEventListener('abort', abort);
     await pool.close();

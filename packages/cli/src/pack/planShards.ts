@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ShardManifestColumn, TarMember } from '@medfusion/core';
-import { ustarLayout } from '@medfusion/core/internal';
+import type { ShardManifestColumn } from '@medfusion/core';
 import type { SampleInput } from '../input/SampleInput.js';
 import { PackError } from '../PackError.js';
 import { assignSplits, type SplitSpec, seededRank } from './assignSplits.js';
@@ -43,10 +42,8 @@ export interface PlannedShard {
   name: string;
   /** Split name, or undefined when the data set is not split. */
   split?: string;
-  /** The samples, in shard order, each with its members. */
-  samples: { sample: SampleInput; members: PlannedMember[] }[];
-  /** Where every member's data lies (the sidecar index). */
-  layout: TarMember[];
+  /** The samples, in shard order (their members come from {@link PackPlan.membersOf} when written). */
+  samples: SampleInput[];
   /** Size of the shard in bytes. */
   size: number;
 }
@@ -57,6 +54,8 @@ export interface PackPlan {
   shards: PlannedShard[];
   /** Hex sha256 of the layout options and every sample's members (names, sizes, content hashes). */
   fingerprint: string;
+  /** A sample's members, as planned (made again when its shard is written: nothing per member is kept). */
+  membersOf(sample: SampleInput): PlannedMember[];
 }
 
 const text = new TextEncoder();
@@ -135,6 +134,7 @@ export function planShards(
       list = ranked.map((x) => x.s);
     }
     const prefix = split ?? 'data';
+    let count = 0;
     let current: PlannedShard | undefined;
     let bytes = 0;
     for (const sample of list) {
@@ -147,16 +147,16 @@ export function planShards(
           : bytes + size + 1024 > options.targetShardBytes);
       if (!current || full) {
         current = {
-          name: `${prefix}-${String(shards.filter((x) => x.split === split).length).padStart(6, '0')}.tar`,
+          name: `${prefix}-${String(count++).padStart(6, '0')}.tar`,
           samples: [],
-          layout: [],
-          size: 0,
+          size: 1024,
         };
         if (split !== undefined) current.split = split;
         shards.push(current);
         bytes = 0;
       }
-      current.samples.push({ sample, members });
+      current.samples.push(sample);
+      current.size += size;
       bytes += size;
       hash.update(
         JSON.stringify([
@@ -169,10 +169,6 @@ export function planShards(
       );
     }
   }
-  for (const shard of shards) {
-    const { members, size } = ustarLayout(shard.samples.flatMap((x) => x.members));
-    shard.layout = members;
-    shard.size = size;
-  }
-  return { shards, fingerprint: hash.digest('hex') };
+  const membersOfSample = (s: SampleInput) => membersOf(s, classes, options.decode);
+  return { shards, fingerprint: hash.digest('hex'), membersOf: membersOfSample };
 }

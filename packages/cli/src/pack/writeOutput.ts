@@ -63,7 +63,9 @@ export async function writeOutput(
       written.push(done);
       continue;
     }
-    written.push(await writeShard(out, shard, signal, (bytes) => progress.tick(1, bytes)));
+    written.push(
+      await writeShard(out, shard, plan.membersOf, signal, (bytes) => progress.tick(1, bytes)),
+    );
     progress.note(`wrote ${shard.name} (${shard.samples.length} samples)`);
   }
   const entries: ShardManifestEntry[] = plan.shards.map((s, i) => {
@@ -101,9 +103,7 @@ export async function writeOutput(
     manifest.splits = {};
     for (const sp of facts.splits) {
       const shards = entries.filter((e) => e.split === sp.name);
-      const inSplit = plan.shards
-        .filter((s) => s.split === sp.name)
-        .flatMap((s) => s.samples.map((x) => x.sample));
+      const inSplit = plan.shards.filter((s) => s.split === sp.name).flatMap((s) => s.samples);
       const file = `manifest.${sp.name}.json`;
       manifest.splits[sp.name] = {
         samples: inSplit.length,

@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { encodeTarIndex } from '@medfusion/core';
-import { checkUstarLayout } from '@medfusion/core/internal';
-import { packTar, type TarEntry } from 'modern-tar';
+import { encodeTarIndex, type TarMember } from '@medfusion/core';
+import { checkUstarLayout, ustarLayout } from '@medfusion/core/internal';
+import { packTar, type TarSource } from 'modern-tar/fs';
 import type { SampleInput } from '../input/SampleInput.js';
 import { PackError } from '../PackError.js';
 import { decodePixels } from './decodePixels.js';
+import { mapInOrder } from './mapInOrder.js';
 import type { PlannedMember, PlannedShard } from './planShards.js';
 
 /** Fixed header fields: the bytes depend on the data only (no clock, no user). */
-const FIXED = { mtime: new Date(0), mode: 0o644, uid: 0, gid: 0, uname: '', gname: '' } as const;
+const FIXED = { mtime: new Date(0), mode: 0o644, uid: 0, gid: 0, uname: '', gname: '' };
+
+/** Image files read (and decoded) at once while a shard is assembled. */
+const READS_IN_FLIGHT = 32;
 
 /** Suffix of a file being written; renamed to its final name once complete. */
 export const TEMP_SUFFIX = '.partial';
@@ -109,7 +112,7 @@ async function imageMember(sample: SampleInput, m: PlannedMember): Promise<Uint8
 
 /**
  * Write one shard: read its image files, several at once (checking each is still
- * the file that was scanned: same size and sha256; decoding it with `--decode`), pack the tar (modern-tar, ustar, fixed
+ * the file that was scanned: same size and sha256; decoding it with `--decode`), pack the tar (modern-tar's Node packer, ustar, fixed
  * mtime/uid/gid/names), check every header is where the index says, then write
  * the sidecar index and the tar, each through a temporary name. `signal` stops
  * between files (nothing of the shard is left under its final name).
@@ -117,44 +120,107 @@ async function imageMember(sample: SampleInput, m: PlannedMember): Promise<Uint8
 export async function writeShard(
   dir: string,
   shard: PlannedShard,
+  membersOf: (sample: SampleInput) => PlannedMember[],
   signal: AbortSignal,
   onSample: (bytes: number) => void,
 ): Promise<WrittenShard> {
-  const entries: TarEntry[] = [];
-  const width = Math.max(4, availableParallelism() * 2);
-  for (let from = 0; from < shard.samples.length; from += width) {
-    signal.throwIfAborted();
-    const batch = shard.samples.slice(from, from + width);
-    const bodies = await Promise.all(
-      batch.map(({ sample, members }) =>
-        Promise.all(members.map((m) => m.body ?? imageMember(sample, m))),
-      ),
-    );
-    batch.forEach(({ members }, i) => {
-      members.forEach((m, k) => {
-        const body = (bodies[i] as Uint8Array[])[k] as Uint8Array;
-        entries.push({ header: { name: m.name, size: m.size, type: 'file', ...FIXED }, body });
-      });
-      onSample(members.reduce((a, m) => a + m.size, 0));
-    });
-  }
-  signal.throwIfAborted();
-  const tar = await packTar(entries);
-  if (tar.length !== shard.size) {
+  const planned = shard.samples.map((sample) => ({ sample, members: membersOf(sample) }));
+  const { members: layout, size } = ustarLayout(planned.flatMap((x) => x.members));
+  if (size !== shard.size) {
     throw new PackError(
       'PACK_OUTPUT',
       shard.name,
-      `tar is ${tar.length} bytes, the layout says ${shard.size}`,
+      `layout of ${size} bytes, the plan says ${shard.size}`,
     );
   }
-  checkUstarLayout(tar, shard.layout, shard.name);
-  const sha256 = createHash('sha256').update(tar).digest('hex');
-  await writeAtomic(
-    join(dir, `${shard.name}.idx.json`),
-    encodeTarIndex(shard.layout, { size: tar.length, sha256 }),
+  const bodies = await mapInOrder(
+    planned,
+    READS_IN_FLIGHT,
+    async ({ sample, members }) => {
+      const got = await Promise.all(members.map((m) => m.body ?? imageMember(sample, m)));
+      onSample(members.reduce((a, m) => a + m.size, 0));
+      return got;
+    },
+    signal,
   );
-  await writeAtomic(join(dir, shard.name), tar);
-  return { bytes: tar.length, sha256 };
+  signal.throwIfAborted();
+  const sources: TarSource[] = [];
+  planned.forEach(({ members }, i) => {
+    members.forEach((m, k) => {
+      const content = (bodies[i] as Uint8Array[])[k] as Uint8Array;
+      sources.push({ type: 'content', target: m.name, content, ...FIXED });
+    });
+  });
+  const path = join(dir, shard.name);
+  const { bytes, sha256 } = await streamTar(`${path}${TEMP_SUFFIX}`, sources, shard, layout);
+  await writeAtomic(`${path}.idx.json`, encodeTarIndex(layout, { size: bytes, sha256 }));
+  await rename(`${path}${TEMP_SUFFIX}`, path);
+  return { bytes, sha256 };
+}
+
+/** Bytes gathered before one write to the shard file. */
+const WRITE_BYTES = 1 << 20;
+
+/**
+ * Pack `sources` (modern-tar's Node packer) straight into the file at `temp`,
+ * about 1 MB per write, hashing on the way and checking each ustar header is
+ * where the shard's layout says (so the sidecar index is right), then sync it.
+ * The whole tar is never held in memory.
+ */
+async function streamTar(
+  temp: string,
+  sources: TarSource[],
+  shard: PlannedShard,
+  layout: readonly TarMember[],
+): Promise<WrittenShard> {
+  const hash = createHash('sha256');
+  const handle = await open(temp, 'w');
+  try {
+    let written = 0; // file position of `batch[0]`
+    let carry: Uint8Array = new Uint8Array(0); // the previous write's last block: a header may straddle
+    let next = 0; // first layout entry whose header is not checked yet
+    let batch: Uint8Array[] = [];
+    let batched = 0;
+    const flush = async () => {
+      const buf = Buffer.concat(batch);
+      batch = [];
+      batched = 0;
+      hash.update(buf);
+      const view = carry.length > 0 ? Buffer.concat([carry, buf]) : buf;
+      const base = written - carry.length;
+      const end = written + buf.length;
+      const due: TarMember[] = [];
+      while (next < layout.length && (layout[next] as { offset: number }).offset <= end) {
+        const m = layout[next] as TarMember;
+        due.push({ ...m, offset: m.offset - base });
+        next++;
+      }
+      checkUstarLayout(view, due, shard.name);
+      await handle.write(buf);
+      written = end;
+      carry = buf.subarray(Math.max(0, buf.length - 512));
+    };
+    for await (const chunk of packTar(sources)) {
+      batch.push(chunk as Uint8Array);
+      batched += (chunk as Uint8Array).length;
+      if (batched >= WRITE_BYTES) await flush();
+    }
+    if (batched > 0) await flush();
+    if (written !== shard.size || next !== layout.length) {
+      throw new PackError(
+        'PACK_OUTPUT',
+        shard.name,
+        `tar is ${written} bytes, the layout says ${shard.size}`,
+      );
+    }
+    await handle.sync();
+    return { bytes: written, sha256: hash.digest('hex') };
+  } catch (error) {
+    if (error instanceof Error && !('path' in error)) Object.assign(error, { path: temp });
+    throw error;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Remove the temporary files a stopped run left in `dir`. */
