@@ -102,6 +102,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The medfusion command, built (core + cli) and run as a child process.
+          name: 'cli',
+          environment: 'node',
+          include: ['tests/cli/**/*.test.ts'],
+          globalSetup: ['tests/cli/setup.ts'],
+          testTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           // How apps consume the packages: @medfusion/web built and run without TF.js.
           name: 'packaging',
           environment: 'node',

@@ -2,8 +2,10 @@
 export const ROOT: string;
 /** The published packages, by folder under packages/. */
 export const PACKAGES: string[];
-/** `pnpm pack` every published package into `dest`; package name → tarball path. */
-export function packPackages(dest: string): Record<string, string>;
+/** Packages published as a command (a `bin`, no import entry): packed, but no library checks. */
+export const COMMANDS: string[];
+/** `pnpm pack` every published package (or those of `dirs`) into `dest`; package name → tarball path. */
+export function packPackages(dest: string, dirs?: string[]): Record<string, string>;
 /** Every subpath a consumer may import (workspace `exports` and the docs), by package name. */
 export function publicSubpaths(): Record<string, string[]>;
 /** What is wrong with a published package.json for `subpaths` (empty when nothing). */

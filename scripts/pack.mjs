@@ -13,18 +13,23 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The published packages, by folder under packages/. */
 export const PACKAGES = ['core', 'web'];
 
+/** Packages published as a command (a `bin`, no import entry): packed, but no library checks. */
+export const COMMANDS = ['cli'];
+
 /**
- * `pnpm pack` every published package into `dest`.
+ * `pnpm pack` every published package (or those of `dirs`) into `dest`.
  * @param {string} dest folder for the tarballs (created if missing)
+ * @param {string[]} [dirs] folders under packages/ (default {@link PACKAGES})
  * @returns {Record<string, string>} package name → tarball path
  */
-export function packPackages(dest) {
+export function packPackages(dest, dirs = PACKAGES) {
   mkdirSync(dest, { recursive: true });
   const tarballs = {};
-  for (const dir of PACKAGES) {
+  for (const dir of dirs) {
     const cwd = join(ROOT, 'packages', dir);
-    const { name, version } = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8'));
-    if (!existsSync(join(cwd, 'dist', 'index.js')))
+    const { name, version, bin } = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8'));
+    const entry = bin ? Object.values(bin)[0] : 'dist/index.js';
+    if (!existsSync(join(cwd, entry)))
       throw new Error(`packages/${dir}/dist is missing: run \`pnpm build\` first`);
     execFileSync('pnpm', ['pack', '--pack-destination', dest], {
       cwd,

@@ -133,7 +133,7 @@ if (command === 'demo') {
       ['scripts/check-docs.mjs'],
       tally,
     );
-    for (const p of ['core', 'web']) {
+    for (const p of ['core', 'web', 'cli']) {
       check(`publint packages/${p}`, pnpm, ['exec', 'publint', '--strict', `packages/${p}`], tally);
     }
     check(

@@ -60,7 +60,8 @@ export async function installApp(
   const manifest = join(dir, 'package.json');
   const text = (await readFile(manifest, 'utf8'))
     .replace('TARBALL_CORE', tarballs['@medfusion/core'] ?? 'missing')
-    .replace('TARBALL_WEB', tarballs['@medfusion/web'] ?? 'missing');
+    .replace('TARBALL_WEB', tarballs['@medfusion/web'] ?? 'missing')
+    .replace('TARBALL_CLI', tarballs['@medfusion/cli'] ?? 'missing');
   await writeFile(manifest, text);
   await run(dir, 'npm', [
     'install',

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { packPackages, ROOT } from '../../scripts/pack.mjs';
+import { COMMANDS, packPackages, ROOT } from '../../scripts/pack.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,7 +20,10 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   execFileSync('pnpm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   const dir = await mkdtemp(join(tmpdir(), 'medfusion-consumer-'));
-  const tarballs: Record<string, string> = packPackages(join(dir, 'tarballs'));
+  const tarballs: Record<string, string> = {
+    ...packPackages(join(dir, 'tarballs')),
+    ...packPackages(join(dir, 'tarballs'), COMMANDS),
+  };
   project.provide('consumerDir', dir);
   project.provide('consumerTarballs', tarballs);
   return async () => {

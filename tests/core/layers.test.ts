@@ -25,6 +25,7 @@ const packages: Record<string, Layering> = {
       'plan',
       'dataset',
       'remote',
+      'shards',
       'cache',
       'persistence',
       'reliability',

@@ -87,6 +87,12 @@ export const ERROR_CODES = [
   'DICOM_MISSING_TAG',
   /** A local file (DicomSource `files`/`directory`) cannot be read: moved, deleted or changed. */
   'DICOM_FILE_UNREADABLE',
+  /** `medfusion pack`: an input file or CSV row cannot be packed (PackError). */
+  'PACK_INPUT',
+  /** `medfusion pack`: the output folder cannot take the data set (PackError). */
+  'PACK_OUTPUT',
+  /** `medfusion verify`: a shard, index or sample fails a check (PackError). */
+  'VERIFY_FAILED',
 ] as const;
 
 /** The code of a MedFusion error: one of {@link ERROR_CODES}. Branch on it. */

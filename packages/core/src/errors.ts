@@ -83,3 +83,15 @@ export class SizeLimitError extends MedFusionError {
   }
 }
 registerErrorClass('SizeLimitError', SizeLimitError);
+
+/**
+ * Data is not in the format its reader expects: a bad tar shard, shard index or
+ * manifest, a malformed table. Code `BAD_FORMAT`. The message names the file.
+ */
+export class SourceFormatError extends MedFusionError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('BAD_FORMAT', message, options);
+    this.name = 'SourceFormatError';
+  }
+}
+registerErrorClass('SourceFormatError', SourceFormatError);

@@ -94,6 +94,7 @@ export {
   LoadTimeoutError,
   MedFusionError,
   SizeLimitError,
+  SourceFormatError,
 } from './errors.js';
 export { CollateError, createCollate } from './loader/collate.js';
 export type {
@@ -142,6 +143,21 @@ export type { RetryOptions } from './reliability/retry.js';
 export { backoffDelay, RetryExhaustedError, retry, sleep } from './reliability/retry.js';
 export type { ByteRange, MergedRange, MergeRangesOptions } from './remote/rangeMerge.js';
 export { mergeRanges } from './remote/rangeMerge.js';
+export type {
+  ShardManifest,
+  ShardManifestColumn,
+  ShardManifestEntry,
+  ShardManifestSplit,
+} from './shards/shardManifest.js';
+export { checkShardManifestEntry, parseShardManifest } from './shards/shardManifest.js';
+export type { TarIndexFile, TarMember, TarSampleEntry } from './shards/tarIndex.js';
+export {
+  checkTarMembers,
+  decodeTarIndex,
+  encodeTarIndex,
+  groupSamples,
+  splitSampleName,
+} from './shards/tarIndex.js';
 export { AbortError } from './util/abort.js';
 export type { Clock, TimerHandle } from './util/Clock.js';
 export { flushMicrotasks, ManualClock, systemClock } from './util/Clock.js';

@@ -26,6 +26,15 @@ export { findInPlan } from './plan/findInPlan.js';
 export type { ResolvedErrorPolicy } from './reliability/errorPolicy.js';
 export { resolveErrorPolicy } from './reliability/errorPolicy.js';
 export { isRetryable } from './reliability/retry.js';
+// --- the shard format's tar layout, for the writers (the CLI, the demo's generator) ---
+export {
+  checkUstarLayout,
+  isPlainUstarName,
+  paddedSize,
+  TAR_BLOCK,
+  USTAR_NAME_BYTES,
+  ustarLayout,
+} from './shards/tarLayout.js';
 export { abortReason, raceAbort, throwIfAborted } from './util/abort.js';
 export type { UntrustedSizeLimits } from './util/checkUntrustedSize.js';
 export { checkUntrustedSize, untrustedSizeError } from './util/checkUntrustedSize.js';

@@ -34,3 +34,23 @@ declare var AbortController: {
   prototype: AbortController;
   new (): AbortController;
 };
+
+interface TextEncoder {
+  /** UTF-8 bytes of `input`. */
+  encode(input?: string): Uint8Array;
+}
+
+declare var TextEncoder: {
+  prototype: TextEncoder;
+  new (): TextEncoder;
+};
+
+interface TextDecoder {
+  /** The text of UTF-8 `input`. */
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
+}
+
+declare var TextDecoder: {
+  prototype: TextDecoder;
+  new (label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean }): TextDecoder;
+};

@@ -83,9 +83,16 @@ export type {
   SampleField,
   SampleValue,
   ShapedArray,
+  ShardManifest,
+  ShardManifestColumn,
+  ShardManifestEntry,
+  ShardManifestSplit,
   ShardPlanOptions,
   StoreUsage,
   StoreValue,
+  TarIndexFile,
+  TarMember,
+  TarSampleEntry,
   TieredCachedDatasetOptions,
   TieredCacheStats,
   TierShare,
@@ -112,18 +119,22 @@ export {
   ClosedError,
   CONSUMER_BOUND_STALL_SHARE,
   CollateError,
+  checkShardManifestEntry,
   checksum,
+  checkTarMembers,
   compose,
   createCollate,
   cutout,
   DataLoader,
   DECODE_BOUND_BUSY_SHARE,
   decodeSample,
+  decodeTarIndex,
   defaultSizeOf,
   diagnose,
   EFFECTIVE_HIT_RATE,
   ExecutorDataset,
   encodeSample,
+  encodeTarIndex,
   flipH,
   flipV,
   flushMicrotasks,
@@ -133,6 +144,7 @@ export {
   gamma,
   gaussianJitter,
   gaussianNoise,
+  groupSamples,
   IndexPermutation,
   InThreadExecutor,
   intensity,
@@ -151,6 +163,7 @@ export {
   oneOf,
   PersistentTierDataset,
   PrefetchDataset,
+  parseShardManifest,
   philox4x32,
   Quarantine,
   QuarantinedError,
@@ -169,10 +182,12 @@ export {
   ShardLayout,
   ShardOrder,
   SizeLimitError,
+  SourceFormatError,
   Speculation,
   shardPlan,
   shuffledOrder,
   sleep,
+  splitSampleName,
   systemClock,
   TieredCachedDataset,
   tuneCache,
@@ -187,7 +202,6 @@ export {
   ObjectChangedError,
   RemoteReadError,
   RequestTimeoutError,
-  SourceFormatError,
 } from './remote/RemoteError.js';
 export type { UrlPolicy } from './remote/urlPolicy.js';
 export { UrlNotAllowedError } from './remote/urlPolicy.js';
@@ -208,15 +222,7 @@ export type {
   ParquetSourceOptions,
   ParquetStats,
 } from './sources/parquetOptions.js';
-export type { ShardManifest, ShardManifestEntry } from './sources/webdataset/shardManifest.js';
-export type { TarIndexFile, TarMember, TarSampleEntry } from './sources/webdataset/tarIndex.js';
-export {
-  decodeTarIndex,
-  encodeTarIndex,
-  groupSamples,
-  indexTarStream,
-  splitSampleName,
-} from './sources/webdataset/tarIndex.js';
+export { indexTarStream } from './sources/webdataset/indexTarStream.js';
 export { WebDatasetSource } from './sources/webdataset/WebDatasetSource.js';
 export type {
   SampleRange,

@@ -64,14 +64,8 @@ export class ChecksumMismatchError extends MedFusionError {
 }
 registerErrorClass('ChecksumMismatchError', ChecksumMismatchError);
 
-/** A shard or table is not what the source expects (bad tar, bad index, bad manifest). Code `BAD_FORMAT`. */
-export class SourceFormatError extends MedFusionError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BAD_FORMAT', message, options);
-    this.name = 'SourceFormatError';
-  }
-}
-registerErrorClass('SourceFormatError', SourceFormatError);
+/** Defined in core (the shard format lives there); re-exported for web's sources. */
+export { SourceFormatError } from '@medfusion/core';
 
 /**
  * A server stalled: no response headers within `headersTimeoutMs`, or no body

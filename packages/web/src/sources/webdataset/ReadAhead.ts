@@ -1,10 +1,9 @@
-import type { EpochPlan } from '@medfusion/core';
+import type { EpochPlan, TarSampleEntry } from '@medfusion/core';
 import { mergeRanges, type ShardLayout } from '@medfusion/core';
 import { index as checkIndex, findInPlan } from '@medfusion/core/internal';
 import type { RangeReader } from '../../remote/RangeReader.js';
 import type { ShardIndexLoader } from './ShardIndexLoader.js';
 import type { ShardTable } from './shardManifest.js';
-import type { TarSampleEntry } from './tarIndex.js';
 import type { SampleRange } from './webDatasetOptions.js';
 
 /** Bytes of one sample, read ahead, with the plan position it was read for. */

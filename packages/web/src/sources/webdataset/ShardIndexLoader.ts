@@ -1,4 +1,12 @@
-import { retry } from '@medfusion/core';
+import {
+  checkTarMembers,
+  decodeTarIndex,
+  encodeTarIndex,
+  groupSamples,
+  retry,
+  type TarMember,
+  type TarSampleEntry,
+} from '@medfusion/core';
 import { isRetryable, raceAbort } from '@medfusion/core/internal';
 import { readText } from '../../remote/fetchWithTimeout.js';
 import { httpOptionsOf, RangeReader } from '../../remote/RangeReader.js';
@@ -8,16 +16,8 @@ import {
   SourceFormatError,
 } from '../../remote/RemoteError.js';
 import { sha256Hex } from '../../remote/sha256.js';
+import { indexTarStream } from './indexTarStream.js';
 import type { Shard, ShardTable } from './shardManifest.js';
-import {
-  checkTarMembers,
-  decodeTarIndex,
-  encodeTarIndex,
-  groupSamples,
-  indexTarStream,
-  type TarMember,
-  type TarSampleEntry,
-} from './tarIndex.js';
 import type { WebDatasetSourceOptions } from './webDatasetOptions.js';
 
 /** Run `work`; a format error that does not name `url` is thrown again naming it. */

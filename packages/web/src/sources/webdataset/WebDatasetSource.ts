@@ -1,3 +1,4 @@
+import type { TarSampleEntry } from '@medfusion/core';
 import {
   ClosedError,
   type Dataset,
@@ -23,7 +24,6 @@ import { assembleSample } from './assembleSample.js';
 import { ReadAhead } from './ReadAhead.js';
 import { ShardIndexLoader } from './ShardIndexLoader.js';
 import { openShards, type ShardTable } from './shardManifest.js';
-import type { TarSampleEntry } from './tarIndex.js';
 import type {
   SampleRange,
   WebDatasetSample,

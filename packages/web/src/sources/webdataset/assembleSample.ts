@@ -1,4 +1,4 @@
-import type { TarSampleEntry } from './tarIndex.js';
+import type { TarSampleEntry } from '@medfusion/core';
 import type { WebDatasetSample } from './webDatasetOptions.js';
 
 /**

@@ -1,30 +1,16 @@
+import {
+  checkShardManifestEntry,
+  parseShardManifest,
+  type ShardManifestEntry,
+  type TarSampleEntry,
+} from '@medfusion/core';
 import { showValue, throwIfAborted } from '@medfusion/core/internal';
 import { readText } from '../../remote/fetchWithTimeout.js';
 import { defaultOriginLimiter } from '../../remote/OriginLimiter.js';
 import { httpOptionsOf, RangeReader } from '../../remote/RangeReader.js';
-import { SourceFormatError } from '../../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
 import { UrlScope } from '../../remote/urlPolicy.js';
-import type { TarSampleEntry } from './tarIndex.js';
 import type { WebDatasetSourceOptions } from './webDatasetOptions.js';
-
-/** One shard in a manifest. */
-export interface ShardManifestEntry {
-  /** Shard URL, absolute or relative to the manifest. */
-  url: string;
-  /** Number of samples in the shard; when every shard has it, indices load lazily per shard. */
-  samples?: number;
-  /** Hex sha256 of the whole shard, verified (WebCrypto) the first time the shard is streamed. */
-  sha256?: string;
-  /** URL of a sidecar index for this shard (relative to the manifest), overriding `sidecar`. */
-  index?: string;
-}
-
-/** A JSON manifest: `{ "shards": [{ "url": "train-000000.tar", "samples": 1000, "sha256": "…" }, …] }`. */
-export interface ShardManifest {
-  /** The shards, in order; sample indices are numbered shard by shard. */
-  shards: ShardManifestEntry[];
-}
 
 /** A shard as the source reads it, once touched: resolved URLs, its pinned reader, its index once loaded. */
 export interface Shard {
@@ -241,33 +227,15 @@ export async function openShards(options: WebDatasetSourceOptions<unknown>): Pro
       throwIfAborted(options.signal);
     }
     const e = shards[i] as ShardManifestEntry;
-    if (!e || typeof e.url !== 'string') {
-      throw new SourceFormatError(`manifest ${base}: shards[${i}].url must be a string`);
-    }
+    checkShardManifestEntry(e, i, base);
     if (!PLAIN_RELATIVE.test(e.url)) scope.resolve(e.url, `${where}: shards[${i}].url`);
     refs.push(e.url);
-    const samples = e.samples;
-    if (samples !== undefined && (!Number.isInteger(samples) || samples < 0)) {
-      throw new SourceFormatError(
-        `manifest ${base}: shards[${i}].samples must be a non-negative integer, got ${samples}`,
-      );
-    }
-    counts.push(samples ?? -1);
+    counts.push(e.samples ?? -1);
     if (e.sha256 !== undefined) {
-      if (typeof e.sha256 !== 'string' || !/^[0-9a-fA-F]{64}$/.test(e.sha256)) {
-        throw new SourceFormatError(
-          `manifest ${base}: shards[${i}].sha256 must be 64 hex digits, got ${JSON.stringify(e.sha256)}`,
-        );
-      }
       digests ??= new PackedDigests(n);
       digests.set(i, e.sha256);
     }
     if (e.index !== undefined) {
-      if (typeof e.index !== 'string' || e.index === '') {
-        throw new SourceFormatError(
-          `manifest ${base}: shards[${i}].index must be a non-empty string, got ${JSON.stringify(e.index)}`,
-        );
-      }
       if (!PLAIN_RELATIVE.test(e.index)) scope.resolve(e.index, `${where}: shards[${i}].index`);
       indexRefs ??= new Array<string>(i).fill('');
       indexRefs[i] = e.index;
@@ -294,17 +262,5 @@ async function loadManifest(
 ): Promise<ShardManifestEntry[]> {
   const reader = new RangeReader({ ...httpOptionsOf(options), url });
   const text = await readText(await reader.stream({ signal: options.signal }));
-  let manifest: ShardManifest;
-  try {
-    manifest = JSON.parse(text);
-  } catch (error) {
-    const html = /^\s*</.test(text) ? ' but an HTML page (a single-page-app fallback?)' : '';
-    throw new SourceFormatError(`manifest ${url} is not JSON${html}`, { cause: error });
-  }
-  if (!manifest || !Array.isArray(manifest.shards) || manifest.shards.length === 0) {
-    throw new SourceFormatError(
-      `manifest ${url} must be { "shards": [{ "url": ... }, ...] } with at least one shard`,
-    );
-  }
-  return manifest.shards;
+  return parseShardManifest(text, url).shards;
 }

@@ -1,0 +1,308 @@
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { ShardManifestColumn } from '@medfusion/core';
+import { collectCsv } from '../input/collectCsv.js';
+import { collectFolder } from '../input/collectFolder.js';
+import type { SampleInput } from '../input/SampleInput.js';
+import { ScanPool } from '../input/scanPool.js';
+import { PackError } from '../PackError.js';
+import type { Progress } from '../progress.js';
+import type { DecodeOptions } from './decodePixels.js';
+import { mapInOrder } from './mapInOrder.js';
+import { type PackLayoutOptions, type PackPlan, planShards } from './planShards.js';
+import { countLabels, type ManifestFacts, STATE_FILE, writeOutput } from './writeOutput.js';
+import { removeTemporaries, writeAtomic } from './writeShard.js';
+
+/** Options of `medfusion pack`. */
+export interface PackOptions extends PackLayoutOptions {
+  /** Output folder. */
+  out: string;
+  /** CSV input: folder the image column is relative to. @default the CSV's folder */
+  images?: string;
+  /** CSV input: image column. @default 'image' */
+  imageColumn: string;
+  /** CSV input: label column. @default 'label' */
+  labelColumn: string;
+  /** Folder input: label = first folder under the input. @default false */
+  folderLabels: boolean;
+}
+
+/** What a pack run did. */
+export interface PackResult {
+  /** Samples packed. */
+  samples: number;
+  /** Shards in the data set. */
+  shards: number;
+  /** Shards reused from an earlier, interrupted run. */
+  resumed: number;
+  /** Bytes of all shards. */
+  bytes: number;
+  /** Files under a folder input that are not PNG, JPEG or DICOM (not packed). */
+  skipped: number;
+  /** The data set's fingerprint. */
+  fingerprint: string;
+  /** True when the output was already complete (nothing written). */
+  upToDate: boolean;
+}
+
+/** Files being scanned at once (queued for, or in, the workers). */
+const SCANS_IN_FLIGHT = 256;
+
+/** Scan every candidate (in parallel workers); the first failure in input order is thrown. */
+async function scanAll(
+  candidates: SampleInput[],
+  csv: boolean,
+  keepTags: string[],
+  progress: Progress,
+  signal: AbortSignal,
+): Promise<{ samples: SampleInput[]; skipped: number }> {
+  const pool = new ScanPool();
+  progress.phase('scan', candidates.length);
+  const abort = () => void pool.close();
+  signal.addEventListener('abort', abort, { once: true });
+  try {
+    // Bounded: a few hundred files in flight, each reply folded into its sample at once.
+    const failures: { index: number; error: PackError }[] = [];
+    const kept = await mapInOrder(
+      candidates,
+      SCANS_IN_FLIGHT,
+      async (c, index) => {
+        const r = await pool.scan(c.path, keepTags);
+        progress.tick(1, r.size ?? 0);
+        if (r.error !== undefined) {
+          failures.push({ index, error: new PackError('PACK_INPUT', c.source, r.error) });
+          return false;
+        }
+        if (!r.check) {
+          if (csv) {
+            const error = new PackError('PACK_INPUT', c.source, 'not a PNG, JPEG or DICOM file');
+            failures.push({ index, error });
+          }
+          return false;
+        }
+        c.kind = r.check.kind;
+        c.size = r.size as number;
+        c.sha256 = r.sha256 as string;
+        if (r.check.width !== undefined) c.width = r.check.width;
+        if (r.check.height !== undefined) c.height = r.check.height;
+        const dicom = r.check.dicom;
+        if (dicom) {
+          const group = dicom.patient || dicom.study;
+          if (group) c.group = group;
+          if (Object.keys(dicom.kept).length > 0) c.fields = { ...c.fields, ...dicom.kept };
+        }
+        return true;
+      },
+      signal,
+    ).catch((error: unknown) => {
+      signal.throwIfAborted(); // Ctrl-C closed the pool: report the stop, not the pool
+      throw error;
+    });
+    signal.throwIfAborted();
+    if (failures.length > 0) {
+      // The first bad file in input order, whichever worker finished first.
+      throw failures.reduce((a, b) => (b.index < a.index ? b : a)).error;
+    }
+    const samples = candidates.filter((_, i) => kept[i]);
+    return { samples, skipped: candidates.length - samples.length };
+  } finally {
+    signal.removeEventListener('abort', abort);
+    await pool.close();
+  }
+}
+
+/**
+ * `--decode` needs PNG or JPEG files (DICOM is not decoded here yet) and, without
+ * `--size`, images all of one size (a batch needs one shape). A `PACK_INPUT`
+ * PackError names the first file that breaks either rule.
+ */
+function checkDecodable(samples: readonly SampleInput[], decode: DecodeOptions): void {
+  const first = samples[0] as SampleInput;
+  for (const s of samples) {
+    if (s.kind === 'dcm') {
+      throw new PackError(
+        'PACK_INPUT',
+        s.source,
+        '--decode does not decode DICOM files yet; pack them without --decode',
+      );
+    }
+    if (decode.width === undefined && (s.width !== first.width || s.height !== first.height)) {
+      throw new PackError(
+        'PACK_INPUT',
+        s.source,
+        `is ${s.width}x${s.height}, ${first.source} is ${first.width}x${first.height}: images of mixed sizes need --size WxH with --decode`,
+      );
+    }
+  }
+}
+
+/**
+ * Check the output folder can take this data set: absent or empty, or holding an
+ * unfinished pack of the same plan (resumed), or this very data set already
+ * complete. Anything else is a `PACK_OUTPUT` PackError naming the folder.
+ */
+async function prepareOutput(out: string, plan: PackPlan): Promise<'fresh' | 'resume' | 'done'> {
+  await mkdir(out, { recursive: true });
+  const names = await readdir(out);
+  if (names.length === 0) return 'fresh';
+  if (names.includes('manifest.json')) {
+    let fingerprint: unknown;
+    try {
+      fingerprint = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')).fingerprint;
+    } catch {
+      fingerprint = undefined;
+    }
+    if (fingerprint === plan.fingerprint) return 'done';
+    throw new PackError(
+      'PACK_OUTPUT',
+      out,
+      'already holds another data set (its manifest.json has another fingerprint); choose an empty --out folder or delete this one',
+    );
+  }
+  if (names.includes(STATE_FILE)) {
+    const state = JSON.parse(await readFile(join(out, STATE_FILE), 'utf8'));
+    if (state.fingerprint === plan.fingerprint) return 'resume';
+    throw new PackError(
+      'PACK_OUTPUT',
+      out,
+      'holds an unfinished pack of other input or other arguments; rerun that command, or delete the folder',
+    );
+  }
+  throw new PackError(
+    'PACK_OUTPUT',
+    out,
+    `is not empty (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''}) and holds no data set of ours; choose an empty --out folder`,
+  );
+}
+
+/**
+ * `medfusion pack`: read the input (a folder, or a CSV), scan and check every
+ * file, plan the shards, then write them (resuming an interrupted run of the same
+ * plan), the per-split manifests, and `manifest.json` last.
+ */
+export async function pack(
+  input: string,
+  options: PackOptions,
+  progress: Progress,
+  signal: AbortSignal,
+): Promise<PackResult> {
+  const inputPath = resolve(input);
+  const out = resolve(options.out);
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(inputPath);
+  } catch {
+    throw new PackError('PACK_INPUT', input, 'no such file or folder');
+  }
+  let candidates: SampleInput[];
+  let columns: ShardManifestColumn[] = [];
+  let labelType: 'number' | 'class' | undefined;
+  let labelColumn = options.labelColumn;
+  if (info.isDirectory()) {
+    candidates = await collectFolder(inputPath, {
+      folderLabels: options.folderLabels,
+      exclude: out,
+    });
+    if (options.folderLabels) {
+      labelType = 'class';
+      labelColumn = '(folder)';
+    }
+  } else {
+    const csv = await collectCsv(inputPath, options);
+    candidates = csv.samples;
+    columns = csv.columns;
+    labelType = csv.labelType;
+  }
+  const { samples, skipped } = await scanAll(
+    candidates,
+    !info.isDirectory(),
+    options.keepTags,
+    progress,
+    signal,
+  );
+  if (samples.length === 0)
+    throw new PackError('PACK_INPUT', input, 'holds no PNG, JPEG or DICOM file');
+  if (options.keepTags.length > 0) {
+    const kept = new Set<string>();
+    for (const s of samples)
+      for (const k of options.keepTags) if (s.fields?.[k] !== undefined) kept.add(k);
+    for (const k of options.keepTags) if (kept.has(k)) columns.push({ name: k, type: 'string' });
+  }
+  if (options.decode) checkDecodable(samples, options.decode);
+  const labelCounts = countLabels(samples);
+  let classes: Map<string, number> | undefined;
+  if (labelType === 'class') classes = new Map(Object.keys(labelCounts).map((l, i) => [l, i]));
+  const layout: PackLayoutOptions = {
+    targetShardBytes: options.targetShardBytes,
+    shuffle: options.shuffle,
+    seed: options.seed,
+    keepTags: options.keepTags,
+  };
+  if (options.samplesPerShard !== undefined) layout.samplesPerShard = options.samplesPerShard;
+  if (options.splits) layout.splits = options.splits;
+  if (options.decode) layout.decode = options.decode;
+  const plan = planShards(samples, layout, classes, columns);
+  const state = await prepareOutput(out, plan);
+  const result: PackResult = {
+    samples: samples.length,
+    shards: plan.shards.length,
+    resumed: 0,
+    bytes: 0,
+    skipped,
+    fingerprint: plan.fingerprint,
+    upToDate: state === 'done',
+  };
+  if (state === 'done') {
+    result.bytes = plan.shards.reduce((a, s) => a + s.size, 0);
+    return result;
+  }
+  const names = [
+    STATE_FILE,
+    'manifest.json',
+    ...plan.shards.flatMap((s) => [s.name, `${s.name}.idx.json`]),
+  ];
+  await removeTemporaries(out, names);
+  if (state === 'fresh') {
+    await writeAtomic(
+      join(out, STATE_FILE),
+      `${JSON.stringify({ format: 'medfusion-pack-state', fingerprint: plan.fingerprint })}\n`,
+    );
+  }
+  progress.phase(
+    'write',
+    samples.length,
+    plan.shards.reduce((a, s) => a + s.size, 0),
+  );
+  const facts: ManifestFacts = { samples, columns };
+  if (labelType) {
+    facts.labels = { column: labelColumn, type: labelType };
+    if (classes) facts.labels.classes = [...classes.keys()];
+  }
+  if (options.splits) facts.splits = options.splits;
+  try {
+    const { written, resumed } = await writeOutput(
+      out,
+      plan,
+      facts,
+      state === 'resume',
+      progress,
+      signal,
+    );
+    result.resumed = resumed;
+    result.bytes = written.reduce((a, w) => a + w.bytes, 0);
+  } catch (error) {
+    await removeTemporaries(out, names).catch(() => {});
+    const code = (error as { code?: string }).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') {
+      const path = String((error as { path?: string }).path ?? out).replace(/\.partial$/, '');
+      throw new PackError(
+        'PACK_OUTPUT',
+        path,
+        `the disk is full (${code}); complete shards are kept: free some space and run the same command again`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  return result;
+}

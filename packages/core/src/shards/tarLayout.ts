@@ -1,0 +1,82 @@
+import { SourceFormatError } from '../errors.js';
+import type { TarMember } from './tarIndex.js';
+
+/** Size of a tar block: headers and padded member data are whole blocks. */
+export const TAR_BLOCK = 512;
+
+/** Longest member name, in bytes, that fits a ustar header's `name` field alone (no prefix, no PAX). */
+export const USTAR_NAME_BYTES = 100;
+
+/** Bytes a member's data takes in the archive: its size rounded up to whole blocks. */
+export function paddedSize(size: number): number {
+  return Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
+}
+
+/**
+ * Whether `name` fits one ustar header by itself: printable ASCII, at most
+ * {@link USTAR_NAME_BYTES} bytes. Such a member is one header block followed
+ * by its data, so its offset follows from the sizes before it.
+ */
+export function isPlainUstarName(name: string): boolean {
+  return name.length > 0 && name.length <= USTAR_NAME_BYTES && /^[\x21-\x7e]+$/.test(name);
+}
+
+/**
+ * Where each member's data lies in a tar archive of plain ustar members written
+ * in this order (one 512-byte header each, data padded to 512 bytes, no PAX or
+ * long-name records): the index of a shard, known before it is written. A name
+ * that is not {@link isPlainUstarName} is a `BAD_FORMAT` {@link SourceFormatError}.
+ * Returns the members and the archive size including its two closing zero blocks.
+ */
+export function ustarLayout(members: readonly { name: string; size: number }[]): {
+  members: TarMember[];
+  size: number;
+} {
+  const out: TarMember[] = [];
+  let at = 0;
+  for (const m of members) {
+    if (!isPlainUstarName(m.name)) {
+      throw new SourceFormatError(
+        `tar member name ${JSON.stringify(m.name)} needs more than one ustar header (printable ASCII, at most ${USTAR_NAME_BYTES} bytes)`,
+      );
+    }
+    if (!Number.isInteger(m.size) || m.size < 0) {
+      throw new RangeError(
+        `tar member ${m.name}: size must be a non-negative integer, got ${m.size}`,
+      );
+    }
+    out.push({ name: m.name, offset: at + TAR_BLOCK, size: m.size });
+    at += TAR_BLOCK + paddedSize(m.size);
+  }
+  return { members: out, size: at + 2 * TAR_BLOCK };
+}
+
+/**
+ * Check that `tar` (a whole archive) has each member's header where
+ * {@link ustarLayout} put it: the name at the start of the block before the
+ * data and the size in the header's size field. A mismatch is a `BAD_FORMAT`
+ * {@link SourceFormatError} naming `source` and the member.
+ */
+export function checkUstarLayout(
+  tar: Uint8Array,
+  members: readonly TarMember[],
+  source: string,
+): void {
+  const text = new TextDecoder();
+  for (const m of members) {
+    const h = m.offset - TAR_BLOCK;
+    const name = text.decode(tar.subarray(h, h + USTAR_NAME_BYTES)).replace(/\0.*$/s, '');
+    const size = Number.parseInt(
+      text
+        .decode(tar.subarray(h + 124, h + 136))
+        .replace(/\0.*$/s, '')
+        .trim(),
+      8,
+    );
+    if (name !== m.name || size !== m.size) {
+      throw new SourceFormatError(
+        `${source}: no ustar header for ${m.name} (${m.size} bytes) at ${h}; found ${JSON.stringify(name)} (${size} bytes)`,
+      );
+    }
+  }
+}
