@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildFixtures } from '../fixtures-shards/buildFixtures.js';
 import type { ShardServers } from '../fixtures-shards/fixtures.js';
+import { GNU_SHARDS } from '../fixtures-shards/fixtures.js';
 import { startNginx } from '../fixtures-shards/nginx.js';
 import { startRangeServer } from '../fixtures-shards/rangeServer.js';
+import { type S3Servers, startS3 } from './s3Server.js';
 import { startSampleServer } from './sampleServer.js';
 
 declare module 'vitest' {
@@ -21,6 +23,8 @@ declare module 'vitest' {
     shardServers: ShardServers;
     /** Base URL of the sample server (tests/setup/sampleServer.ts). */
     sampleServer: string;
+    /** The S3-compatible store holding the GNU shards, and its stand-in backend (tests/setup/s3Server.ts). */
+    s3: S3Servers;
   }
 }
 
@@ -42,7 +46,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ? { url: `${node.url}/plain/`, stop: async () => {} }
     : await startNginx(root, join(tmp, 'nginx'));
   const samples = await startSampleServer();
+  const s3 = await startS3(root, [
+    'manifest.json',
+    ...GNU_SHARDS.flatMap((s, i) => (i < 2 ? [s.name, `${s.name}.idx.json`] : [s.name])),
+  ]);
   project.provide('sampleServer', samples.url);
+  project.provide('s3', s3.servers);
   project.provide('shardServers', {
     nginx: nginx.url,
     flaky: `${node.url}/flaky/`,
@@ -50,7 +59,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stats: `${node.url}/stats/`,
   });
   return async () => {
-    await Promise.all([nginx.stop(), node.close(), samples.close()]);
+    await Promise.all([nginx.stop(), node.close(), samples.close(), s3.close()]);
     rmSync(tmp, { recursive: true, force: true });
   };
 }

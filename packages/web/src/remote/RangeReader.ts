@@ -138,7 +138,12 @@ export class RangeReader {
   private requestHeaders(range: string | undefined): Record<string, string> {
     const h: Record<string, string> = { ...this.headers };
     if (range) h.Range = range;
-    if (this.pinnedEtag && !this.pinnedEtag.startsWith('W/')) h['If-Match'] = this.pinnedEtag;
+    // A signed URL's requests stay CORS-simple (`Range` alone is safelisted): an `If-Match`
+    // would send a preflight per fresh URL, which some stores refuse once the URL expired,
+    // hiding the expiry behind a network error. Their version is checked by the answer's ETag.
+    if (this.pinnedEtag && !this.pinnedEtag.startsWith('W/') && !this.signing) {
+      h['If-Match'] = this.pinnedEtag;
+    }
     return h;
   }
 
