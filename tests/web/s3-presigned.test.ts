@@ -91,6 +91,28 @@ describe('signUrl: an epoch from a private S3 bucket over presigned URLs that ex
   });
 });
 
+describe('signUrl: concurrent reads', () => {
+  it('share one hook call per object', async () => {
+    const calls: HookCall[] = [];
+    const source = await WebDatasetSource.open({ manifestUrl, signUrl: backendHook(calls) });
+    const samples = await Promise.all(
+      Array.from({ length: source.length }, (_, i) => source.get(i)),
+    );
+    source.close();
+    samples.forEach((sample, i) => expect(sample.files).toEqual(expected(i)));
+    const urls = calls.map((c) => c.url);
+    expect(new Set(urls).size).toBe(urls.length);
+    expect(calls.every((c) => !c.refresh)).toBe(true);
+    expect(new Set(urls)).toEqual(
+      new Set(
+        ['manifest.json', ...GNU_SHARDS.map((s) => s.name)].map(
+          (n) => `${endpoint}/${bucket}/${n}`,
+        ),
+      ),
+    );
+  });
+});
+
 describe('signUrl: bad hooks and a server that keeps refusing', () => {
   it('a hook that throws fails with SIGN_URL_FAILED carrying its error; nothing is fetched', async () => {
     const before = await storeLog();
