@@ -99,7 +99,7 @@ describe('signUrl: concurrent reads', () => {
       Array.from({ length: source.length }, (_, i) => source.get(i)),
     );
     source.close();
-    samples.forEach((sample, i) => expect(sample.files).toEqual(expected(i)));
+    for (const [i, sample] of samples.entries()) expect(sample.files).toEqual(expected(i));
     const urls = calls.map((c) => c.url);
     expect(new Set(urls).size).toBe(urls.length);
     expect(calls.every((c) => !c.refresh)).toBe(true);
