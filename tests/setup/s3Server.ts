@@ -71,10 +71,9 @@ function expiredAt(query: URLSearchParams, now: number): boolean {
   return now > signedAt + Number(query.get('X-Amz-Expires') ?? 0) * 1000;
 }
 
-/** Start s3rver, upload `files` (names under `root`) into the bucket, start proxy and backend. */
+/** Start s3rver, upload `files` (object key → local path) into the bucket, start proxy and backend. */
 export async function startS3(
-  root: string,
-  files: readonly string[],
+  files: ReadonlyMap<string, string>,
 ): Promise<{ servers: S3Servers; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'medfusion-s3rver-'));
   const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir });
@@ -98,10 +97,8 @@ export async function startS3(
       },
     }),
   );
-  for (const name of files) {
-    await admin.send(
-      new PutObjectCommand({ Bucket: BUCKET, Key: name, Body: readFileSync(join(root, name)) }),
-    );
+  for (const [Key, path] of files) {
+    await admin.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: readFileSync(path) }));
   }
 
   const log: S3LogEntry[] = [];

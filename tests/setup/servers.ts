@@ -8,6 +8,7 @@
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { buildFixtures } from '../fixtures-shards/buildFixtures.js';
 import type { ShardServers } from '../fixtures-shards/fixtures.js';
@@ -46,10 +47,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ? { url: `${node.url}/plain/`, stop: async () => {} }
     : await startNginx(root, join(tmp, 'nginx'));
   const samples = await startSampleServer();
-  const s3 = await startS3(root, [
+  // The bucket: the GNU shards with their manifest and sidecars, and the CSV + PNG fixtures.
+  const objects = new Map<string, string>();
+  for (const name of [
     'manifest.json',
     ...GNU_SHARDS.flatMap((s, i) => (i < 2 ? [s.name, `${s.name}.idx.json`] : [s.name])),
-  ]);
+  ]) {
+    objects.set(name, join(root, name));
+  }
+  const csv = fileURLToPath(new URL('../web/fixtures/csv-images/', import.meta.url));
+  objects.set('csv-images/manifest.csv', join(csv, 'manifest.csv'));
+  for (const png of readdirSync(join(csv, 'images'))) {
+    objects.set(`csv-images/images/${png}`, join(csv, 'images', png));
+  }
+  const s3 = await startS3(objects);
   project.provide('sampleServer', samples.url);
   project.provide('s3', s3.servers);
   project.provide('shardServers', {
