@@ -71,9 +71,13 @@ function expiredAt(query: URLSearchParams, now: number): boolean {
   return now > signedAt + Number(query.get('X-Amz-Expires') ?? 0) * 1000;
 }
 
-/** Start s3rver, upload `files` (object key → local path) into the bucket, start proxy and backend. */
+/**
+ * Start s3rver, upload `files` (object key → local path) into the bucket, start the proxy and
+ * the backend, whose presigned URLs live `expiresIn` seconds.
+ */
 export async function startS3(
   files: ReadonlyMap<string, string>,
+  expiresIn = EXPIRES_IN,
 ): Promise<{ servers: S3Servers; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'medfusion-s3rver-'));
   const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir });
@@ -152,7 +156,7 @@ export async function startS3(
       const key = decodeURIComponent(object.pathname.slice(BUCKET.length + 2));
       const expired = url.searchParams.get('expired') === '1';
       getSignedUrl(signer, new GetObjectCommand({ Bucket: BUCKET, Key: key }), {
-        expiresIn: EXPIRES_IN,
+        expiresIn,
         ...(expired ? { signingDate: new Date(Date.now() - 3_600_000) } : {}),
       }).then(
         (signed) => {
@@ -166,7 +170,7 @@ export async function startS3(
   );
 
   return {
-    servers: { endpoint: proxy.url, bucket: BUCKET, backend: backend.url, expiresIn: EXPIRES_IN },
+    servers: { endpoint: proxy.url, bucket: BUCKET, backend: backend.url, expiresIn },
     close: async () => {
       await Promise.all([proxy.close(), backend.close()]);
       await s3.close();
