@@ -16,7 +16,8 @@ const EXPIRED = /expired|expiry time|not valid in the specified time frame/i;
  * of `url`, or, with a `signUrl` hook, of the URL the hook signed for it. A response that
  * refuses the signed URL as expired (400/403 with a short body saying so) is answered by
  * one fresh signature from the hook and one more request; refused again, the read fails with
- * `URL_EXPIRED` (never retried). Errors name `url`, never a signed URL. Another refusal is
+ * `URL_EXPIRED` (never retried). Errors name `url`, never a signed URL; signed requests skip
+ * the browser's HTTP cache unless `init.cache` says otherwise. Another refusal is
  * returned as a response (its body, when read, is the first bytes of the server's).
  */
 export async function fetchSigned(
@@ -29,6 +30,8 @@ export async function fetchSigned(
 ): Promise<Response> {
   if (!signing) return fetchWithTimeout(fetchFn, url, init, timeouts, signal);
   const { signer, limits } = signing;
+  // The browser's HTTP cache would keep the signed URL (on disk) as a key: not unless asked.
+  if (init.cache === undefined) init = { ...init, cache: 'no-store' };
   const first = await signer.signed(url, limits, signal ?? undefined);
   const res = await fetchWithTimeout(fetchFn, first, init, timeouts, signal, url);
   const checked = await unlessExpired(res);
