@@ -17,7 +17,7 @@ export type {
   SignUrlContext,
   SignUrlOptions,
 } from './rangeReaderOptions.js';
-export { httpOptionsOf } from './rangeReaderOptions.js';
+export { HTTP_OPTION_NAMES, httpOptionsOf } from './rangeReaderOptions.js';
 
 /**
  * Reads byte ranges of one remote object over HTTP with retries, a

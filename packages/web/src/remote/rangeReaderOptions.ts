@@ -75,6 +75,19 @@ export interface HttpOptions extends RequestTimeoutOptions, SignUrlOptions {
   retry?: Omit<RetryOptions, 'signal' | 'shouldRetry'>;
 }
 
+/** The names of {@link HttpOptions}, for sources that refuse unknown options. */
+export const HTTP_OPTION_NAMES = [
+  'fetch',
+  'headers',
+  'limiter',
+  'retry',
+  'headersTimeoutMs',
+  'idleTimeoutMs',
+  'clock',
+  'signUrl',
+  'signTimeoutMs',
+] as const satisfies readonly (keyof HttpOptions)[];
+
 /** The HTTP options of `options` (fetch, limiter, retry, timeouts, headers, signing), for another reader. */
 export function httpOptionsOf(options: HttpOptions): HttpOptions {
   const { fetch, headers, limiter, retry, headersTimeoutMs, idleTimeoutMs, clock } = options;
