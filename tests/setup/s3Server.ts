@@ -125,6 +125,18 @@ export async function startS3(
         { method: req.method, headers: { ...req.headers, host: `127.0.0.1:${port}` } },
         (answer) => {
           entry.status = answer.statusCode ?? 0;
+          const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(answer.headers['content-range'] ?? '');
+          if (req.headers.range === 'bytes=0-0' && range && range[2] !== '0') {
+            // s3rver reads `bytes=0-0` as `bytes=0-` (its `end || Infinity`) and sends the whole
+            // object; S3 sends one byte. Answer as S3 does: the first byte only.
+            answer.once('data', (chunk: Buffer) => {
+              answer.destroy();
+              const headers = { ...answer.headers, 'content-range': `bytes 0-0/${range[3]}` };
+              res.writeHead(206, { ...headers, 'content-length': '1' });
+              res.end(chunk.subarray(0, 1));
+            });
+            return;
+          }
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
         },

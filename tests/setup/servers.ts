@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { buildFixtures } from '../fixtures-shards/buildFixtures.js';
 import type { ShardServers } from '../fixtures-shards/fixtures.js';
-import { GNU_SHARDS } from '../fixtures-shards/fixtures.js';
+import { GNU_SHARDS, PARQUET } from '../fixtures-shards/fixtures.js';
 import { startNginx } from '../fixtures-shards/nginx.js';
 import { startRangeServer } from '../fixtures-shards/rangeServer.js';
 import { type S3Servers, startS3 } from './s3Server.js';
@@ -47,10 +47,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ? { url: `${node.url}/plain/`, stop: async () => {} }
     : await startNginx(root, join(tmp, 'nginx'));
   const samples = await startSampleServer();
-  // The bucket: the GNU shards with their manifest and sidecars, and the CSV + PNG fixtures.
+  // The bucket: the GNU shards with their manifest and sidecars, the Parquet table, and the
+  // CSV + PNG fixtures.
   const objects = new Map<string, string>();
   for (const name of [
     'manifest.json',
+    PARQUET.name,
     ...GNU_SHARDS.flatMap((s, i) => (i < 2 ? [s.name, `${s.name}.idx.json`] : [s.name])),
   ]) {
     objects.set(name, join(root, name));
