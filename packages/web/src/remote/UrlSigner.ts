@@ -4,7 +4,7 @@ import { SignUrlError } from './RemoteError.js';
 import type { SignUrl, SignUrlOptions } from './rangeReaderOptions.js';
 import { UrlNotAllowedError } from './urlPolicy.js';
 
-/** Most objects whose signed URL one hook's cache keeps (the oldest is dropped first). */
+/** Most objects whose signed URL one hook's cache keeps (the least recently used is dropped). */
 const MAX_ENTRIES = 10_000;
 
 interface Entry {
@@ -28,7 +28,11 @@ export class UrlSigner {
   /** The signed URL of `url`: the one kept for it, or a fresh one from the hook. */
   signed(url: string, limits: SignLimits, signal: AbortSignal | undefined): Promise<string> {
     const entry = this.entries.get(url);
-    return raceAbort(entry ? entry.promise : this.sign(url, false, limits), signal);
+    if (!entry) return raceAbort(this.sign(url, false, limits), signal);
+    // Most recently used last: the least recently used object is the one dropped.
+    this.entries.delete(url);
+    this.entries.set(url, entry);
+    return raceAbort(entry.promise, signal);
   }
 
   /**
@@ -140,16 +144,16 @@ export interface Signing {
  * hook. Throws a TypeError / RangeError naming a bad `signUrl` / `signTimeoutMs`.
  */
 export function signingOf(options: SignUrlOptions, clock: Clock): Signing | undefined {
-  const hook = options.signUrl;
-  if (hook === undefined) return undefined;
-  if (typeof hook !== 'function') {
-    throw new TypeError(`signUrl must be a function, got ${showValue(hook)}`);
-  }
   const timeoutMs = options.signTimeoutMs ?? 30_000;
   if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
     throw new RangeError(
       `signTimeoutMs must be a positive number of milliseconds, got ${showValue(timeoutMs)}`,
     );
+  }
+  const hook = options.signUrl;
+  if (hook === undefined) return undefined;
+  if (typeof hook !== 'function') {
+    throw new TypeError(`signUrl must be a function, got ${showValue(hook)}`);
   }
   let signer = signers.get(hook);
   if (!signer) {
