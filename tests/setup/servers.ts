@@ -8,11 +8,14 @@
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { buildFixtures } from '../fixtures-shards/buildFixtures.js';
 import type { ShardServers } from '../fixtures-shards/fixtures.js';
+import { GNU_SHARDS, PARQUET } from '../fixtures-shards/fixtures.js';
 import { startNginx } from '../fixtures-shards/nginx.js';
 import { startRangeServer } from '../fixtures-shards/rangeServer.js';
+import { type S3Servers, startS3 } from './s3Server.js';
 import { startSampleServer } from './sampleServer.js';
 
 declare module 'vitest' {
@@ -21,6 +24,8 @@ declare module 'vitest' {
     shardServers: ShardServers;
     /** Base URL of the sample server (tests/setup/sampleServer.ts). */
     sampleServer: string;
+    /** The S3-compatible store holding the GNU shards, and its stand-in backend (tests/setup/s3Server.ts). */
+    s3: S3Servers;
   }
 }
 
@@ -42,7 +47,24 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ? { url: `${node.url}/plain/`, stop: async () => {} }
     : await startNginx(root, join(tmp, 'nginx'));
   const samples = await startSampleServer();
+  // The bucket: the GNU shards with their manifest and sidecars, the Parquet table, and the
+  // CSV + PNG fixtures.
+  const objects = new Map<string, string>();
+  for (const name of [
+    'manifest.json',
+    PARQUET.name,
+    ...GNU_SHARDS.flatMap((s, i) => (i < 2 ? [s.name, `${s.name}.idx.json`] : [s.name])),
+  ]) {
+    objects.set(name, join(root, name));
+  }
+  const csv = fileURLToPath(new URL('../web/fixtures/csv-images/', import.meta.url));
+  objects.set('csv-images/manifest.csv', join(csv, 'manifest.csv'));
+  for (const png of readdirSync(join(csv, 'images'))) {
+    objects.set(`csv-images/images/${png}`, join(csv, 'images', png));
+  }
+  const s3 = await startS3(objects);
   project.provide('sampleServer', samples.url);
+  project.provide('s3', s3.servers);
   project.provide('shardServers', {
     nginx: nginx.url,
     flaky: `${node.url}/flaky/`,
@@ -50,7 +72,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stats: `${node.url}/stats/`,
   });
   return async () => {
-    await Promise.all([nginx.stop(), node.close(), samples.close()]);
+    await Promise.all([nginx.stop(), node.close(), samples.close(), s3.close()]);
     rmSync(tmp, { recursive: true, force: true });
   };
 }

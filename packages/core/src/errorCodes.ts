@@ -74,6 +74,10 @@ export const ERROR_CODES = [
   'REQUEST_TIMEOUT',
   /** A server answered a Range request with the whole object (RemoteReadError). */
   'RANGE_NOT_SUPPORTED',
+  /** A `signUrl` hook threw, timed out or returned no URL (SignUrlError). */
+  'SIGN_URL_FAILED',
+  /** A freshly signed URL was refused as expired again: no more signing (RemoteReadError). */
+  'URL_EXPIRED',
   /** A size read from untrusted bytes exceeds the real object or a cap (SizeLimitError). */
   'SIZE_LIMIT',
   /** A Parquet column chunk uses a compression codec with no decompressor (UnsupportedCodecError). */

@@ -195,13 +195,21 @@ export {
 export { isCrossOriginIsolated } from './env.js';
 export type { RequestTimeoutOptions } from './remote/fetchWithTimeout.js';
 export { defaultOriginLimiter, OriginLimiter } from './remote/OriginLimiter.js';
-export type { HttpOptions, RangeReaderOptions, ReadOptions } from './remote/RangeReader.js';
+export type {
+  HttpOptions,
+  RangeReaderOptions,
+  ReadOptions,
+  SignUrl,
+  SignUrlContext,
+  SignUrlOptions,
+} from './remote/RangeReader.js';
 export { RangeReader } from './remote/RangeReader.js';
 export {
   ChecksumMismatchError,
   ObjectChangedError,
   RemoteReadError,
   RequestTimeoutError,
+  SignUrlError,
 } from './remote/RemoteError.js';
 export type { UrlPolicy } from './remote/urlPolicy.js';
 export { UrlNotAllowedError } from './remote/urlPolicy.js';

@@ -7,18 +7,24 @@ import {
   showValue,
   throwIfAborted,
 } from '@medfusion/core/internal';
-import {
-  fetchWithTimeout,
-  type RequestTimeouts,
-  resolveRequestTimeouts,
-} from './fetchWithTimeout.js';
+import { fetchSigned } from './fetchSigned.js';
+import { type RequestTimeouts, resolveRequestTimeouts } from './fetchWithTimeout.js';
 import { defaultOriginLimiter, type OriginLimiter } from './OriginLimiter.js';
 import { ObjectChangedError, RemoteReadError } from './RemoteError.js';
-import type { RangeReaderOptions, ReadOptions } from './rangeReaderOptions.js';
+import type { RangeReaderOptions, ReadOptions, SignUrlOptions } from './rangeReaderOptions.js';
+import { redactUrl } from './redactUrl.js';
 import { resolveUrl } from './resolveUrl.js';
+import { type Signing, signingOf } from './UrlSigner.js';
 
-export type { HttpOptions, RangeReaderOptions, ReadOptions } from './rangeReaderOptions.js';
-export { httpOptionsOf } from './rangeReaderOptions.js';
+export type {
+  HttpOptions,
+  RangeReaderOptions,
+  ReadOptions,
+  SignUrl,
+  SignUrlContext,
+  SignUrlOptions,
+} from './rangeReaderOptions.js';
+export { HTTP_OPTION_NAMES, httpOptionsOf } from './rangeReaderOptions.js';
 
 /**
  * Reads byte ranges of one remote object over HTTP with retries, a
@@ -31,7 +37,9 @@ export { httpOptionsOf } from './rangeReaderOptions.js';
  * first read, which fails with `RANGE_NOT_SUPPORTED` without downloading the
  * body, and so does every later read, without a request. A stalled server
  * fails with `REQUEST_TIMEOUT` ({@link RequestTimeoutError}); aborting a read's
- * signal aborts its request and frees its per-origin slot.
+ * signal aborts its request and frees its per-origin slot. With `signUrl` (a private
+ * bucket), requests go to the URL the hook signs for {@link RangeReader.url}, re-signed once
+ * when the server refuses it as expired ({@link SignUrlOptions}); errors name the unsigned URL.
  *
  * @example
  * const reader = new RangeReader({ url: 'https://huggingface.co/datasets/org/set/resolve/main/train-000.tar' });
@@ -47,6 +55,7 @@ export class RangeReader {
   private readonly headers: Record<string, string>;
   private readonly cache: RequestCache;
   private readonly timeouts: RequestTimeouts;
+  private readonly signing: Signing | undefined;
   private noRange: RemoteReadError | undefined;
   private pinnedEtag: string | undefined;
   private pinnedSize: number | undefined;
@@ -62,6 +71,7 @@ export class RangeReader {
     this.headers = options.headers ?? {};
     this.cache = options.cache ?? 'no-store';
     this.timeouts = resolveRequestTimeouts(options);
+    this.signing = signingOf(options, this.timeouts.clock);
     this.pinnedEtag = options.etag;
     if (options.size !== undefined) {
       this.pinnedSize = nonNegativeInt('size', options.size);
@@ -99,7 +109,9 @@ export class RangeReader {
       );
     }
     if (this.pinnedSize !== undefined && end > this.pinnedSize) {
-      throw new RangeError(`end ${end} is past the object's size ${this.pinnedSize} (${this.url})`);
+      throw new RangeError(
+        `end ${end} is past the object's size ${this.pinnedSize} (${redactUrl(this.url)})`,
+      );
     }
     if (this.noRange) return Promise.reject(this.noRange);
     return retry(() => this.readOnce(start, end, options.signal, options.speculation), {
@@ -123,7 +135,12 @@ export class RangeReader {
   private requestHeaders(range: string | undefined): Record<string, string> {
     const h: Record<string, string> = { ...this.headers };
     if (range) h.Range = range;
-    if (this.pinnedEtag && !this.pinnedEtag.startsWith('W/')) h['If-Match'] = this.pinnedEtag;
+    // A signed URL's requests stay CORS-simple (`Range` alone is safelisted): an `If-Match`
+    // would send a preflight per fresh URL, which some stores refuse once the URL expired,
+    // hiding the expiry behind a network error. Their version is checked by the answer's ETag.
+    if (this.pinnedEtag && !this.pinnedEtag.startsWith('W/') && !this.signing) {
+      h['If-Match'] = this.pinnedEtag;
+    }
     return h;
   }
 
@@ -132,15 +149,18 @@ export class RangeReader {
     signal: AbortSignal | undefined,
     speculation: Speculation | undefined,
   ): Promise<{ res: Response; release: () => void }> {
+    // Signed before taking a slot of the origin (the hook may ask a backend); kept per object.
+    if (this.signing) await this.signing.signer.signed(this.url, this.signing.limits, signal);
     const release = await this.limiter.acquire(this.origin, signal, speculation);
     this.requestCount++;
     let res: Response;
     try {
-      res = await fetchWithTimeout(
+      res = await fetchSigned(
         this.fetchFn,
         this.url,
         { headers: this.requestHeaders(range), cache: this.cache },
         this.timeouts,
+        this.signing,
         signal,
       );
     } catch (error) {

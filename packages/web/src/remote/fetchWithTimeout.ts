@@ -55,7 +55,7 @@ export function resolveRequestTimeouts(options: RequestTimeoutOptions): RequestT
  * {@link RequestTimeoutError}; other failures are the fetch's own. The returned Response's
  * body carries the idle timeout; read or cancel it. Its `Content-Length`, when present, is the
  * length of the body as read (absent when the answer may be compressed, see
- * {@link decodedLengthHeaders}).
+ * {@link decodedLengthHeaders}). Errors name `shownUrl` (the unsigned URL of a signed one).
  */
 export async function fetchWithTimeout(
   fetchFn: typeof globalThis.fetch,
@@ -63,6 +63,7 @@ export async function fetchWithTimeout(
   init: RequestInit,
   timeouts: RequestTimeouts,
   signal?: AbortSignal | null,
+  shownUrl: string = url,
 ): Promise<Response> {
   if (signal?.aborted) throw abortReason(signal);
   const { clock, headersTimeoutMs, idleTimeoutMs } = timeouts;
@@ -73,7 +74,7 @@ export async function fetchWithTimeout(
   const arm = (ms: number, phase: 'headers' | 'body') =>
     ms === Number.POSITIVE_INFINITY
       ? undefined
-      : clock.setTimeout(() => controller.abort(new RequestTimeoutError(url, phase, ms)), ms);
+      : clock.setTimeout(() => controller.abort(new RequestTimeoutError(shownUrl, phase, ms)), ms);
   const headersTimer = arm(headersTimeoutMs, 'headers');
   let res: Response;
   try {

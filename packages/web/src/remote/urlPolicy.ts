@@ -1,5 +1,6 @@
 import { MedFusionError } from '@medfusion/core';
 import { badType, object, registerErrorClass, showValue } from '@medfusion/core/internal';
+import { redactUrl } from './redactUrl.js';
 
 /**
  * Which URLs written in a data file (a CSV manifest row, a shard manifest entry)
@@ -31,10 +32,20 @@ export interface UrlPolicy {
 export class UrlNotAllowedError extends MedFusionError {
   /** The resolved URL that was refused. */
   readonly url: string;
-  constructor(url: string, where: string, reason: string, index?: number) {
+  /**
+   * @param hint how to allow it, for the message
+   */
+  constructor(
+    url: string,
+    where: string,
+    reason: string,
+    index?: number,
+    hint = 'allow it with the urlPolicy option',
+  ) {
+    url = redactUrl(url);
     super(
       'URL_NOT_ALLOWED',
-      `${where}: ${url} is ${reason}; nothing was fetched (allow it with the urlPolicy option)`,
+      `${where}: ${url} is ${reason}; nothing was fetched (${hint})`,
       index === undefined ? undefined : { index },
     );
     this.name = 'UrlNotAllowedError';

@@ -16,13 +16,15 @@ import {
   showValue,
   throwIfAborted,
 } from '@medfusion/core/internal';
+import { fetchSigned } from '../remote/fetchSigned.js';
 import {
-  fetchWithTimeout,
   type RequestTimeouts,
   readBody,
   resolveRequestTimeouts,
 } from '../remote/fetchWithTimeout.js';
+import { redactUrl } from '../remote/redactUrl.js';
 import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
+import { type Signing, signingOf } from '../remote/UrlSigner.js';
 import { type UrlNotAllowedError, UrlScope } from '../remote/urlPolicy.js';
 import type { CsvImageDatasetOptions, CsvImageSample, CsvInvalidRow } from './csvImageOptions.js';
 import { CsvFormatError, parseManifest, readManifestText } from './csvManifest.js';
@@ -100,6 +102,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
   private readonly phases = new LoadPhaseCounter();
   private readonly fetchFn: typeof fetch;
   private readonly timeouts: RequestTimeouts;
+  private readonly signing: Signing | undefined;
   private readonly init: RequestInit | undefined;
   private readonly anonymousInit: RequestInit;
   private readonly transform: ((s: CsvImageSample, i: number) => T | Promise<T>) | undefined;
@@ -265,6 +268,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
     });
     this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.timeouts = resolveRequestTimeouts(options);
+    this.signing = signingOf(options, this.timeouts.clock);
     this.init = options.requestInit;
     this.anonymousInit = withoutCredentials(options.requestInit);
     this.transform = options.transform;
@@ -306,13 +310,14 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
     const maxLineBytes = positiveInt('maxLineBytes', options.maxLineBytes ?? 2 ** 23);
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     const timeouts = resolveRequestTimeouts(options);
+    const signing = signingOf(options, timeouts.clock);
     let text: string;
     try {
       const init = options.requestInit ?? {};
-      const res = await fetchWithTimeout(fetchFn, csvUrl, init, timeouts, opts.signal);
+      const res = await fetchSigned(fetchFn, csvUrl, init, timeouts, signing, opts.signal);
       if (!res.ok) {
         await res.body?.cancel().catch(() => {});
-        throw new Error(`HTTP ${res.status} for ${csvUrl}`);
+        throw new Error(`HTTP ${res.status} for ${redactUrl(csvUrl)}`);
       }
       text = await readManifestText(res, csvUrl, maxLineBytes);
     } catch (err) {
@@ -320,7 +325,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
       if (err instanceof MedFusionError) throw err;
       throw new MedFusionError(
         'LOAD_FAILED',
-        `fetching the manifest ${csvUrl} failed: ${String(err)}`,
+        `fetching the manifest ${redactUrl(csvUrl)} failed: ${String(err)}`,
         {
           cause: err,
         },
@@ -374,10 +379,17 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
     const startAt = performance.now();
     try {
       const init = this.scope.mayCarryCredentials(url) ? this.init : this.anonymousInit;
-      const res = await fetchWithTimeout(this.fetchFn, url, init ?? {}, this.timeouts, opts.signal);
+      const res = await fetchSigned(
+        this.fetchFn,
+        url,
+        init ?? {},
+        this.timeouts,
+        this.signing,
+        opts.signal,
+      );
       if (!res.ok) {
         await res.body?.cancel().catch(() => {});
-        throw new Error(`HTTP ${res.status} for ${url}`);
+        throw new Error(`HTTP ${res.status} for ${redactUrl(url)}`);
       }
       const bytes = await readBody(res.body);
       const decodeAt = performance.now();

@@ -1,4 +1,5 @@
 import type { RequestTimeoutOptions } from '../remote/fetchWithTimeout.js';
+import type { SignUrlOptions } from '../remote/rangeReaderOptions.js';
 import type { UrlNotAllowedError, UrlPolicy } from '../remote/urlPolicy.js';
 import type { CsvFormatError } from './csvManifest.js';
 import type { ImageDecoderOptions } from './decodeImage.js';
@@ -15,9 +16,13 @@ export interface CsvImageSample {
 
 /**
  * Options of {@link CsvImageDataset.open}. The manifest and every image request have the
- * timeouts of {@link RequestTimeoutOptions} (30 s for the headers, 30 s without body bytes).
+ * timeouts of {@link RequestTimeoutOptions} (30 s for the headers, 30 s without body bytes);
+ * with `signUrl` ({@link SignUrlOptions}) the manifest and every image are fetched from the URL
+ * the hook signs for them.
  */
-export interface CsvImageDatasetOptions<T = CsvImageSample> extends RequestTimeoutOptions {
+export interface CsvImageDatasetOptions<T = CsvImageSample>
+  extends RequestTimeoutOptions,
+    SignUrlOptions {
   /** URL of the CSV manifest (one row per sample, a header row first). */
   csvUrl: string | URL;
   /** Base URL the image column is resolved against (e.g. `/data/images/`). */

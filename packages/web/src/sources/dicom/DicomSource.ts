@@ -317,8 +317,7 @@ async function fromHttp(
   const scope = new UrlScope(url, options.urlPolicy);
   const manifest = await loadManifest(
     url,
-    options.fetch ?? globalThis.fetch.bind(globalThis),
-    options.headers,
+    http,
     scope,
     {
       urlColumn: options.urlColumn ?? 'url',

@@ -1,8 +1,10 @@
 import { MedFusionError } from '@medfusion/core';
 import { throwIfAborted } from '@medfusion/core/internal';
 import Papa from 'papaparse';
+import type { HttpOptions } from '../../remote/RangeReader.js';
 import { SourceFormatError } from '../../remote/RemoteError.js';
 import type { UrlScope } from '../../remote/urlPolicy.js';
+import { fetchObject } from './fetchObject.js';
 
 /** The manifest of a DicomSource, resolved: one entry per file. */
 export interface DicomManifest {
@@ -64,20 +66,20 @@ function parseRows(text: string, url: string): Record<string, unknown>[] {
   return parsed.data;
 }
 
-/** Fetch and resolve a manifest; URLs go through `scope` (the urlPolicy). */
+/**
+ * Fetch and resolve a manifest (through a RangeReader: timeouts, retries, the origin limit,
+ * `signUrl`); URLs go through `scope` (the urlPolicy).
+ */
 export async function loadManifest(
   url: string,
-  fetchFn: typeof fetch,
-  headers: Record<string, string> | undefined,
+  http: HttpOptions,
   scope: UrlScope,
   columns: ManifestColumns,
   signal: AbortSignal | undefined,
 ): Promise<DicomManifest> {
   let text: string;
   try {
-    const res = await fetchFn(url, { headers: headers ?? {}, signal: signal ?? null });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    text = await res.text();
+    text = new TextDecoder().decode(await fetchObject(url, http, signal));
   } catch (error) {
     throwIfAborted(signal);
     throw new MedFusionError(

@@ -1,5 +1,5 @@
 import type { ShapedArray } from '@medfusion/core';
-import type { HttpOptions } from '../../remote/RangeReader.js';
+import { HTTP_OPTION_NAMES, type HttpOptions } from '../../remote/RangeReader.js';
 import type { UrlPolicy } from '../../remote/urlPolicy.js';
 import type { DicomCodec } from './codecs.js';
 import type { DicomTagName } from './dicomTags.js';
@@ -46,13 +46,7 @@ export const DECODE_AND_HTTP_OPTIONS = [
   'tags',
   'multiFrame',
   'codecs',
-  'fetch',
-  'headers',
-  'limiter',
-  'retry',
-  'headersTimeoutMs',
-  'idleTimeoutMs',
-  'clock',
+  ...HTTP_OPTION_NAMES,
 ] as const;
 
 /** One decoded image. */
