@@ -1,5 +1,5 @@
 import type { Clock } from '@medfusion/core';
-import { raceAbort, showValue } from '@medfusion/core/internal';
+import { func, positiveMs, raceAbort, showValue } from '@medfusion/core/internal';
 import { SignUrlError } from './RemoteError.js';
 import type { SignUrl, SignUrlOptions } from './rangeReaderOptions.js';
 import { UrlNotAllowedError } from './urlPolicy.js';
@@ -144,17 +144,10 @@ export interface Signing {
  * hook. Throws a TypeError / RangeError naming a bad `signUrl` / `signTimeoutMs`.
  */
 export function signingOf(options: SignUrlOptions, clock: Clock): Signing | undefined {
-  const timeoutMs = options.signTimeoutMs ?? 30_000;
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
-    throw new RangeError(
-      `signTimeoutMs must be a positive number of milliseconds, got ${showValue(timeoutMs)}`,
-    );
-  }
+  const timeoutMs = positiveMs('signTimeoutMs', options.signTimeoutMs ?? 30_000);
   const hook = options.signUrl;
   if (hook === undefined) return undefined;
-  if (typeof hook !== 'function') {
-    throw new TypeError(`signUrl must be a function, got ${showValue(hook)}`);
-  }
+  func('signUrl', hook);
   let signer = signers.get(hook);
   if (!signer) {
     signer = new UrlSigner(hook);
