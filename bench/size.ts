@@ -34,7 +34,7 @@ export const SCENARIOS: readonly SizeScenario[] = [
   {
     name: 'core: createCachedDataset + DataLoader',
     code: "export { createCachedDataset, DataLoader } from '@medfusion/core';",
-    budget: 22_200, // baseline 20_153 (Vite 8.3.8; was 16_447 before autotune, epoch plans and the augment stage joined the factory's path)
+    budget: 24_600, // baseline 22_395 (Vite 8.3.8; was 20_153 before ranks (RankPlan) and the executor adapter joined the loader's and factory's path and CachedDataset became an engine configuration, 16_447 before autotune, epoch plans and the augment stage)
   },
   {
     name: 'web: stores (OpfsStore, IdbStore)',

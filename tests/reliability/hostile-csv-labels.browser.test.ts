@@ -66,14 +66,16 @@ describe('hostile CSV labels', () => {
     expect(ds.invalidRows.map((r) => r.index)).toEqual([1]);
   });
 
-  it('labelType forces the reading; a bad labelType or missingValues is a TypeError', async () => {
+  it('labelType forces the reading; a bad labelType is a RangeError, a bad missingValues a TypeError', async () => {
     const ds = await open(['g0.png,1,3', 'g1.png,2,x', 'g2.png,3,y'], { labelType: 'number' });
     expect(ds.label(0)).toBe(3);
     expect(ds.invalidRows.map((r) => r.index)).toEqual([1, 2]);
     const text = await open(['g0.png,1,3', 'g1.png,2,x'], { labelType: 'class' });
     expect(text.classes).toEqual(['3', 'x']);
-    await expect(open(['g0.png,1,1'], { labelType: 'int' })).rejects.toThrow(
-      /labelType must be 'auto', 'number' or 'class', got "int"/,
+    const bad = open(['g0.png,1,1'], { labelType: 'int' });
+    await expect(bad).rejects.toThrow(RangeError);
+    await expect(bad).rejects.toThrow(
+      /labelType must be one of 'auto', 'number', 'class', got "int"/,
     );
     await expect(open(['g0.png,1,1'], { missingValues: 'n/a' })).rejects.toThrow(TypeError);
   });
