@@ -38,6 +38,7 @@ export {
 export { abortReason, raceAbort, throwIfAborted } from './util/abort.js';
 export type { UntrustedSizeLimits } from './util/checkUntrustedSize.js';
 export { checkUntrustedSize, untrustedSizeError } from './util/checkUntrustedSize.js';
+export { DEFAULT_MISSING_VALUES } from './util/missingValues.js';
 export {
   badRange,
   badType,

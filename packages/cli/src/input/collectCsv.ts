@@ -1,26 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { ShardManifestColumn } from '@medfusion/core';
+import { DEFAULT_MISSING_VALUES } from '@medfusion/core/internal';
 import Papa from 'papaparse';
 import { PackError } from '../PackError.js';
 import type { SampleInput } from './SampleInput.js';
 import { sampleKey } from './sampleKey.js';
 
 /** Cells that mean "no value" (CsvImageDataset's default `missingValues`). */
-const MISSING = new Set([
-  '',
-  'n/a',
-  'N/A',
-  'NA',
-  '#N/A',
-  'nan',
-  'NaN',
-  '-nan',
-  'null',
-  'NULL',
-  'None',
-  '?',
-]);
+const MISSING = new Set(DEFAULT_MISSING_VALUES);
 
 /** Options of {@link collectCsv}. */
 export interface CsvInputOptions {

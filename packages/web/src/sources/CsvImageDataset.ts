@@ -9,6 +9,7 @@ import {
 } from '@medfusion/core';
 import {
   index as checkIndex,
+  DEFAULT_MISSING_VALUES,
   func,
   object,
   oneOfValues,
@@ -29,21 +30,6 @@ import { type UrlNotAllowedError, UrlScope } from '../remote/urlPolicy.js';
 import type { CsvImageDatasetOptions, CsvImageSample, CsvInvalidRow } from './csvImageOptions.js';
 import { CsvFormatError, parseManifest, readManifestText } from './csvManifest.js';
 import { ImageDecoder } from './decodeImage.js';
-
-const DEFAULT_MISSING = [
-  '',
-  'n/a',
-  'N/A',
-  'NA',
-  '#N/A',
-  'nan',
-  'NaN',
-  '-nan',
-  'null',
-  'NULL',
-  'None',
-  '?',
-];
 
 function urlOption(name: string, value: unknown): string {
   if (typeof value === 'string' && value.length > 0) return value;
@@ -155,7 +141,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
     this.labels = new Float64Array(n);
     this.features = new Float32Array(n * width);
     this.invalid = new Map();
-    const missing = new Set(options.missingValues ?? DEFAULT_MISSING);
+    const missing = new Set(options.missingValues ?? DEFAULT_MISSING_VALUES);
     const rawLabels = new Array<string>(n);
     let numericCount = 0;
     for (let i = 0; i < n; i++) {
