@@ -1,4 +1,5 @@
 // `pnpm bench autotune [--scale 1] [--rounds 5] [--trace shuffled-epochs|local-repeats]
+//                      [--tiers memory,disk-cold,disk-warm] [--disk-ms 0.3]
 //                      [--grid 8x16,8x32,…,64x256]`
 // The seed scenario (DESIGN.md: 10,000 samples × scale, each read 2–3 times, 10 ms of
 // overlappable latency per load, cacheSize 1,000 × scale, the plan handed over) read by a
@@ -23,9 +24,18 @@
 // rows say `rounds: 1`. The order rotates each round; a figure is the median of its rounds
 // (spread printed). ofBest = samples/s ÷ grid-best's, same scenario.
 // Target (issue 15): auto ≥ 0.9 of grid-best and ≥ 3× reference.
+//
+// Tiers (--tiers): `memory` is the scenario above (rows `seed/<trace>`). `disk-cold` and
+// `disk-warm` put the disk tier under the memory cache (`store`: core's MemoryStore behind
+// --disk-ms of read latency, bench/_slowStore.ts; Node's timers make that ~1 ms): cold starts
+// each run from an empty store (the first read of a sample goes to the source, later ones
+// mostly to disk), warm from a store that holds every sample (no source load at all). Rows
+// `disk-cold/<trace>`, `disk-warm/<trace>`; the grid's ceiling on a warm store uses the disk's
+// latency. Target (issue 36): auto ≥ 0.9 of grid-best there too.
 import { type CreateCachedDatasetOptions, createCachedDataset } from '@medfusion/core';
 import { arg, intArg, numArg } from './_args.js';
-import { type SeedSample, seedSource } from './_seedSource.js';
+import { type LoadLatency, type SeedSample, seedSource } from './_seedSource.js';
+import { SlowStore } from './_slowStore.js';
 import { median, round } from './_stats.js';
 import { localRepeats, shuffledEpochs } from './_trace.js';
 
@@ -36,6 +46,13 @@ const N = Math.round(10_000 * SCALE);
 const CACHE = Math.round(1000 * SCALE);
 const WINDOW = Math.round(2000 * SCALE);
 const LATENCY_MS = 10;
+const DISK_MS = numArg('disk-ms', 0.3);
+type Tier = 'memory' | 'disk-cold' | 'disk-warm';
+const TIERS = (arg('tiers') ?? 'memory,disk-cold,disk-warm').split(',') as Tier[];
+for (const t of TIERS) {
+  if (t !== 'memory' && t !== 'disk-cold' && t !== 'disk-warm')
+    throw new RangeError(`--tiers takes memory, disk-cold, disk-warm; got ${t}`);
+}
 const SEED = 0x5eed;
 /** Grid points below this share of round 1's best grid figure run one round only. */
 const CONTENDER = 0.5;
@@ -80,9 +97,42 @@ const configs: Config[] = [
   })),
 ];
 
-/** Samples per second of one epoch of `trace` under `c`. */
-async function runOnce(trace: Int32Array, c: Config): Promise<number> {
-  const ds = createCachedDataset(source, c.options);
+/** Measured disk read latency of every run (the seed source's is not: its timers are the same). */
+const diskLatency: LoadLatency = { sum: 0, count: 0 };
+
+/** A store that holds every sample of `source`, as the disk tier writes them. */
+async function fullStore(): Promise<SlowStore> {
+  const store = new SlowStore(DISK_MS, diskLatency);
+  const ds = createCachedDataset(source, {
+    store,
+    cacheSize: 0,
+    numWorkers: 64,
+    prefetchSize: 128,
+  });
+  ds.setPlan(Int32Array.from({ length: N }, (_, i) => i));
+  for (let i = 0; i < N; i++) await ds.get(i);
+  await ds.close(); // finishes the queued writes
+  if ((await store.usage()).entries !== N) throw new Error('the warm store is not full');
+  return store;
+}
+
+/** Samples per second of one epoch of `trace` under `c`, on `tier` (`warm`: the full store). */
+async function runOnce(
+  trace: Int32Array,
+  c: Config,
+  tier: Tier,
+  warm: SlowStore | undefined,
+): Promise<number> {
+  const store =
+    tier === 'memory'
+      ? undefined
+      : tier === 'disk-warm'
+        ? warm!
+        : new SlowStore(DISK_MS, diskLatency);
+  const ds =
+    store === undefined
+      ? createCachedDataset(source, c.options)
+      : createCachedDataset(source, { ...c.options, store });
   ds.setPlan(trace);
   const t0 = performance.now();
   for (let p = 0; p < trace.length; p++) {
@@ -114,13 +164,22 @@ const traces: [string, Int32Array][] = [
 const onlyTrace = arg('trace');
 console.log(
   `autotune bench: seed scenario, ${N} samples, cacheSize ${CACHE}, ${LATENCY_MS} ms per load, ` +
-    `up to ${ROUNDS} rounds (scale ${SCALE})`,
+    `disk reads ${DISK_MS} ms, tiers ${TIERS.join(', ')}, up to ${ROUNDS} rounds (scale ${SCALE})`,
 );
 const started = performance.now();
 const rows: Row[] = [];
-for (const [scenario, trace] of traces) {
+const warm = TIERS.includes('disk-warm') ? await fullStore() : undefined;
+const scenarios = TIERS.flatMap((tier) =>
+  traces.map(([name, trace]) => ({
+    tier,
+    trace,
+    scenario: tier === 'memory' ? name : name.replace('seed/', `${tier}/`),
+  })),
+);
+for (const { tier, trace, scenario } of scenarios) {
   if (onlyTrace && !scenario.endsWith(onlyTrace)) continue;
-  const ceiling = (c: Config) => ((c.numWorkers * 1000) / LATENCY_MS) * (trace.length / N);
+  const perLoadMs = tier === 'disk-warm' ? DISK_MS : LATENCY_MS;
+  const ceiling = (c: Config) => ((c.numWorkers * 1000) / perLoadMs) * (trace.length / N);
   const runs = new Map<string, number[]>(configs.map((c) => [c.name, []]));
   const bestGrid = () =>
     Math.max(0, ...configs.filter((c) => c.group === 'grid').map((c) => median1(c.name)));
@@ -145,7 +204,7 @@ for (const [scenario, trace] of traces) {
       );
       continue;
     }
-    runs.get(c.name)!.push(await runOnce(trace, c));
+    runs.get(c.name)!.push(await runOnce(trace, c, tier, warm));
   }
   const contenders = configs.filter(
     (c) => c.group === 'auto' || (c.group === 'grid' && median1(c.name) >= CONTENDER * bestGrid()),
@@ -153,7 +212,7 @@ for (const [scenario, trace] of traces) {
   for (let r = 1; r < ROUNDS; r++) {
     for (let k = 0; k < contenders.length; k++) {
       const c = contenders[(k + r) % contenders.length]!;
-      runs.get(c.name)!.push(await runOnce(trace, c));
+      runs.get(c.name)!.push(await runOnce(trace, c, tier, warm));
     }
   }
   const fig = (name: string) => {
@@ -196,12 +255,18 @@ for (const r of rows) {
       `${r.samplesPerSec.toFixed(0)} ±${(r.spread * 50).toFixed(1)} % | ${r.ofBest.toFixed(3)} | ${r.rounds} |`,
   );
 }
+if (diskLatency.count > 0)
+  console.log(
+    `\ndisk reads: ${(diskLatency.sum / diskLatency.count).toFixed(2)} ms mean (${diskLatency.count})`,
+  );
 console.log(`\n${((performance.now() - started) / 1000).toFixed(0)} s in all`);
 console.log(
   JSON.stringify({
     bench: 'autotune',
     scale: SCALE,
     rounds: ROUNDS,
+    diskMs: DISK_MS,
+    diskReadMs: diskLatency.count > 0 ? round(diskLatency.sum / diskLatency.count, 2) : undefined,
     rows: rows.map((r) => ({
       scenario: r.scenario,
       config: r.config,
