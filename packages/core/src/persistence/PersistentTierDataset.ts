@@ -348,7 +348,7 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware, ReportsL
    * above listens: its autotuner sizes loads in flight and the prefetch depth
    * for disk hits and source loads apart. One listener: the last given.
    */
-  reportLoadTiers(listener: (index: number, fromDisk: boolean) => void): void {
+  reportLoadTiers(listener: LoadTierListener): void {
     func('listener', listener);
     this.tierListener = listener;
   }
