@@ -15,6 +15,13 @@ export class SlowStore implements PersistentStore {
     readonly latency: LoadLatency = { sum: 0, count: 0 },
   ) {}
 
+  /** A new store holding what this one holds (same read latency, same latency record). */
+  async copy(): Promise<SlowStore> {
+    const out = new SlowStore(this.readMs, this.latency);
+    for (const key of await this.inner.keys()) await out.put(key, (await this.inner.get(key))!);
+    return out;
+  }
+
   get(key: string): Promise<Uint8Array | undefined> {
     const started = performance.now();
     return new Promise((resolve, reject) => {
