@@ -231,7 +231,8 @@ export class AutoTuner {
       this.knobs.setNumWorkers(this.numWorkers);
     }
     if (this.settings.tunePrefetchSize) {
-      // twice the loads in flight (loading + ready), of the capped figure: 64 in flight, depth 128
+      // twice the loads in flight (loading + ready), of the capped figure: 64 in flight, depth 128;
+      // deeper when source loads mixed with fast disk hits need it (up to the cap of 256)
       this.prefetchSize = Math.min(
         this.step(this.prefetchSize, Math.max(2 * workers, sourceAhead), factor),
         this.depthCap(avgBytes),
