@@ -42,6 +42,7 @@ export { ExecutorDataset } from './dataset/ExecutorDataset.js';
 export { InThreadExecutor } from './dataset/InThreadExecutor.js';
 export type { LoadPhaseStats, ReportsLoadPhases } from './dataset/LoadPhases.js';
 export { LoadPhaseCounter } from './dataset/LoadPhases.js';
+export type { LoadTierListener, ReportsLoadTiers } from './dataset/LoadTiers.js';
 export type { MixDatasetsOptions } from './dataset/MixedDataset.js';
 export { MixedDataset, mixDatasets } from './dataset/MixedDataset.js';
 export { Speculation } from './dataset/Speculation.js';

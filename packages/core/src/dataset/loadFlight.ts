@@ -45,6 +45,8 @@ export class LoadFlight<T> {
   timer: TimerHandle | undefined = undefined;
   /** Clock time the current attempt started (load latency for the stats and the tuner). */
   startedAt = 0;
+  /** The current attempt was served by a tiered dataset's fast tier (the disk), as it reported. */
+  fromDisk = false;
   waiters: Waiter<T>[] = [];
   /**
    * What the executor is told: a prefetch runs with a {@link Speculation}

@@ -2,6 +2,7 @@ import type { PlanCache } from '../cache/PlanCache.js';
 import { type Dataset, type GetOptions, isPlanAware, type PlanAware } from '../dataset/Dataset.js';
 import { InThreadExecutor } from '../dataset/InThreadExecutor.js';
 import { loadPhasesOf } from '../dataset/LoadPhases.js';
+import { reportsLoadTiers } from '../dataset/LoadTiers.js';
 import { FlightWaits, LoadFlight } from '../dataset/loadFlight.js';
 import { ClosedError, LoadError, LoadTimeoutError, MedFusionError } from '../errors.js';
 import { AccessPlan, NEVER } from '../plan/AccessPlan.js';
@@ -105,6 +106,13 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
     this.memory = new EngineMemory<T>(o, this.counters, this.schedule, policy.admits);
     this.cache = this.memory.cache;
     this.tuning = new EngineTuning(o, this.runner);
+    // a tiered dataset (the disk tier) says which loads its disk served: the tuner keeps them apart
+    if (reportsLoadTiers(dataset)) {
+      dataset.reportLoadTiers((index, fromDisk) => {
+        const f = this.flights.get(index);
+        if (f?.state === 'loading') f.fromDisk = fromDisk;
+      });
+    }
   }
 
   /**
@@ -346,7 +354,7 @@ export class CachingEngine<T> implements Dataset<T>, PlanAware {
   private loaded(f: LoadFlight<T>, attempt: number, value: T): void {
     if (this.closed || f.state !== 'loading' || f.attempts !== attempt) return;
     const now = this.clock.now();
-    this.tuning.loaded(now - f.startedAt, this.stallNow(now), this.memory.avgBytes);
+    this.tuning.loaded(now - f.startedAt, f.fromDisk, this.stallNow(now), this.memory.avgBytes);
     this.runner.end(f);
     const bytes = this.memory.measure(value);
     if (f.waiters.length > 0) {

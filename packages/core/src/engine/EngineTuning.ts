@@ -36,7 +36,6 @@ export class EngineTuning {
       o.autoNumWorkers || o.autoPrefetchSize
         ? new AutoTuner(
             o.clock,
-            this.latencies,
             {
               setNumWorkers: (n) => {
                 this.numWorkers = n;
@@ -64,13 +63,14 @@ export class EngineTuning {
   }
 
   /**
-   * A load finished after `latencyMs`: recorded in the latency window; the
-   * autotuner, if any, may turn a knob (it decides on finished loads too, so a
-   * reader whose look-ahead is full and waiting does not freeze it).
+   * A load finished after `latencyMs` (`fromDisk`: a disk tier below served
+   * it): recorded in the latency window; the autotuner, if any, may turn a
+   * knob (it decides on finished loads too, so a reader whose look-ahead is
+   * full and waiting does not freeze it).
    */
-  loaded(latencyMs: number, stallMs: number, avgBytes: number): void {
+  loaded(latencyMs: number, fromDisk: boolean, stallMs: number, avgBytes: number): void {
     this.latencies.record(latencyMs);
-    this.tuner?.loaded(stallMs, avgBytes);
+    this.tuner?.loaded(latencyMs, fromDisk, stallMs, avgBytes);
   }
 
   /** The knobs in force and, when tuned, what the tuner measured. */

@@ -105,6 +105,7 @@ export class LoadRunner<T> {
     f.state = 'loading';
     f.attempts++;
     f.startedAt = this.clock.now();
+    f.fromDisk = false;
     this.active++;
     this.counters.loads++;
     if (f.prefetch) {

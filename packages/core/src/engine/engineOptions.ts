@@ -34,8 +34,9 @@ export interface CachingEngineOptions<T> {
   cacheSize?: number;
   /**
    * Upcoming samples kept loading or loaded ahead of need; 0 disables
-   * prefetch. `'auto'` tunes it while running (twice the loads in flight,
-   * within `maxBytes`; see docs/autotune.md). @default 10
+   * prefetch. `'auto'` tunes it while running (twice the loads in flight, or
+   * over a disk tier the source loads' latency ahead, within `maxBytes`; see
+   * docs/autotune.md). @default 10
    */
   prefetchSize?: number | 'auto';
   /**

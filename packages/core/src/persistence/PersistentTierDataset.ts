@@ -1,5 +1,6 @@
 import type { Dataset, GetOptions, PlanAware } from '../dataset/Dataset.js';
 import { isPlanAware } from '../dataset/Dataset.js';
+import type { LoadTierListener, ReportsLoadTiers } from '../dataset/LoadTiers.js';
 import { FlightWaits, LoadFlight } from '../dataset/loadFlight.js';
 import { describe } from '../errors.js';
 import type { PlanInput } from '../plan/EpochPlan.js';
@@ -143,7 +144,7 @@ const defaultCodec: SampleCodec<never> = {
  * });
  * const cached = new CachedDataset(disk, { cacheSize: 1000 });
  */
-export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
+export class PersistentTierDataset<T> implements Dataset<T>, PlanAware, ReportsLoadTiers {
   /** Number of samples (the source's). */
   readonly length: number;
   /** The key prefix. */
@@ -168,6 +169,8 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
   private listing: Promise<void> | undefined;
   private disabledReason: string | undefined;
   private droppedWhileDisabled = 0;
+  /** Told which tier served each load (the caching engine above, for its autotuner). */
+  private tierListener: LoadTierListener | undefined;
 
   constructor(
     private readonly source: Dataset<T>,
@@ -275,6 +278,7 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
       try {
         const sample = this.codec.decode(bytes);
         this.counters.diskHits++;
+        this.tierListener?.(index, true);
         return sample;
       } catch (err) {
         this.counters.diskErrors++;
@@ -287,6 +291,7 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
     // the caller's options as given: its signal, and the speculation of a prefetch
     const sample = await this.source.get(index, opts);
     this.counters.misses++;
+    this.tierListener?.(index, false);
     if (this.disabledReason === undefined) {
       let encoded: Uint8Array | undefined;
       try {
@@ -335,6 +340,17 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware {
   /** Pass the coming access order on to the source when it is plan-aware. */
   setPlan(order: PlanInput): void {
     if (isPlanAware(this.source)) this.source.setPlan(order);
+  }
+
+  /**
+   * Call `listener` as each load succeeds, before its promise settles, with
+   * whether the store served it (else the source did). The caching engine
+   * above listens: its autotuner sizes loads in flight and the prefetch depth
+   * for disk hits and source loads apart. One listener: the last given.
+   */
+  reportLoadTiers(listener: LoadTierListener): void {
+    func('listener', listener);
+    this.tierListener = listener;
   }
 
   /** Disk-tier counters: hits, misses, writes, and whether the tier is still writing. */

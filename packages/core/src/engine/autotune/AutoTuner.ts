@@ -1,5 +1,4 @@
 import type { Clock } from '../../util/Clock.js';
-import type { LatencyWindow } from './LatencyWindow.js';
 
 /** Most loads in flight `'auto'` goes to (`numWorkers: 'auto'`). */
 export const AUTO_MAX_NUM_WORKERS = 64;
@@ -26,6 +25,8 @@ const STALL_LOW = 0.01;
 /** Headroom over Little's law (latency jitter, loads that end out of order). */
 const HEADROOM = 1.25;
 const MAX_BOOST = 16;
+/** Share of the loads below which the source is no longer expected (a warm disk tier serves the rest). */
+const SOURCE_SHARE_MIN = 0.02;
 
 /** The knobs in force and how `'auto'` sees the run (part of `EngineStats`). */
 export interface TuningStats {
@@ -73,13 +74,18 @@ export interface AutoTunerSettings {
  * {@link INTERVAL_READS} reads or finished loads it measures, on the injected
  * clock, the consumer's demand (reads per ms of the consumer's own time: wall
  * time minus data stall, the stall stretch still open included), the share of
- * reads that needed a load, and the load latency
- * (the engine's {@link LatencyWindow}). Little's law gives the loads in
- * flight that hide the latency: demand × miss share × latency, with headroom;
+ * reads that needed a load, and the load latency — of source loads and of
+ * disk hits apart when a disk tier reports which it served
+ * (`ReportsLoadTiers`), with the disk's share of the loads. Little's law gives
+ * the loads in flight that hide the latency: demand × miss share × mean
+ * latency of the mix, with headroom;
  * a hill climb on the measured stall share then scales that up while stalls
  * persist and the last step helped, and back towards Little's figure when the
  * consumer is the bottleneck (stall below 1 %). The prefetch depth is twice
- * the loads in flight (loading + ready), within the byte budget. Steps are
+ * the loads in flight (loading + ready), and deep enough that a source load
+ * starts a source latency before its read while the source still serves
+ * loads (a mix of fast disk hits averages to a latency too short for them),
+ * within the byte budget. Steps are
  * bounded (at most ×2 up, ÷2 down per decision), so a latency step moves it
  * within a few batches; only the slow start (the first climb from the
  * initial knobs while the consumer waits) decides every
@@ -94,9 +100,18 @@ export class AutoTuner {
   private started = false;
   private intervalStart = 0;
   private stallAtStart = 0;
-  private loadsAtStart = 0;
   private reads = 0;
   private misses = 0;
+  /** Loads finished in the interval: from the source (or an untiered dataset), and from disk. */
+  private sourceLoads = 0;
+  private sourceMsSum = 0;
+  private diskLoads = 0;
+  private diskMsSum = 0;
+  /** Smoothed latency of source loads, of disk hits, and the disk's share of the loads. */
+  private sourceMs = Number.NaN;
+  private diskMs = Number.NaN;
+  private diskShare = Number.NaN;
+  /** The mean load latency of the mix (the stats' estimate). */
   private latencyMs = Number.NaN;
   private demand = Number.NaN;
   /** Share of the reads that needed a load, in the last interval with reads. */
@@ -110,7 +125,6 @@ export class AutoTuner {
 
   constructor(
     private readonly clock: Clock,
-    private readonly latencies: LatencyWindow,
     private readonly knobs: TunedKnobs,
     private readonly settings: AutoTunerSettings,
   ) {
@@ -135,12 +149,20 @@ export class AutoTuner {
   }
 
   /**
-   * A load finished (its latency is in the window already). A reader that
-   * asks ahead (the DataLoader's look-ahead) stops reading while its gets
-   * wait, so the tuner also decides after as many finished loads as reads:
-   * otherwise it would sit on its start knobs for a whole batch of loads.
+   * A load finished after `latencyMs` (`fromDisk`: a disk tier served it). A
+   * reader that asks ahead (the DataLoader's look-ahead) stops reading while
+   * its gets wait, so the tuner also decides after as many finished loads as
+   * reads: otherwise it would sit on its start knobs for a whole batch of loads.
    */
-  loaded(stallMs: number, avgBytes: number): void {
+  loaded(latencyMs: number, fromDisk: boolean, stallMs: number, avgBytes: number): void {
+    const ms = Math.max(latencyMs, 0);
+    if (fromDisk) {
+      this.diskLoads++;
+      this.diskMsSum += ms;
+    } else {
+      this.sourceLoads++;
+      this.sourceMsSum += ms;
+    }
     if (!this.started) return;
     this.maybeDecide(this.clock.now(), stallMs, avgBytes);
   }
@@ -160,7 +182,7 @@ export class AutoTuner {
   /** Decide once the interval has seen enough reads or finished loads. */
   private maybeDecide(now: number, stallMs: number, avgBytes: number): void {
     const every = this.slowStart > 0 ? SLOW_START_READS : INTERVAL_READS;
-    if (this.reads < every && this.latencies.count - this.loadsAtStart < every) return;
+    if (this.reads < every && this.sourceLoads + this.diskLoads < every) return;
     const elapsed = now - this.intervalStart;
     if (elapsed <= 0) return; // nothing measurable yet: the interval goes on
     this.decide(elapsed, stallMs - this.stallAtStart, avgBytes);
@@ -170,17 +192,16 @@ export class AutoTuner {
   private begin(now: number, stallMs: number): void {
     this.intervalStart = now;
     this.stallAtStart = stallMs;
-    this.loadsAtStart = this.latencies.count;
     this.reads = 0;
     this.misses = 0;
+    this.sourceLoads = 0;
+    this.sourceMsSum = 0;
+    this.diskLoads = 0;
+    this.diskMsSum = 0;
   }
 
   private decide(elapsed: number, stall: number, avgBytes: number): void {
-    const newLoads = this.latencies.count - this.loadsAtStart;
-    if (newLoads > 0) {
-      const recent = this.latencies.recentMean(newLoads);
-      this.latencyMs = Number.isNaN(this.latencyMs) ? recent : 0.3 * this.latencyMs + 0.7 * recent;
-    }
+    this.measureLatencies();
     if (Number.isNaN(this.latencyMs)) return;
     // the consumer's own time: what it spent not waiting for data (at least 1 % of the interval);
     // an interval of finished loads without a read keeps the last estimates
@@ -200,18 +221,41 @@ export class AutoTuner {
       AUTO_MAX_NUM_WORKERS,
       this.step(this.numWorkers, Math.ceil(little * HEADROOM * this.boost) + 1, factor),
     );
+    // a source load must start a source latency before its read, however fast the disk serves the rest
+    const sourceAhead =
+      this.diskShare > 0 && 1 - this.diskShare >= SOURCE_SHARE_MIN
+        ? Math.ceil(this.demand * this.missShare * this.sourceMs * HEADROOM * this.boost) + 1
+        : 0;
     if (this.settings.tuneNumWorkers) {
       this.numWorkers = workers;
       this.knobs.setNumWorkers(this.numWorkers);
     }
     if (this.settings.tunePrefetchSize) {
-      // twice the loads in flight (loading + ready), of the capped figure: 64 in flight, depth 128
+      // twice the loads in flight (loading + ready), of the capped figure: 64 in flight, depth 128;
+      // deeper when source loads mixed with fast disk hits need it (up to the cap of 256)
       this.prefetchSize = Math.min(
-        this.step(this.prefetchSize, 2 * workers, factor),
+        this.step(this.prefetchSize, Math.max(2 * workers, sourceAhead), factor),
         this.depthCap(avgBytes),
       );
       this.knobs.setPrefetchSize(this.prefetchSize);
     }
+  }
+
+  /**
+   * Fold the interval's loads into the smoothed latencies (source, disk) and
+   * the disk's share; the mean of the mix is Little's latency.
+   */
+  private measureLatencies(): void {
+    const ewma = (old: number, x: number) => (Number.isNaN(old) ? x : 0.3 * old + 0.7 * x);
+    const loads = this.sourceLoads + this.diskLoads;
+    if (loads === 0) return;
+    if (this.sourceLoads > 0)
+      this.sourceMs = ewma(this.sourceMs, this.sourceMsSum / this.sourceLoads);
+    if (this.diskLoads > 0) this.diskMs = ewma(this.diskMs, this.diskMsSum / this.diskLoads);
+    this.diskShare = ewma(this.diskShare, this.diskLoads / loads);
+    if (Number.isNaN(this.diskMs)) this.latencyMs = this.sourceMs;
+    else if (Number.isNaN(this.sourceMs)) this.latencyMs = this.diskMs;
+    else this.latencyMs = this.diskShare * this.diskMs + (1 - this.diskShare) * this.sourceMs;
   }
 
   /** The hill climb on the stall share: up while stalls persist and the last step helped. */
