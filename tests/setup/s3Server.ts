@@ -167,8 +167,13 @@ export async function startS3(
       }
       const key = decodeURIComponent(object.pathname.slice(BUCKET.length + 2));
       const expired = url.searchParams.get('expired') === '1';
+      // A test that must not see an expiry asks for a longer life (seconds, 1 to 3600).
+      const life = Number(url.searchParams.get('expiresIn') ?? expiresIn);
+      if (!Number.isInteger(life) || life < 1 || life > 3600) {
+        return answer(400, 'text/plain', 'expiresIn must be an integer from 1 to 3600');
+      }
       getSignedUrl(signer, new GetObjectCommand({ Bucket: BUCKET, Key: key }), {
-        expiresIn,
+        expiresIn: life,
         ...(expired ? { signingDate: new Date(Date.now() - 3_600_000) } : {}),
       }).then(
         (signed) => {
