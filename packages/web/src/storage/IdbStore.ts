@@ -7,6 +7,8 @@ import {
   positiveBytes,
 } from '@medfusion/core/internal';
 import { type IDBPDatabase, openDB, unwrap } from 'idb';
+import { checkEncryptionOptions } from './encryption/encryptionOptions.js';
+import { RecordCipher } from './encryption/RecordCipher.js';
 import { chunkRange, type IdbSchema, isMeta, type Meta } from './idbMeta.js';
 import type { IdbStoreOptions, IdbStoreUsage } from './idbStoreOptions.js';
 import { StoreError } from './storeErrors.js';
@@ -22,6 +24,8 @@ interface PendingRead {
 interface PendingWrite {
   key: string;
   value: Uint8Array | undefined;
+  /** Whether `value` is sealed (RecordCipher). */
+  enc: boolean;
   resolve: (had: boolean) => void;
   reject: (e: unknown) => void;
 }
@@ -65,7 +69,17 @@ export class IdbStore implements PersistentStore {
   private writes: PendingWrite[] = [];
   private reads: PendingRead[] = [];
   private writing: Promise<void> | undefined;
-  private counters = { evictions: 0, corruptDropped: 0, quotaErrors: 0 };
+  private counters = {
+    evictions: 0,
+    corruptDropped: 0,
+    quotaErrors: 0,
+    undecryptable: 0,
+    reencrypted: 0,
+    previousKeyDropped: 0,
+    plainDropped: 0,
+  };
+  /** Seals and opens values when `encryptionKey` was given. */
+  private readonly cipher: RecordCipher | undefined;
 
   constructor(options: IdbStoreOptions) {
     object('options', options, 'an object with a name');
@@ -78,6 +92,8 @@ export class IdbStore implements PersistentStore {
         ? undefined
         : positiveBytes('quotaBytes', options.quotaBytes);
     this.webAssembly = bool('webAssembly', options.webAssembly ?? true);
+    const enc = checkEncryptionOptions(options);
+    this.cipher = enc ? new RecordCipher(enc) : undefined;
   }
 
   /** True where IndexedDB exists. */
@@ -116,11 +132,25 @@ export class IdbStore implements PersistentStore {
       // would make the byte count NaN, and the next put would evict every intact entry.
       const order: { k: string; m: Meta }[] = [];
       const damaged: IDBValidKey[] = [];
+      const plain: IDBValidKey[] = [];
       keys.forEach((k, i) => {
         const m: unknown = metas[i];
-        if (typeof k === 'string' && isMeta(m, this.maxBytes)) order.push({ k, m });
-        else damaged.push(k);
+        if (typeof k !== 'string' || !isMeta(m, this.maxBytes)) damaged.push(k);
+        else if (this.cipher && m.enc !== 1) plain.push(k);
+        else order.push({ k, m });
       });
+      if (!this.cipher && order.some(({ m }) => m.enc === 1)) {
+        db.close();
+        throw new StoreError(
+          'ENCRYPTION_KEY_REQUIRED',
+          `the IndexedDB store ${JSON.stringify(this.name)} holds encrypted records: open it with its encryptionKey`,
+        );
+      }
+      // Given a key, no plaintext is kept: plain records are dropped (misses).
+      if (plain.length > 0) {
+        this.counters.plainDropped += plain.length;
+        await this.removeDamaged(db, plain).catch(() => {});
+      }
       order.sort((a, b) => a.m.seq - b.m.seq);
       for (const { k, m } of order) {
         this.lru.set(k, m.len);
@@ -172,10 +202,15 @@ export class IdbStore implements PersistentStore {
     const vc = this.valueChecksum;
     if (this.raw && vc && len !== undefined && sum !== undefined && len <= this.chunkBytes) {
       const v = await this.readChunk(this.raw, key);
-      if (v instanceof Uint8Array && v.length === len && vc.matches(v, sum)) {
-        this.lru.delete(key);
-        this.lru.set(key, len);
-        return v;
+      // A sealed value's tag authenticates it: no checksum on top.
+      if (v instanceof Uint8Array && v.length === len && (this.cipher || vc.matches(v, sum))) {
+        const plain = this.cipher ? await this.unseal(key, v, false) : v;
+        if (plain === null) return undefined; // dropped (rotation: 'drop')
+        if (plain) {
+          this.lru.delete(key);
+          this.lru.set(key, len);
+          return plain;
+        }
       }
     }
     const db = await this.open();
@@ -215,11 +250,55 @@ export class IdbStore implements PersistentStore {
       await this.write(key, undefined).catch(() => {});
       return undefined;
     }
+    if (this.cipher && meta.enc !== 1) {
+      // Plaintext where the app asked for encryption: never returned.
+      this.counters.plainDropped++;
+      await this.write(key, undefined).catch(() => {});
+      return undefined;
+    }
+    if (!this.cipher && meta.enc === 1) {
+      // Sealed (by another store instance given a key): not readable here, never returned.
+      return undefined;
+    }
+    const value = this.cipher ? await this.unseal(key, out, true) : out;
+    if (!value) return undefined;
     // touch: most recently used now
     this.lru.delete(key);
     this.lru.set(key, meta.len);
     this.sums.set(key, meta.sum);
-    return out;
+    return value;
+  }
+
+  /**
+   * Open the sealed value of `key`; as `rotation` says for one sealed with a
+   * previous key (null: dropped, a miss). With `final`, a value no key opens
+   * is dropped and counted; without, undefined: the caller reads it again the
+   * full way.
+   */
+  private async unseal(
+    key: string,
+    sealed: Uint8Array,
+    final: boolean,
+  ): Promise<Uint8Array | undefined | null> {
+    const { value, keyIndex } = await this.cipher!.open(key, sealed);
+    if (value === undefined) {
+      if (final) {
+        this.counters.undecryptable++;
+        await this.write(key, undefined).catch(() => {});
+      }
+      return undefined;
+    }
+    if (keyIndex > 0) {
+      if (this.cipher!.settings.rotation === 'drop') {
+        this.counters.previousKeyDropped++;
+        await this.write(key, undefined).catch(() => {});
+        return null;
+      }
+      this.counters.reencrypted++;
+      // Lazily, behind the read: a failure leaves the old record, read again next time.
+      void this.put(key, value).catch(() => {});
+    }
+    return value;
   }
 
   /**
@@ -253,13 +332,14 @@ export class IdbStore implements PersistentStore {
   async put(key: string, value: StoreValue): Promise<void> {
     checkStoreKey(key);
     checkStoreValue(value);
-    if (value.byteLength > this.maxBytes) {
+    const stored = this.cipher ? await this.cipher.seal(key, value) : value;
+    if (stored.byteLength > this.maxBytes) {
       throw new StoreError(
         'ENTRY_TOO_LARGE',
-        `value for key ${JSON.stringify(key)} is ${value.byteLength} bytes, more than maxBytes ${this.maxBytes}`,
+        `value for key ${JSON.stringify(key)} is ${stored.byteLength} bytes${this.cipher ? ' sealed' : ''}, more than maxBytes ${this.maxBytes}`,
       );
     }
-    await this.write(key, value);
+    await this.write(key, stored, this.cipher !== undefined);
   }
 
   /** Remove `key`; true when it was present. */
@@ -268,10 +348,10 @@ export class IdbStore implements PersistentStore {
     return this.write(key, undefined);
   }
 
-  private async write(key: string, value: Uint8Array | undefined): Promise<boolean> {
+  private async write(key: string, value: Uint8Array | undefined, enc = false): Promise<boolean> {
     await this.open();
     return new Promise<boolean>((resolve, reject) => {
-      this.writes.push({ key, value, resolve, reject });
+      this.writes.push({ key, value, enc, resolve, reject });
       this.writing ??= Promise.resolve().then(() => this.drain());
     });
   }
@@ -317,6 +397,7 @@ export class IdbStore implements PersistentStore {
         sum: this.valueChecksum!.of(w.value),
         chunks: chunks.length,
         seq: 0,
+        ...(w.enc ? { enc: 1 as const } : {}),
       };
       return { key: w.key, meta, chunks };
     });

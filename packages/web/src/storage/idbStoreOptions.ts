@@ -1,7 +1,8 @@
 import type { StoreUsage } from '@medfusion/core';
+import type { EncryptionOptions, EncryptionUsage } from './encryption/encryptionOptions.js';
 
 /** Options of {@link IdbStore}. */
-export interface IdbStoreOptions {
+export interface IdbStoreOptions extends EncryptionOptions {
   /** IndexedDB database name. @example 'medfusion-xray' */
   name: string;
   /**
@@ -31,7 +32,7 @@ export interface IdbStoreOptions {
 }
 
 /** Usage of an {@link IdbStore}. */
-export interface IdbStoreUsage extends StoreUsage {
+export interface IdbStoreUsage extends StoreUsage, EncryptionUsage {
   /** Entries evicted to stay under maxBytes or after a quota error. */
   evictions: number;
   /**

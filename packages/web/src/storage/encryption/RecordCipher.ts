@@ -1,0 +1,74 @@
+import type { EncryptionSettings } from './encryptionOptions.js';
+
+/** Format byte first in every sealed value: version 1 = AES-GCM, 96-bit nonce, 128-bit tag. */
+const SEALED_V1 = 1;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+/** Bytes a sealed value adds to its plaintext: version, nonce, tag. */
+export const SEALED_OVERHEAD = 1 + NONCE_BYTES + TAG_BYTES;
+
+const enc = new TextEncoder();
+
+/** What {@link RecordCipher.open} found in a sealed value. */
+export type Opened = { value: Uint8Array; keyIndex: number } | { value: undefined; keyIndex: -1 };
+
+/**
+ * Seals and opens one store's values with AES-GCM (WebCrypto), on the thread
+ * that does the store's I/O (web-internal). A sealed value is
+ * `[version u8 = 1 | nonce 12 | ciphertext | tag 16]`; the additional data
+ * is `"medfusion-record-v1\0" + store key`, so a value opens only under the
+ * key it was written for.
+ */
+export class RecordCipher {
+  private readonly keys: CryptoKey[];
+  constructor(readonly settings: EncryptionSettings) {
+    this.keys = [settings.key, ...settings.previous];
+  }
+
+  /** `value` sealed under the current key for store key `key`. */
+  async seal(key: string, value: Uint8Array): Promise<Uint8Array> {
+    const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
+    const ct = new Uint8Array(
+      await crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv: nonce, additionalData: aad(key), tagLength: 128 },
+        this.settings.key,
+        value as Uint8Array<ArrayBuffer>,
+      ),
+    );
+    const out = new Uint8Array(1 + NONCE_BYTES + ct.length);
+    out[0] = SEALED_V1;
+    out.set(nonce, 1);
+    out.set(ct, 1 + NONCE_BYTES);
+    return out;
+  }
+
+  /**
+   * The plaintext of the sealed value `sealed` stored under `key`, and which
+   * key opened it (0: the current one, i: previousEncryptionKeys[i - 1]); value
+   * undefined when none did (another key or store key, altered, truncated).
+   */
+  async open(key: string, sealed: Uint8Array): Promise<Opened> {
+    if (sealed.length < SEALED_OVERHEAD || sealed[0] !== SEALED_V1)
+      return { value: undefined, keyIndex: -1 };
+    const iv = sealed.subarray(1, 1 + NONCE_BYTES) as Uint8Array<ArrayBuffer>;
+    const body = sealed.subarray(1 + NONCE_BYTES);
+    const additionalData = aad(key);
+    for (let i = 0; i < this.keys.length; i++) {
+      try {
+        const plain = await crypto.subtle.decrypt(
+          { name: 'AES-GCM', iv, additionalData, tagLength: 128 },
+          this.keys[i]!,
+          body as Uint8Array<ArrayBuffer>,
+        );
+        return { value: new Uint8Array(plain), keyIndex: i };
+      } catch {
+        // OperationError: not this key (or not intact); try the next one.
+      }
+    }
+    return { value: undefined, keyIndex: -1 };
+  }
+}
+
+function aad(key: string): Uint8Array<ArrayBuffer> {
+  return enc.encode(`medfusion-record-v1\0${key}`);
+}
