@@ -226,6 +226,7 @@ export type {
 } from './sources/webdataset/webDatasetOptions.js';
 export type { CreateCachedDatasetOptions } from './storage/createCachedDataset.js';
 export { createCachedDataset } from './storage/createCachedDataset.js';
+export type { EncryptionOptions, EncryptionUsage } from './storage/encryption/encryptionOptions.js';
 export { IdbStore } from './storage/IdbStore.js';
 export type { IdbStoreOptions, IdbStoreUsage } from './storage/idbStoreOptions.js';
 export type {

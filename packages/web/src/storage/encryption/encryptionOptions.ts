@@ -1,7 +1,7 @@
 import { badType, oneOfValues } from '@medfusion/core/internal';
 
 /**
- * Encryption at rest, shared by {@link OpfsStore}, {@link IdbStore},
+ * Encryption at rest, shared by `OpfsStore`, `IdbStore`,
  * `storeForCacheDir` and `createCachedDataset`: every value is sealed with
  * AES-GCM under the app's key before it reaches the disk.
  */

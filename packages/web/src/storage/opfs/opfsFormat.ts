@@ -8,7 +8,9 @@ import { type ValueChecksum, XXH64_TAG } from '../ValueChecksum.js';
  * `[magic u32 | flags u16 | keyLen u16 | dataLen u32 | dataSum u32 | headSum u32 | 0 u32 | key | data]`
  * (little-endian; `headSum` (xxHash32) covers the first 16 bytes and the key, `dataSum`
  * the data; flags 1 = tombstone, 2 = `dataSum` is the low 32 bits of the data's
- * xxHash64, else its xxHash32, see ValueChecksum). A record is valid only when
+ * xxHash64, else its xxHash32, see ValueChecksum; 4 = the data is sealed with
+ * AES-GCM, `[version u8 | nonce 12 | ciphertext | tag 16]`, see RecordCipher,
+ * and `dataSum` covers those sealed bytes). A record is valid only when
  * both sums match, so a torn write is never read back.
  *
  * Index snapshots `index-a.bin` / `index-b.bin` (written alternately):
@@ -27,6 +29,12 @@ const HEAD_MAGIC = 0x3148464d; // "MFH1"
 export const FLAG_TOMBSTONE = 1;
 /** Record flag: `dataSum` is the low 32 bits of the data's xxHash64 (else its xxHash32). */
 const FLAG_XXH64 = 2;
+/**
+ * Record flag: the data is sealed with AES-GCM (encryption at rest). A store
+ * reads only records whose flag matches its mode: a plain store never returns
+ * sealed bytes, an encrypting one never returns plaintext.
+ */
+export const FLAG_ENCRYPTED = 4;
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -199,8 +207,9 @@ export function verifyEntry(
   key: string,
   loc: EntryLocation,
   valueChecksum: ValueChecksum,
+  flags = 0,
 ): Uint8Array | undefined {
-  const data = verifyEntryHeader(bytes, key, loc);
+  const data = verifyEntryHeader(bytes, key, loc, flags);
   return data && valueChecksum.matches(data, loc.sum) ? data : undefined;
 }
 
@@ -209,16 +218,19 @@ export function verifyEntry(
  * `bytes`) when the record's header, its header checksum and its key match
  * the live entry `loc` of `key`, whose value checksum it carries; the caller
  * must then find `loc.sum` in the value before it trusts a byte of it.
+ * `flags` is the store's mode, 0 or {@link FLAG_ENCRYPTED}: a record of the
+ * other mode does not verify.
  */
 export function verifyEntryHeader(
   bytes: Uint8Array,
   key: string,
   loc: EntryLocation,
+  flags = 0,
 ): Uint8Array | undefined {
   const header = parseHeader(bytes);
   if (!header) return undefined;
   if (
-    (header.flags & ~FLAG_XXH64) !== 0 ||
+    (header.flags & ~FLAG_XXH64) !== flags ||
     header.keyLen !== loc.keyLen ||
     header.dataLen !== loc.len ||
     header.dataSum !== loc.sum

@@ -9,10 +9,17 @@
  */
 
 import type { SerializedError } from '@medfusion/core/internal';
+import type { EncryptionSettings, EncryptionUsage } from '../encryption/encryptionOptions.js';
 import type { EngineUsage } from './opfsEngineTypes.js';
 
-/** Bumped whenever a message below changes shape; a message of another version is refused. */
-export const OPFS_PROTOCOL_VERSION = 1;
+/**
+ * Bumped whenever a message below changes shape; a message of another version is refused.
+ * 2: `OpfsOpenArgs.encryption` (a worker of version 1 would write plaintext).
+ */
+export const OPFS_PROTOCOL_VERSION = 2;
+
+/** What the host's `usage` answers: the engine's figures and the encryption counters. */
+export type OpfsHostUsage = EngineUsage & EncryptionUsage;
 
 /** What every host method answers: its value, or the error (core's one serializer). */
 export type OpfsReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
@@ -35,6 +42,11 @@ export interface OpfsOpenArgs {
    * when not, the host checks them before they are sent.
    */
   pageChecksXxh64?: boolean;
+  /**
+   * Encryption at rest: the app's key(s) (CryptoKeys are structured-cloneable,
+   * so they travel to the worker, which seals and opens every value).
+   */
+  encryption?: EncryptionSettings;
 }
 
 /** What a write answers: one error (or null) per record, and the batch buffer to reuse. */
@@ -73,7 +85,7 @@ export interface OpfsHostApi {
   flush(): Promise<OpfsReply<void>>;
   keys(): Promise<OpfsReply<string[]>>;
   clear(): Promise<OpfsReply<void>>;
-  usage(): Promise<OpfsReply<EngineUsage>>;
+  usage(): Promise<OpfsReply<OpfsHostUsage>>;
   persistIndex(): Promise<OpfsReply<void>>;
   close(): Promise<OpfsReply<void>>;
 }

@@ -9,6 +9,7 @@ import {
   decodeHead,
   type EntryLocation,
   encodeHead,
+  FLAG_ENCRYPTED,
   FLAG_TOMBSTONE,
   isLegacySegmentName,
   recordSize,
@@ -37,6 +38,8 @@ export type ReadCheck = 'here' | 'caller' | 'caller-xxh32';
 
 /** Marks a read the sync fast path leaves to the async one. */
 const SLOW_PATH = Symbol('slow path');
+/** Marks an intact plain record read by an encrypting engine. */
+const PLAIN = Symbol('plain record');
 
 /**
  * The OPFS store's logic, independent of where it runs and which file API
@@ -54,7 +57,10 @@ export class OpfsSegmentEngine {
     evictedSegments: 0,
     corruptDropped: 0,
     quotaErrors: 0,
+    plainDropped: 0,
   };
+  /** The record flags this engine reads (its mode: FLAG_ENCRYPTED or 0). */
+  private readonly flags: number;
   private stale = false;
   /** The lock's `taken` count when this engine last wrote `head.bin` (-1: not under this hold). */
   private headTaken = -1;
@@ -76,6 +82,7 @@ export class OpfsSegmentEngine {
     /** Called after this engine changed the directory (the host tells other stores). */
     private readonly onChange: () => void = () => {},
   ) {
+    this.flags = opts.encrypted ? FLAG_ENCRYPTED : 0;
     this.index = new OpfsSegmentIndex(valueChecksum);
     this.commit = new GroupCommit(
       opts.flushDelayMs,
@@ -165,6 +172,12 @@ export class OpfsSegmentEngine {
       if (!loc) return undefined;
       data = await this.readVerified(key, loc);
     }
+    if (data === PLAIN) {
+      // Plaintext where the app asked for encryption: a miss, never returned.
+      if (this.index.drop(key)) this.counters.plainDropped++;
+      this.snapshots.markDirty();
+      return undefined;
+    }
     if (!data) {
       // Corrupt or torn: a miss, and the entry is gone for good.
       if (this.index.drop(key)) this.counters.corruptDropped++;
@@ -242,26 +255,33 @@ export class OpfsSegmentEngine {
       return SLOW_PATH;
     }
     const data = verifyData
-      ? verifyEntry(bytes, key, loc, this.valueChecksum)
-      : verifyEntryHeader(bytes, key, loc);
+      ? verifyEntry(bytes, key, loc, this.valueChecksum, this.flags)
+      : verifyEntryHeader(bytes, key, loc, this.flags);
     if (!data) return SLOW_PATH;
     this.index.touch(segment);
     return data;
   }
 
-  private async readVerified(key: string, loc: EntryLocation): Promise<Uint8Array | undefined> {
+  /** The verified value at `loc`; PLAIN for an intact plain record where this engine encrypts. */
+  private async readVerified(
+    key: string,
+    loc: EntryLocation,
+  ): Promise<Uint8Array | undefined | typeof PLAIN> {
     const segment = this.index.segments.get(loc.segment);
     if (!segment) return undefined;
     try {
-      return verifyEntry(
-        await segment.file.read(loc.offset, recordSize(loc.keyLen, loc.len)),
-        key,
-        loc,
-        this.valueChecksum,
-      );
+      const bytes = await segment.file.read(loc.offset, recordSize(loc.keyLen, loc.len));
+      const data = verifyEntry(bytes, key, loc, this.valueChecksum, this.flags);
+      if (data || !this.flags) return data;
+      return verifyEntry(bytes, key, loc, this.valueChecksum, 0) ? PLAIN : undefined;
     } catch {
       return undefined;
     }
+  }
+
+  /** Where `key` lives now, as indexed (a new object whenever the key is written). */
+  entryOf(key: string): EntryLocation | undefined {
+    return this.index.entries.get(key);
   }
 
   /** Whether `key` is indexed. */

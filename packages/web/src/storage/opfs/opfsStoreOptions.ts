@@ -9,11 +9,16 @@ import {
   positiveBytes,
   positiveMs,
 } from '@medfusion/core/internal';
+import {
+  checkEncryptionOptions,
+  type EncryptionOptions,
+  type EncryptionUsage,
+} from '../encryption/encryptionOptions.js';
 import type { EngineUsage } from './opfsEngineTypes.js';
 import { OPFS_PROTOCOL_VERSION, type OpfsOpenArgs } from './opfsProtocol.js';
 
 /** Options of {@link OpfsStore}. */
-export interface OpfsStoreOptions {
+export interface OpfsStoreOptions extends EncryptionOptions {
   /**
    * OPFS directory holding the segments and index; `/` nests.
    * @example 'medfusion/chest-xray'
@@ -94,7 +99,7 @@ export interface OpfsStoreOptions {
 }
 
 /** Usage of an {@link OpfsStore}: entries, bytes, and what the disk holds. */
-export interface OpfsStoreUsage extends EngineUsage {
+export interface OpfsStoreUsage extends EngineUsage, EncryptionUsage {
   /** Answer of `navigator.storage.persist()` when `persist: true` was asked. */
   persisted?: boolean;
 }
@@ -124,6 +129,7 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
   const flushDelayMs = nonNegativeFinite('flushDelayMs', options.flushDelayMs ?? 100);
   const backend = oneOfValues('backend', options.backend ?? 'auto', ['auto', 'async']);
   const webAssembly = bool('webAssembly', options.webAssembly ?? true);
+  const encryption = checkEncryptionOptions(options);
   const args: OpfsOpenArgs = {
     protocol: OPFS_PROTOCOL_VERSION,
     dir: options.dir,
@@ -134,6 +140,7 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
     flushDelayMs,
     backend,
     ...(options.quotaBytes === undefined ? {} : { quotaBytes: options.quotaBytes }),
+    ...(encryption === undefined ? {} : { encryption }),
   };
   const callTimeoutMs = positiveMs('callTimeoutMs', options.callTimeoutMs ?? 30_000);
   return { args, callTimeoutMs };

@@ -13,6 +13,8 @@ export interface PackItem {
   /** UTF-8 length of the key (from {@link checkedKeyLength}). */
   keyLen: number;
   value: Uint8Array | undefined;
+  /** Flags of a value's record (FLAG_ENCRYPTED when it is sealed). @default 0 */
+  flags?: number;
 }
 
 /** UTF-8 length of `key`; a RangeError past the 65535 bytes a record header holds. Internal. */
@@ -52,7 +54,8 @@ export function packRecords(
   const out = new Uint8Array(buffer, 0, total);
   let at = 0;
   for (const it of items) {
-    encodeRecord(out, at, it.key, it.keyLen, it.value, it.value === undefined ? FLAG_TOMBSTONE : 0);
+    const flags = it.value === undefined ? FLAG_TOMBSTONE : (it.flags ?? 0);
+    encodeRecord(out, at, it.key, it.keyLen, it.value, flags);
     at += RECORD_HEADER + it.keyLen + (it.value?.byteLength ?? 0);
   }
   return out;
