@@ -11,6 +11,12 @@ import { checkEncryptionOptions } from './encryption/encryptionOptions.js';
 import { RecordCipher } from './encryption/RecordCipher.js';
 import { chunkRange, type IdbSchema, isMeta, type Meta } from './idbMeta.js';
 import type { IdbStoreOptions, IdbStoreUsage } from './idbStoreOptions.js';
+import {
+  checkRetentionOptions,
+  type RetentionSettings,
+  SweepTimer,
+  sweepInterval,
+} from './retention/retentionOptions.js';
 import { StoreError } from './storeErrors.js';
 import { ValueChecksum } from './ValueChecksum.js';
 
@@ -77,7 +83,13 @@ export class IdbStore implements PersistentStore {
     reencrypted: 0,
     previousKeyDropped: 0,
     plainDropped: 0,
+    expired: 0,
   };
+  /** maxAge and the clock. */
+  private readonly retention: RetentionSettings;
+  /** key → write time (ms), known where maxAge is set. */
+  private readonly ats = new Map<string, number | undefined>();
+  private sweeper: SweepTimer | undefined;
   /** Seals and opens values when `encryptionKey` was given. */
   private readonly cipher: RecordCipher | undefined;
 
@@ -94,6 +106,23 @@ export class IdbStore implements PersistentStore {
     this.webAssembly = bool('webAssembly', options.webAssembly ?? true);
     const enc = checkEncryptionOptions(options);
     this.cipher = enc ? new RecordCipher(enc) : undefined;
+    this.retention = checkRetentionOptions(options);
+  }
+
+  /** Whether a record written at `at` is older than maxAge now. */
+  private expiredAt(at: number | undefined): boolean {
+    const { maxAge, clock } = this.retention;
+    if (maxAge === undefined) return false;
+    return at === undefined || !(clock.now() - at <= maxAge);
+  }
+
+  /** Delete every record older than maxAge (on open, then every sweep interval). */
+  private async sweep(): Promise<void> {
+    const old: string[] = [];
+    for (const [k, at] of this.ats) if (this.expiredAt(at)) old.push(k);
+    if (old.length === 0) return;
+    this.counters.expired += old.length;
+    await Promise.all(old.map((k) => this.write(k, undefined)));
   }
 
   /** True where IndexedDB exists. */
@@ -133,12 +162,18 @@ export class IdbStore implements PersistentStore {
       const order: { k: string; m: Meta }[] = [];
       const damaged: IDBValidKey[] = [];
       const plain: IDBValidKey[] = [];
+      const expired: IDBValidKey[] = [];
       keys.forEach((k, i) => {
         const m: unknown = metas[i];
         if (typeof k !== 'string' || !isMeta(m, this.maxBytes)) damaged.push(k);
+        else if (this.expiredAt(m.at)) expired.push(k);
         else if (this.cipher && m.enc !== 1) plain.push(k);
         else order.push({ k, m });
       });
+      if (expired.length > 0) {
+        this.counters.expired += expired.length;
+        await this.removeDamaged(db, expired);
+      }
       if (!this.cipher && order.some(({ m }) => m.enc === 1)) {
         db.close();
         throw new StoreError(
@@ -155,6 +190,7 @@ export class IdbStore implements PersistentStore {
       for (const { k, m } of order) {
         this.lru.set(k, m.len);
         this.sums.set(k, m.sum);
+        if (this.retention.maxAge !== undefined) this.ats.set(k, m.at);
         this.bytes += m.len;
         this.seq = Math.max(this.seq, m.seq);
       }
@@ -163,6 +199,11 @@ export class IdbStore implements PersistentStore {
         await this.removeDamaged(db, damaged).catch(() => {});
       }
       this.raw = unwrap(db);
+      const { maxAge, clock } = this.retention;
+      if (maxAge !== undefined && !this.sweeper) {
+        this.sweeper = new SweepTimer(clock, sweepInterval(maxAge), () => this.sweep());
+        this.sweeper.start();
+      }
       return db;
     })();
     return this.db;
@@ -181,11 +222,12 @@ export class IdbStore implements PersistentStore {
     await Promise.all(reqs);
   }
 
-  private forget(key: string): void {
+  private dropKnown(key: string): void {
     const len = this.lru.get(key);
     if (len === undefined) return;
     this.lru.delete(key);
     this.sums.delete(key);
+    this.ats.delete(key);
     this.bytes -= len;
   }
 
@@ -200,6 +242,16 @@ export class IdbStore implements PersistentStore {
     const len = this.lru.get(key);
     const sum = this.sums.get(key);
     const vc = this.valueChecksum;
+    if (
+      len !== undefined &&
+      this.retention.maxAge !== undefined &&
+      this.expiredAt(this.ats.get(key))
+    ) {
+      // Older than maxAge: a miss, and deleted.
+      this.counters.expired++;
+      await this.write(key, undefined).catch(() => {});
+      return undefined;
+    }
     if (this.raw && vc && len !== undefined && sum !== undefined && len <= this.chunkBytes) {
       const v = await this.readChunk(this.raw, key);
       // A sealed value's tag authenticates it: no checksum on top.
@@ -221,7 +273,7 @@ export class IdbStore implements PersistentStore {
       tx.objectStore('data').getAll(chunkRange(key)),
     ]);
     if (meta === undefined) {
-      this.forget(key);
+      this.dropKnown(key);
       return undefined;
     }
     // The meta record is untrusted until checked, and nothing is allocated for its claimed
@@ -250,6 +302,11 @@ export class IdbStore implements PersistentStore {
       await this.write(key, undefined).catch(() => {});
       return undefined;
     }
+    if (this.expiredAt(meta.at)) {
+      this.counters.expired++;
+      await this.write(key, undefined).catch(() => {});
+      return undefined;
+    }
     if (this.cipher && meta.enc !== 1) {
       // Plaintext where the app asked for encryption: never returned.
       this.counters.plainDropped++;
@@ -266,6 +323,7 @@ export class IdbStore implements PersistentStore {
     this.lru.delete(key);
     this.lru.set(key, meta.len);
     this.sums.set(key, meta.sum);
+    if (this.retention.maxAge !== undefined) this.ats.set(key, meta.at);
     return value;
   }
 
@@ -398,6 +456,7 @@ export class IdbStore implements PersistentStore {
         chunks: chunks.length,
         seq: 0,
         ...(w.enc ? { enc: 1 as const } : {}),
+        at: this.retention.clock.now(),
       };
       return { key: w.key, meta, chunks };
     });
@@ -436,14 +495,15 @@ export class IdbStore implements PersistentStore {
         }
         await Promise.all([...reqs, tx.done]);
         for (const v of victims) {
-          this.forget(v);
+          this.dropKnown(v);
           this.counters.evictions++;
         }
         for (const p of prepared) {
-          this.forget(p.key);
+          this.dropKnown(p.key);
           if (p.meta) {
             this.lru.set(p.key, p.meta.len);
             this.sums.set(p.key, p.meta.sum);
+            if (this.retention.maxAge !== undefined) this.ats.set(p.key, p.meta.at);
             this.bytes += p.meta.len;
           }
         }
@@ -503,7 +563,41 @@ export class IdbStore implements PersistentStore {
     await Promise.all([tx.objectStore('meta').clear(), tx.objectStore('data').clear(), tx.done]);
     this.lru.clear();
     this.sums.clear();
+    this.ats.clear();
     this.bytes = 0;
+  }
+
+  /**
+   * Delete every record of the data set `fingerprint` (keys
+   * `<fingerprint>/…`) for real: meta and chunk records, in one
+   * transaction. Resolves with how many entries went; a fingerprint with no
+   * record is a no-op (0). Another store instance (tab) on the database reads
+   * them as misses from then on.
+   */
+  async forget(fingerprint: string): Promise<number> {
+    checkStoreKey(fingerprint, 'fingerprint');
+    const db = await this.open();
+    while (this.writing) await this.writing;
+    const prefix = `${fingerprint}/`;
+    const metaRange = IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+    const tx = db.transaction(['meta', 'data'], 'readwrite');
+    const [keys] = await Promise.all([
+      tx.objectStore('meta').getAllKeys(metaRange),
+      tx.objectStore('meta').delete(metaRange),
+      tx
+        .objectStore('data')
+        .delete(IDBKeyRange.bound([prefix, 0], [`${prefix}\uffff`, Number.MAX_SAFE_INTEGER])),
+      tx.done,
+    ]);
+    for (const k of keys) this.dropKnown(k);
+    return keys.length;
+  }
+
+  /** Delete every record of every data set for real (as {@link clear}); resolves with how many went. */
+  async forgetAll(): Promise<number> {
+    const n = (await this.keys()).length;
+    await this.clear();
+    return n;
   }
 
   /** Bytes and entries (as this store last saw them), evictions, quota errors. */
@@ -521,6 +615,7 @@ export class IdbStore implements PersistentStore {
   /** Finish pending writes and close the database. */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.sweeper?.stop();
     const db = this.db;
     while (this.writing) await this.writing;
     this.closed = true;

@@ -13,6 +13,8 @@ export interface Meta {
   seq: number;
   /** 1 when the value is sealed with AES-GCM (see RecordCipher); absent on plain records. */
   enc?: 1;
+  /** Write time (the store's clock, ms since the epoch); absent on records written before. */
+  at?: number;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface Meta {
  */
 export function isMeta(m: unknown, maxBytes: number): m is Meta {
   if (m === null || typeof m !== 'object') return false;
-  const { len, sum, chunks, seq, enc } = m as Record<string, unknown>;
+  const { len, sum, chunks, seq, enc, at } = m as Record<string, unknown>;
   const count = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
   return (
     count(len) &&
@@ -33,7 +35,8 @@ export function isMeta(m: unknown, maxBytes: number): m is Meta {
     chunks >= 1 &&
     chunks <= Math.max(1, len) &&
     count(seq) &&
-    (enc === undefined || enc === 1)
+    (enc === undefined || enc === 1) &&
+    (at === undefined || Number.isFinite(at))
   );
 }
 

@@ -1,8 +1,9 @@
 import type { StoreUsage } from '@medfusion/core';
 import type { EncryptionOptions, EncryptionUsage } from './encryption/encryptionOptions.js';
+import type { RetentionOptions } from './retention/retentionOptions.js';
 
 /** Options of {@link IdbStore}. */
-export interface IdbStoreOptions extends EncryptionOptions {
+export interface IdbStoreOptions extends EncryptionOptions, RetentionOptions {
   /** IndexedDB database name. @example 'medfusion-xray' */
   name: string;
   /**
@@ -45,6 +46,8 @@ export interface IdbStoreUsage extends StoreUsage, EncryptionUsage {
   corruptDropped: number;
   /** QuotaExceededError seen since open. */
   quotaErrors: number;
+  /** Records deleted because they were older than `maxAge` (on open, by a sweep or a read). */
+  expired: number;
   /**
    * The checksum new entries are sealed with: `'xxh64'` (WebAssembly) unless
    * the store was opened with `webAssembly: false` or the page refuses
