@@ -237,6 +237,7 @@ export type {
 export { MemoryMappedCache } from './storage/MemoryMappedCache.js';
 export { OpfsStore } from './storage/opfs/OpfsStore.js';
 export type { OpfsStoreOptions, OpfsStoreUsage } from './storage/opfs/opfsStoreOptions.js';
+export type { RetentionOptions } from './storage/retention/retentionOptions.js';
 export type { StoreErrorCode } from './storage/storeErrors.js';
 export { StoreError } from './storage/storeErrors.js';
 export type { CacheDirStoreOptions } from './storage/storeForCacheDir.js';

@@ -13,8 +13,9 @@ import { storeForCacheDir } from './storeForCacheDir.js';
 /**
  * Options of `@medfusion/web`'s {@link createCachedDataset}: every option of
  * `@medfusion/core`'s, plus `cacheDir` (the reference's `cache_dir`) and the
- * budget, persistence and encryption at rest (`encryptionKey`,
- * `previousEncryptionKeys`, `rotation`) of the store made for it.
+ * budget, persistence, encryption at rest (`encryptionKey`,
+ * `previousEncryptionKeys`, `rotation`) and retention (`maxAge`) of the store
+ * made for it.
  */
 export interface CreateCachedDatasetOptions<T>
   extends core.CreateCachedDatasetOptions<T>,
@@ -37,6 +38,14 @@ export interface CreateCachedDatasetOptions<T>
    * @default false
    */
   persist?: boolean;
+  /**
+   * Longest time a sample stays in the store made for `cacheDir`, in
+   * milliseconds from its write (`OpfsStoreOptions.maxAge`, on the wall
+   * clock): older ones are misses, reloaded from the source, and are deleted
+   * for real when the store opens and periodically.
+   * @default undefined (kept until evicted or forgotten)
+   */
+  maxAge?: number;
 }
 
 /**
@@ -80,6 +89,7 @@ export function createCachedDataset<T>(
     encryptionKey,
     previousEncryptionKeys,
     rotation,
+    maxAge,
     ...rest
   } = options;
   const encryption = pickEncryptionOptions({ encryptionKey, previousEncryptionKeys, rotation });
@@ -87,6 +97,7 @@ export function createCachedDataset<T>(
     if (cacheMaxBytes !== undefined)
       throw new TypeError('cacheMaxBytes applies only with cacheDir');
     if (persist !== undefined) throw new TypeError('persist applies only with cacheDir');
+    if (maxAge !== undefined) throw new TypeError('maxAge applies only with cacheDir');
     for (const name of Object.keys(encryption)) {
       throw new TypeError(
         `${name} applies only with cacheDir (give a store its own encryptionKey instead)`,
@@ -103,6 +114,7 @@ export function createCachedDataset<T>(
       ? {}
       : { maxBytes: positiveBytes('cacheMaxBytes', cacheMaxBytes) }),
     ...(persist === undefined ? {} : { persist }),
+    ...(maxAge === undefined ? {} : { maxAge }),
     ...encryption,
   });
   try {

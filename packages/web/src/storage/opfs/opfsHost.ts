@@ -48,6 +48,8 @@ export class OpfsHost implements OpfsHostApi {
   private engine: OpfsSegmentEngine | undefined;
   /** Seals and opens values when the store has an encryption key. */
   private sealing: OpfsSealing | undefined;
+  /** Records purged for their age (`maxAge`). */
+  private expired = 0;
   private channel: BroadcastChannel | undefined;
   private readPort: MessagePort | undefined;
   private chain: Promise<unknown> = Promise.resolve();
@@ -93,7 +95,10 @@ export class OpfsHost implements OpfsHostApi {
    * READ_ANSWER_BYTES (their buffers move): the page checks a value's
    * checksum and goes on with it while this thread reads the next one.
    */
-  private async serveReads(port: MessagePort, { id, keys }: OpfsReadRequest): Promise<void> {
+  private async serveReads(
+    port: MessagePort,
+    { id, keys, minTime }: OpfsReadRequest,
+  ): Promise<void> {
     const fresh = (): Extract<OpfsReadReply, { type: 'values' }> => ({
       v: OPFS_PROTOCOL_VERSION,
       type: 'values',
@@ -127,6 +132,7 @@ export class OpfsHost implements OpfsHostApi {
     const opening: Promise<void>[] = [];
     try {
       const engine = this.engineOrThrow();
+      engine.minTime = minTime;
       const sealing = this.sealing;
       await engine.readEach(keys, this.pageCheck, (i, value, sum) => {
         if (!sealing || value === undefined) return add(i, value, sum);
@@ -148,9 +154,10 @@ export class OpfsHost implements OpfsHostApi {
     }
   }
 
-  async getMany(keys: string[]): Promise<OpfsReply<(Uint8Array | undefined)[]>> {
+  async getMany(keys: string[], minTime: number): Promise<OpfsReply<(Uint8Array | undefined)[]>> {
     const reply = await settle(async () => {
       const engine = this.engineOrThrow();
+      engine.minTime = minTime;
       const values = await engine.getMany(keys);
       const sealing = this.sealing;
       if (!sealing) return values;
@@ -168,6 +175,16 @@ export class OpfsHost implements OpfsHostApi {
       if (buffer && !transfer.includes(buffer)) transfer.push(buffer);
     }
     return Comlink.transfer(reply, transfer);
+  }
+
+  purge(minTime: number, prefix: string | null): Promise<OpfsReply<number>> {
+    return this.inOrder(async () => {
+      const engine = this.engineOrThrow();
+      engine.minTime = Math.max(engine.minTime, minTime);
+      const n = await engine.purge({ minTime, ...(prefix === null ? {} : { prefix }) });
+      if (prefix === null) this.expired += n;
+      return n;
+    });
   }
 
   has(key: string): Promise<OpfsReply<boolean>> {
@@ -213,6 +230,7 @@ export class OpfsHost implements OpfsHostApi {
         undecryptable: c?.undecryptable ?? 0,
         reencrypted: c?.reencrypted ?? 0,
         previousKeyDropped: c?.previousKeyDropped ?? 0,
+        expired: this.expired,
       };
     });
   }

@@ -14,12 +14,17 @@ import type { EngineUsage } from './opfsEngineTypes.js';
 
 /**
  * Bumped whenever a message below changes shape; a message of another version is refused.
- * 2: `OpfsOpenArgs.encryption` (a worker of version 1 would write plaintext).
+ * 2: `OpfsOpenArgs.encryption` (a worker of version 1 would write plaintext),
+ * `minTime` on reads, `purge`.
  */
 export const OPFS_PROTOCOL_VERSION = 2;
 
 /** What the host's `usage` answers: the engine's figures and the encryption counters. */
-export type OpfsHostUsage = EngineUsage & EncryptionUsage;
+export type OpfsHostUsage = EngineUsage &
+  EncryptionUsage & {
+    /** Records deleted because they were older than `maxAge`. */
+    expired: number;
+  };
 
 /** What every host method answers: its value, or the error (core's one serializer). */
 export type OpfsReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
@@ -71,8 +76,17 @@ export interface OpfsHostApi {
     aliveLock: string | null,
     reads: MessagePort | null,
   ): Promise<OpfsReply<'sync' | 'async'>>;
-  /** Read a batch; the buffers of the values move to the caller. */
-  getMany(keys: string[]): Promise<OpfsReply<(Uint8Array | undefined)[]>>;
+  /**
+   * Read a batch; the buffers of the values move to the caller. Records
+   * written before `minTime` (seconds since the epoch; 0: none) are misses.
+   */
+  getMany(keys: string[], minTime: number): Promise<OpfsReply<(Uint8Array | undefined)[]>>;
+  /**
+   * Delete for real the records of keys starting with `prefix` (when not
+   * null) and those written before `minTime` (seconds; 0: none): the
+   * segments holding them are removed. Answers how many live entries went.
+   */
+  purge(minTime: number, prefix: string | null): Promise<OpfsReply<number>>;
   has(key: string): Promise<OpfsReply<boolean>>;
   delete(key: string): Promise<OpfsReply<boolean>>;
   /**
@@ -96,6 +110,8 @@ export interface OpfsReadRequest {
   type: 'read';
   id: number;
   keys: string[];
+  /** Records written before this (seconds since the epoch; 0: none) are misses (`maxAge`). */
+  minTime: number;
 }
 
 /**

@@ -18,13 +18,16 @@ import {
   segmentName,
   verifyEntry,
   verifyEntryHeader,
+  verifyRecord,
 } from './opfsFormat.js';
 import { GroupCommit } from './opfsGroupCommit.js';
+import { type PurgeMatch, purgeMatches, segmentHolds } from './opfsPurge.js';
 import { OpfsSegmentIndex, type Segment } from './opfsSegmentIndex.js';
 import { readNewestSnapshot } from './opfsSnapshotFiles.js';
 import { OpfsSnapshotWriter } from './opfsSnapshotWriter.js';
 import {
   appendEnd,
+  type BatchPlan,
   checkedKeyLength as keyLength,
   packRecords,
   planBatch,
@@ -67,6 +70,13 @@ export class OpfsSegmentEngine {
   private readonly commit: GroupCommit;
   private readonly snapshots: OpfsSnapshotWriter;
   private readonly evictor: OpfsEvictor;
+
+  /**
+   * Records written before this time (seconds since the epoch) are expired:
+   * read as misses until a purge deletes them. Set by the host from the
+   * page's clock (`maxAge`); 0: none.
+   */
+  minTime = 0;
 
   /** Another store on the directory changed it: re-check the head before the next read. */
   markStale(): void {
@@ -165,7 +175,7 @@ export class OpfsSegmentEngine {
     }
     let loc = this.index.entries.get(key);
     if (!loc && (await this.refreshIfChanged())) loc = this.index.entries.get(key);
-    if (!loc) return undefined;
+    if (!loc || (loc.time ?? 0) < this.minTime) return undefined;
     let data = await this.readVerified(key, loc);
     if (!data && (await this.refreshIfChanged())) {
       loc = this.index.entries.get(key);
@@ -229,6 +239,10 @@ export class OpfsSegmentEngine {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       const loc = this.stale ? undefined : this.index.entries.get(key);
+      if (loc && (loc.time ?? 0) < this.minTime) {
+        each(i, undefined, -1); // expired: a miss (a purge deletes it)
+        continue;
+      }
       const verifyData =
         check === 'here' || (check === 'caller-xxh32' && loc !== undefined && loc.sum >= XXH64_TAG);
       const fast = loc ? this.getSync(key, loc, verifyData) : SLOW_PATH;
@@ -308,8 +322,17 @@ export class OpfsSegmentEngine {
    */
   async writeBatch(bytes: Uint8Array, keys: readonly string[]): Promise<(unknown | undefined)[]> {
     const plan = planBatch(bytes, keys, this.opts.maxBytes);
+    return this.locked(() => this.appendLocked(bytes, keys, plan));
+  }
+
+  /** {@link writeBatch}'s body, holding the writer lock. */
+  private async appendLocked(
+    bytes: Uint8Array,
+    keys: readonly string[],
+    plan: BatchPlan,
+  ): Promise<(unknown | undefined)[]> {
     const { results, starts, ends } = plan;
-    return this.locked(async () => {
+    {
       // Held since this engine's last write: no other store wrote meanwhile.
       if (this.headTaken !== this.lock.taken) await this.refreshIfChanged();
       let k = 0;
@@ -343,7 +366,7 @@ export class OpfsSegmentEngine {
         }
         for (let t = k; t < j; t++) {
           const at = starts[t]!;
-          const dv = new DataView(bytes.buffer, bytes.byteOffset + at, 16);
+          const dv = new DataView(bytes.buffer, bytes.byteOffset + at, 24);
           if (dv.getUint16(4, true) & FLAG_TOMBSTONE) this.index.drop(keys[t]!);
           else {
             this.index.set(keys[t]!, {
@@ -352,6 +375,7 @@ export class OpfsSegmentEngine {
               keyLen: dv.getUint16(6, true),
               len: dv.getUint32(8, true),
               sum: dataSumOf(dv),
+              time: dv.getUint32(20, true),
             });
           }
         }
@@ -364,6 +388,72 @@ export class OpfsSegmentEngine {
       this.snapshots.markDirty();
       if (!this.commit.schedule()) await this.commit.flush();
       return results;
+    }
+  }
+
+  /**
+   * Delete for real every record that `m` matches (a data set's keys, or
+   * records older than `m.minTime`): each segment holding one, live or
+   * superseded, is removed whole after the live records of others in it are
+   * appended again (verified, as they were: sealed ones stay sealed).
+   * Returns how many live entries went.
+   */
+  async purge(m: PurgeMatch): Promise<number> {
+    return this.locked(async () => {
+      await this.catchUp();
+      const doomed: Segment[] = [];
+      for (const s of this.index.segments.values()) if (await segmentHolds(s, m)) doomed.push(s);
+      let removed = 0;
+      for (const [key, loc] of [...this.index.entries]) {
+        if (purgeMatches(m, key, loc.time ?? 0) && this.index.drop(key)) removed++;
+      }
+      if (doomed.length === 0) return removed;
+      // The others' live records in those segments, checked before they are written again.
+      const ids = new Set(doomed.map((s) => s.id));
+      const keep: Uint8Array[] = [];
+      const keepKeys: string[] = [];
+      for (const [key, loc] of this.index.entries) {
+        if (!ids.has(loc.segment)) continue;
+        const s = this.index.segments.get(loc.segment)!;
+        const bytes = await s.file
+          .read(loc.offset, recordSize(loc.keyLen, loc.len))
+          .catch(() => undefined);
+        const rec = bytes && verifyRecord(bytes, this.valueChecksum);
+        if (rec && rec.key === key) {
+          keep.push(bytes);
+          keepKeys.push(key);
+        }
+      }
+      await this.commit.idle();
+      for (const s of doomed) {
+        this.index.dropSegmentEntries(s.id);
+        this.index.segments.delete(s.id);
+        this.commit.forget(s.file);
+      }
+      // Persist an index without them before their bytes go away.
+      await this.snapshots.write();
+      for (const s of doomed) {
+        await s.file.truncate(0).catch(() => {});
+        await s.file.flush().catch(() => {});
+        await s.file.close().catch(() => {});
+        await this.fs.remove(segmentName(s.id));
+      }
+      if (keep.length > 0) {
+        let total = 0;
+        for (const b of keep) total += b.length;
+        const batch = new Uint8Array(total);
+        let at = 0;
+        for (const b of keep) {
+          batch.set(b, at);
+          at += b.length;
+        }
+        await this.appendLocked(batch, keepKeys, planBatch(batch, keepKeys, this.opts.maxBytes));
+      } else {
+        await this.bumpHead();
+        this.onChange();
+        this.snapshots.markDirty();
+      }
+      return removed;
     });
   }
 

@@ -14,11 +14,16 @@ import {
   type EncryptionOptions,
   type EncryptionUsage,
 } from '../encryption/encryptionOptions.js';
+import {
+  checkRetentionOptions,
+  type RetentionOptions,
+  type RetentionSettings,
+} from '../retention/retentionOptions.js';
 import type { EngineUsage } from './opfsEngineTypes.js';
 import { OPFS_PROTOCOL_VERSION, type OpfsOpenArgs } from './opfsProtocol.js';
 
 /** Options of {@link OpfsStore}. */
-export interface OpfsStoreOptions extends EncryptionOptions {
+export interface OpfsStoreOptions extends EncryptionOptions, RetentionOptions {
   /**
    * OPFS directory holding the segments and index; `/` nests.
    * @example 'medfusion/chest-xray'
@@ -100,6 +105,8 @@ export interface OpfsStoreOptions extends EncryptionOptions {
 
 /** Usage of an {@link OpfsStore}: entries, bytes, and what the disk holds. */
 export interface OpfsStoreUsage extends EngineUsage, EncryptionUsage {
+  /** Records deleted because they were older than `maxAge` (on open and by the periodic sweep). */
+  expired: number;
   /** Answer of `navigator.storage.persist()` when `persist: true` was asked. */
   persisted?: boolean;
 }
@@ -115,6 +122,7 @@ const MiB = 2 ** 20;
 export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
   args: OpfsOpenArgs;
   callTimeoutMs: number;
+  retention: RetentionSettings;
 } {
   object('options', options, 'an object with a dir');
   if (nonEmptyString('dir', options.dir).replace(/\//g, '') === '')
@@ -130,6 +138,7 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
   const backend = oneOfValues('backend', options.backend ?? 'auto', ['auto', 'async']);
   const webAssembly = bool('webAssembly', options.webAssembly ?? true);
   const encryption = checkEncryptionOptions(options);
+  const retention = checkRetentionOptions(options);
   const args: OpfsOpenArgs = {
     protocol: OPFS_PROTOCOL_VERSION,
     dir: options.dir,
@@ -143,5 +152,5 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
     ...(encryption === undefined ? {} : { encryption }),
   };
   const callTimeoutMs = positiveMs('callTimeoutMs', options.callTimeoutMs ?? 30_000);
-  return { args, callTimeoutMs };
+  return { args, callTimeoutMs, retention };
 }

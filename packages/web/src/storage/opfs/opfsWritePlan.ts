@@ -34,12 +34,14 @@ const MIN_BATCH_BUFFER = 2 ** 20;
  * each record in place, see sealRecord, right before writing it). Uses `spare` when it is large
  * enough, else a new buffer (with `reusable`, sized up to a power of two of
  * at least 1 MiB so later batches fit); returns a view of exactly the batch.
+ * `time` (seconds since the epoch) is every record's write time.
  * Internal.
  */
 export function packRecords(
   items: readonly PackItem[],
   spare?: ArrayBuffer,
   reusable = false,
+  time = 0,
 ): Uint8Array {
   let total = 0;
   for (const it of items) total += RECORD_HEADER + it.keyLen + (it.value?.byteLength ?? 0);
@@ -55,7 +57,7 @@ export function packRecords(
   let at = 0;
   for (const it of items) {
     const flags = it.value === undefined ? FLAG_TOMBSTONE : (it.flags ?? 0);
-    encodeRecord(out, at, it.key, it.keyLen, it.value, flags);
+    encodeRecord(out, at, it.key, it.keyLen, it.value, flags, time);
     at += RECORD_HEADER + it.keyLen + (it.value?.byteLength ?? 0);
   }
   return out;
