@@ -99,4 +99,35 @@ describe('IdbStore retention and forget', () => {
     const after = (await navigator.storage.estimate()).usage!;
     expect(before - after).toBeGreaterThan(20 * 2 ** 20);
   });
+
+  it('encrypted records keep their write time, also when rotation re-encrypts them', async () => {
+    const name = dbName('enc');
+    const clock = new ManualClock();
+    await clock.advance(1e12);
+    const gen = () =>
+      crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    const oldKey = await gen();
+    const a = new IdbStore({ name, maxAge: 10_000, clock, encryptionKey: oldKey });
+    await a.put('ds@1/0', new Uint8Array(100).fill(7));
+    await clock.advance(5_000);
+    expect(await a.get('ds@1/0')).toEqual(new Uint8Array(100).fill(7));
+    await a.close();
+    const newKey = await gen();
+    const opts = {
+      name,
+      maxAge: 10_000,
+      clock,
+      encryptionKey: newKey,
+      previousEncryptionKeys: [oldKey],
+    };
+    const b = new IdbStore(opts);
+    expect(await b.get('ds@1/0')).toEqual(new Uint8Array(100).fill(7));
+    expect((await b.usage()).reencrypted).toBe(1);
+    await b.close();
+    const c = new IdbStore({ name, maxAge: 10_000, clock, encryptionKey: newKey });
+    expect(await c.get('ds@1/0')).toEqual(new Uint8Array(100).fill(7)); // re-encrypted
+    await clock.advance(7_000); // 12 s after the first write: expired, re-encryption or not
+    expect(await c.get('ds@1/0')).toBeUndefined();
+    await c.close();
+  });
 });

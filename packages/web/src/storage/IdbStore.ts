@@ -32,6 +32,8 @@ interface PendingWrite {
   value: Uint8Array | undefined;
   /** Whether `value` is sealed (RecordCipher). */
   enc: boolean;
+  /** Write time to record (a re-encrypted value keeps its own); undefined: now. */
+  at: number | undefined;
   resolve: (had: boolean) => void;
   reject: (e: unknown) => void;
 }
@@ -87,7 +89,7 @@ export class IdbStore implements PersistentStore {
   };
   /** maxAge and the clock. */
   private readonly retention: RetentionSettings;
-  /** key → write time (ms), known where maxAge is set. */
+  /** key → write time (ms; undefined for records written before write times were kept). */
   private readonly ats = new Map<string, number | undefined>();
   private sweeper: SweepTimer | undefined;
   /** Seals and opens values when `encryptionKey` was given. */
@@ -190,7 +192,7 @@ export class IdbStore implements PersistentStore {
       for (const { k, m } of order) {
         this.lru.set(k, m.len);
         this.sums.set(k, m.sum);
-        if (this.retention.maxAge !== undefined) this.ats.set(k, m.at);
+        this.ats.set(k, m.at);
         this.bytes += m.len;
         this.seq = Math.max(this.seq, m.seq);
       }
@@ -317,13 +319,14 @@ export class IdbStore implements PersistentStore {
       // Sealed (by another store instance given a key): not readable here, never returned.
       return undefined;
     }
+    this.ats.set(key, meta.at);
     const value = this.cipher ? await this.unseal(key, out, true) : out;
     if (!value) return undefined;
     // touch: most recently used now
     this.lru.delete(key);
     this.lru.set(key, meta.len);
     this.sums.set(key, meta.sum);
-    if (this.retention.maxAge !== undefined) this.ats.set(key, meta.at);
+    this.ats.set(key, meta.at);
     return value;
   }
 
@@ -353,8 +356,12 @@ export class IdbStore implements PersistentStore {
         return null;
       }
       this.counters.reencrypted++;
-      // Lazily, behind the read: a failure leaves the old record, read again next time.
-      void this.put(key, value).catch(() => {});
+      // Lazily, behind the read, keeping its write time (re-encrypting does not make a
+      // record younger for maxAge); a failure leaves the old record, read again next time.
+      const at = this.ats.get(key);
+      void this.cipher!.seal(key, value)
+        .then((resealed) => this.write(key, resealed, true, at))
+        .catch(() => {});
     }
     return value;
   }
@@ -406,10 +413,15 @@ export class IdbStore implements PersistentStore {
     return this.write(key, undefined);
   }
 
-  private async write(key: string, value: Uint8Array | undefined, enc = false): Promise<boolean> {
+  private async write(
+    key: string,
+    value: Uint8Array | undefined,
+    enc = false,
+    at?: number,
+  ): Promise<boolean> {
     await this.open();
     return new Promise<boolean>((resolve, reject) => {
-      this.writes.push({ key, value, enc, resolve, reject });
+      this.writes.push({ key, value, enc, at, resolve, reject });
       this.writing ??= Promise.resolve().then(() => this.drain());
     });
   }
@@ -456,7 +468,7 @@ export class IdbStore implements PersistentStore {
         chunks: chunks.length,
         seq: 0,
         ...(w.enc ? { enc: 1 as const } : {}),
-        at: this.retention.clock.now(),
+        at: w.at ?? this.retention.clock.now(),
       };
       return { key: w.key, meta, chunks };
     });
@@ -503,7 +515,7 @@ export class IdbStore implements PersistentStore {
           if (p.meta) {
             this.lru.set(p.key, p.meta.len);
             this.sums.set(p.key, p.meta.sum);
-            if (this.retention.maxAge !== undefined) this.ats.set(p.key, p.meta.at);
+            this.ats.set(p.key, p.meta.at);
             this.bytes += p.meta.len;
           }
         }

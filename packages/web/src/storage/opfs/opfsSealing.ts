@@ -78,10 +78,18 @@ export class OpfsSealing {
     private readonly engine: SealingEngine,
   ) {}
 
-  /** The packed batch `batch` (from packRecords) with every value sealed, as a new batch. */
+  /**
+   * The packed batch `batch` (from packRecords) with every value sealed, as a
+   * new batch; the records keep their write time (one per batch: the page
+   * stamps a batch once).
+   */
   async sealBatch(batch: Uint8Array, keys: readonly string[]): Promise<Uint8Array> {
     const items: Promise<PackItem>[] = [];
     let at = 0;
+    const time =
+      batch.length >= RECORD_HEADER
+        ? new DataView(batch.buffer, batch.byteOffset, RECORD_HEADER).getUint32(20, true)
+        : 0;
     for (let i = 0; i < keys.length; i++) {
       const size = packedRecordSize(batch, at);
       if (size < 0) {
@@ -105,7 +113,7 @@ export class OpfsSealing {
       }
       at += size;
     }
-    return packRecords(await Promise.all(items));
+    return packRecords(await Promise.all(items), undefined, false, time);
   }
 
   /**
@@ -137,10 +145,9 @@ export class OpfsSealing {
       const bytes = await resealed;
       // Only over the record that was read: a newer put of the key stays.
       if (loc === undefined || this.engine.entryOf(key) !== loc) return;
-      await this.engine.writeBatch(
-        packRecords([{ key, keyLen: checkedKeyLength(key), value: bytes, flags: FLAG_ENCRYPTED }]),
-        [key],
-      );
+      // Its write time stays: re-encrypting does not make a record younger (maxAge).
+      const item = { key, keyLen: checkedKeyLength(key), value: bytes, flags: FLAG_ENCRYPTED };
+      await this.engine.writeBatch(packRecords([item], undefined, false, loc.time ?? 0), [key]);
     });
     return value;
   }
