@@ -232,4 +232,27 @@ describe('OpfsStore encryption at rest', () => {
       () => new OpfsStore({ dir: 'x', encryptionKey: key, rotation: 'keep' as 'drop' }),
     ).toThrow(/rotation/);
   });
+
+  it('a quota error while re-encrypting leaves the old record: the read still returns the value', async () => {
+    const dir = dirName('rotate-quota');
+    const oldKey = await newKey();
+    const a = new OpfsStore({ dir, encryptionKey: oldKey });
+    await a.put('r', pattern(3000));
+    await a.close();
+    const b = new OpfsStore({
+      dir,
+      encryptionKey: await newKey(),
+      previousEncryptionKeys: [oldKey],
+      quotaBytes: 4000, // the re-encrypted copy does not fit next to the old one
+    });
+    expect(await b.get('r')).toEqual(pattern(3000));
+    await b.flush();
+    const u = await b.usage();
+    expect(u.reencrypted).toBe(1); // tried…
+    expect(u.quotaErrors).toBeGreaterThanOrEqual(1); // …and refused by the quota
+    await b.close();
+    const c = new OpfsStore({ dir, encryptionKey: oldKey });
+    expect(await c.get('r')).toEqual(pattern(3000)); // still the old, intact record
+    await c.close();
+  });
 });
