@@ -27,19 +27,30 @@ export class RecordCipher {
 
   /** `value` sealed under the current key for store key `key`. */
   async seal(key: string, value: Uint8Array): Promise<Uint8Array> {
-    const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
-    const ct = new Uint8Array(
+    const { head, body } = await this.sealParts(key, value);
+    const out = new Uint8Array(head.length + body.length);
+    out.set(head, 0);
+    out.set(body, head.length);
+    return out;
+  }
+
+  /**
+   * {@link seal}'s two parts, for a caller that copies them into a larger
+   * buffer anyway (one copy fewer): `head` (version and nonce) and `body`
+   * (ciphertext and tag); the sealed value is `head` then `body`.
+   */
+  async sealParts(key: string, value: Uint8Array): Promise<{ head: Uint8Array; body: Uint8Array }> {
+    const head = new Uint8Array(1 + NONCE_BYTES);
+    head[0] = SEALED_V1;
+    const nonce = crypto.getRandomValues(head.subarray(1));
+    const body = new Uint8Array(
       await crypto.subtle.encrypt(
         { name: 'AES-GCM', iv: nonce, additionalData: aad(key), tagLength: 128 },
         this.settings.key,
         value as Uint8Array<ArrayBuffer>,
       ),
     );
-    const out = new Uint8Array(1 + NONCE_BYTES + ct.length);
-    out[0] = SEALED_V1;
-    out.set(nonce, 1);
-    out.set(ct, 1 + NONCE_BYTES);
-    return out;
+    return { head, body };
   }
 
   /**

@@ -4,12 +4,20 @@ import { StoreError } from '../storeErrors.js';
 import type { FileBackend } from './opfsFiles.js';
 import {
   type EntryLocation,
+  encodeRecord,
   FLAG_ENCRYPTED,
   FLAG_TOMBSTONE,
   packedRecordSize,
   RECORD_HEADER,
 } from './opfsFormat.js';
-import { checkedKeyLength, type PackItem, packRecords } from './opfsWritePlan.js';
+import { checkedKeyLength, packRecords } from './opfsWritePlan.js';
+
+/** One record of a batch being sealed: its sealed value's parts, or none for a tombstone. */
+interface SealedItem {
+  key: string;
+  keyLen: number;
+  parts: { head: Uint8Array; body: Uint8Array } | undefined;
+}
 
 /**
  * Name of the file that marks a directory as holding encrypted records: a
@@ -84,7 +92,7 @@ export class OpfsSealing {
    * stamps a batch once).
    */
   async sealBatch(batch: Uint8Array, keys: readonly string[]): Promise<Uint8Array> {
-    const items: Promise<PackItem>[] = [];
+    const items: Promise<SealedItem>[] = [];
     let at = 0;
     const time =
       batch.length >= RECORD_HEADER
@@ -102,18 +110,36 @@ export class OpfsSealing {
       const key = keys[i]!;
       const keyLen = checkedKeyLength(key);
       if (dv.getUint16(4, true) & FLAG_TOMBSTONE) {
-        items.push(Promise.resolve({ key, keyLen, value: undefined }));
+        items.push(Promise.resolve({ key, keyLen, parts: undefined }));
       } else {
         const value = batch.subarray(at + RECORD_HEADER + dv.getUint16(6, true), at + size);
-        items.push(
-          this.cipher
-            .seal(key, value)
-            .then((sealed) => ({ key, keyLen, value: sealed, flags: FLAG_ENCRYPTED })),
-        );
+        items.push(this.cipher.sealParts(key, value).then((parts) => ({ key, keyLen, parts })));
       }
       at += size;
     }
-    return packRecords(await Promise.all(items), undefined, false, time);
+    // One copy of each sealed value, straight into the new batch.
+    const sealed = await Promise.all(items);
+    let total = 0;
+    for (const it of sealed) {
+      total +=
+        RECORD_HEADER + it.keyLen + (it.parts ? it.parts.head.length + it.parts.body.length : 0);
+    }
+    const out = new Uint8Array(total);
+    let pos = 0;
+    for (const { key, keyLen, parts } of sealed) {
+      if (!parts) {
+        encodeRecord(out, pos, key, keyLen, undefined, FLAG_TOMBSTONE, time);
+        pos += RECORD_HEADER + keyLen;
+        continue;
+      }
+      const dataLen = parts.head.length + parts.body.length;
+      encodeRecord(out, pos, key, keyLen, undefined, FLAG_ENCRYPTED, time);
+      new DataView(out.buffer, pos, RECORD_HEADER).setUint32(8, dataLen, true);
+      out.set(parts.head, pos + RECORD_HEADER + keyLen);
+      out.set(parts.body, pos + RECORD_HEADER + keyLen + parts.head.length);
+      pos += RECORD_HEADER + keyLen + dataLen;
+    }
+    return out;
   }
 
   /**
