@@ -1,5 +1,7 @@
 // `pnpm bench store [--scale F] [--concurrency N] [--rounds R] [--only throughput|epoch|breakdown]
-//   [--sizes 4,150]` (--sizes: which sample sizes, in KB, the breakdown and throughput run)
+//   [--sizes 4,150] [--random-values]` (--sizes: which sample sizes, in KB, the breakdown and
+//   throughput run; --random-values: throughput values of random bytes, incompressible as sealed
+//   values are, instead of one byte repeated, which IndexedDB compresses to almost nothing)
 //
 // The persistent tier in Chromium (one page, one run):
 // (0) breakdown: where one put's time goes, stage by stage (encode, checksum, the hop to the
@@ -63,6 +65,7 @@ if (
   throw new RangeError(`--only must be throughput, epoch or breakdown, got ${onlyArg}`);
 }
 const only: StoreBenchConfig['only'] = onlyArg;
+const randomValues = process.argv.includes('--random-values');
 const sizesArg = (arg('sizes') ?? '4,150').split(',').map(Number);
 for (const kb of sizesArg) {
   if (kb !== 4 && kb !== 150) throw new RangeError(`--sizes takes 4 and/or 150 (KB), got ${kb}`);
@@ -89,6 +92,7 @@ async function main(): Promise<void> {
     diskSweep: [2, 8, 32],
     rounds,
     only,
+    randomValues,
   };
   const net = await startThrottledServer({ latencyMs: 20, mbit: 100, size: cfgBase.epochSize });
   const server = await createServer({
