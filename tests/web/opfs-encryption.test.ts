@@ -255,4 +255,19 @@ describe('OpfsStore encryption at rest', () => {
     expect(await c.get('r')).toEqual(pattern(3000)); // still the old, intact record
     await c.close();
   });
+
+  it('seals on the calling thread too (worker: false, the async file API)', async () => {
+    const dir = dirName('noworker');
+    const key = await newKey();
+    const a = new OpfsStore({ dir, encryptionKey: key, worker: false });
+    await a.put('k', pattern(5000));
+    expect(await a.get('k')).toEqual(pattern(5000));
+    await a.close();
+    const needle = new TextEncoder().encode('PATIENT-PIXELS');
+    for (const b of (await rawFiles(dir)).values()) expect(contains(b, needle)).toBe(false);
+    const b = new OpfsStore({ dir, encryptionKey: await newKey(), worker: false });
+    expect(await b.get('k')).toBeUndefined();
+    expect((await b.usage()).undecryptable).toBe(1);
+    await b.close();
+  });
 });
