@@ -77,13 +77,6 @@ export class IdbStore implements PersistentStore {
   private writes: PendingWrite[] = [];
   private reads: PendingRead[] = [];
   private writing: Promise<void> | undefined;
-  /** Puts of this turn waiting to be sealed (see sealInTurn). */
-  private sealQueue: {
-    key: string;
-    value: Uint8Array;
-    resolve: (sealed: Uint8Array) => void;
-    reject: (e: unknown) => void;
-  }[] = [];
   private counters = {
     evictions: 0,
     corruptDropped: 0,
@@ -404,7 +397,8 @@ export class IdbStore implements PersistentStore {
   async put(key: string, value: StoreValue): Promise<void> {
     checkStoreKey(key);
     checkStoreValue(value);
-    const stored = this.cipher ? await this.sealInTurn(key, value) : value;
+    // Puts issued together are sealed together and resume together: one transaction still.
+    const stored = this.cipher ? await this.cipher.sealInTurn(key, value) : value;
     if (stored.byteLength > this.maxBytes) {
       throw new StoreError(
         'ENTRY_TOO_LARGE',
@@ -412,28 +406,6 @@ export class IdbStore implements PersistentStore {
       );
     }
     await this.write(key, stored, this.cipher !== undefined);
-  }
-
-  /**
-   * `value` sealed for `key`. Puts issued together are sealed together and
-   * resume together, so their writes still share one transaction.
-   */
-  private sealInTurn(key: string, value: Uint8Array): Promise<Uint8Array> {
-    return new Promise((resolve, reject) => {
-      this.sealQueue.push({ key, value, resolve, reject });
-      if (this.sealQueue.length === 1) queueMicrotask(() => this.sealQueued());
-    });
-  }
-
-  private sealQueued(): void {
-    const batch = this.sealQueue;
-    this.sealQueue = [];
-    void Promise.allSettled(batch.map((s) => this.cipher!.seal(s.key, s.value))).then((done) => {
-      done.forEach((r, i) => {
-        if (r.status === 'fulfilled') batch[i]!.resolve(r.value);
-        else batch[i]!.reject(r.reason);
-      });
-    });
   }
 
   /** Remove `key`; true when it was present. */

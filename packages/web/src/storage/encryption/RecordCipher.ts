@@ -21,6 +21,13 @@ export type Opened = { value: Uint8Array; keyIndex: number } | { value: undefine
  */
 export class RecordCipher {
   private readonly keys: CryptoKey[];
+  /** Values of this turn waiting to be sealed (see sealInTurn). */
+  private queue: {
+    key: string;
+    value: Uint8Array;
+    resolve: (sealed: Uint8Array) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
   constructor(readonly settings: EncryptionSettings) {
     this.keys = [settings.key, ...settings.previous];
   }
@@ -32,6 +39,29 @@ export class RecordCipher {
     out.set(head, 0);
     out.set(body, head.length);
     return out;
+  }
+
+  /**
+   * {@link seal}, but values asked for in one turn of the event loop are
+   * sealed together and all resolve in the same turn, so what their callers
+   * do next (a store's writes) still goes together.
+   */
+  sealInTurn(key: string, value: Uint8Array): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ key, value, resolve, reject });
+      if (this.queue.length === 1) queueMicrotask(() => this.sealQueued());
+    });
+  }
+
+  private sealQueued(): void {
+    const batch = this.queue;
+    this.queue = [];
+    void Promise.allSettled(batch.map((s) => this.seal(s.key, s.value))).then((done) => {
+      done.forEach((r, i) => {
+        if (r.status === 'fulfilled') batch[i]!.resolve(r.value);
+        else batch[i]!.reject(r.reason);
+      });
+    });
   }
 
   /**
