@@ -1,5 +1,7 @@
 // `pnpm bench store [--scale F] [--concurrency N] [--rounds R] [--only throughput|epoch|breakdown]
-//   [--sizes 4,150]` (--sizes: which sample sizes, in KB, the breakdown and throughput run)
+//   [--sizes 4,150] [--random-values]` (--sizes: which sample sizes, in KB, the breakdown and
+//   throughput run; --random-values: throughput values of random bytes, incompressible as sealed
+//   values are, instead of one byte repeated, which IndexedDB compresses to almost nothing)
 //
 // The persistent tier in Chromium (one page, one run):
 // (0) breakdown: where one put's time goes, stage by stage (encode, checksum, the hop to the
@@ -16,7 +18,10 @@
 //     for reference, `raw-disk-only`: the same handle timed inside the worker, nothing
 //     delivered; `plain-idb`: IndexedDB with no library, one transaction per op and a string
 //     key, i.e. idb-keyval's work (how far the same work lands from idb-keyval in this run),
-//     and `plain-idb+format`: the same with IdbStore's record key and read checksum. R rounds (default 5) of puts, then
+//     and `plain-idb+format`: the same with IdbStore's record key and read checksum;
+//     `OpfsStore+enc` / `IdbStore+enc`: the same stores with an AES-GCM `encryptionKey`
+//     (rows `{"name":"encrypted-vs-plain","store":"opfs"|"idb","op","ratio"}` at 150 KB,
+//     with the spread of the rounds' own ratios). R rounds (default 5) of puts, then
 //     a warm-up read pass and R rounds of reads; round r runs the competitors rotated by r
 //     (A B C D, B C D A, ...), every put round from an empty store after a 1.5 s pause, every
 //     read round in its own shuffled order with every value checked. Figures are the median
@@ -60,6 +65,7 @@ if (
   throw new RangeError(`--only must be throughput, epoch or breakdown, got ${onlyArg}`);
 }
 const only: StoreBenchConfig['only'] = onlyArg;
+const randomValues = process.argv.includes('--random-values');
 const sizesArg = (arg('sizes') ?? '4,150').split(',').map(Number);
 for (const kb of sizesArg) {
   if (kb !== 4 && kb !== 150) throw new RangeError(`--sizes takes 4 and/or 150 (KB), got ${kb}`);
@@ -86,6 +92,7 @@ async function main(): Promise<void> {
     diskSweep: [2, 8, 32],
     rounds,
     only,
+    randomValues,
   };
   const net = await startThrottledServer({ latencyMs: 20, mbit: 100, size: cfgBase.epochSize });
   const server = await createServer({
@@ -286,7 +293,40 @@ function report(bd: BreakdownRow[], tp: ThroughputRow[], ep: EpochRow[]): void {
     ],
     ['diskEpochVsNetworkEpoch', epochRatio, 20, 'Disk epoch vs network epoch'],
   ];
+  // Encryption at rest: each encrypted store against the same store plain, 150 KB values, same
+  // run, alternating rounds; the median ratio and its spread over the rounds' own ratios.
+  const encTargets = { get: 0.8, put: 0.7 } as const;
+  const encRows: string[] = [];
+  for (const [store, name] of [
+    ['opfs', 'OpfsStore'],
+    ['idb', 'IdbStore'],
+  ] as const) {
+    for (const op of ['get', 'put'] as const) {
+      const enc = find(`${name}+enc`, op, 150 * KB);
+      const plain = find(name, op, 150 * KB);
+      if (!enc || !plain) continue;
+      const ratio = med.get(enc)! / med.get(plain)!;
+      // per round: a round's plain ms over its encrypted ms (same count and size)
+      const perRound = enc.rounds.map((ms, r) => plain.rounds[r]! / ms);
+      const lo = Math.min(...perRound);
+      const hi = Math.max(...perRound);
+      encRows.push(
+        `${name} ${op === 'get' ? 'reads' : 'writes'} encrypted vs plain at 150 KB: ${ratio.toFixed(2)}x ` +
+          `(rounds ${lo.toFixed(2)}-${hi.toFixed(2)}; target >= ${encTargets[op]})`,
+      );
+      rows.push({
+        name: 'encrypted-vs-plain',
+        store,
+        op,
+        ratio: round(ratio, 2),
+        ratioMin: round(lo, 2),
+        ratioMax: round(hi, 2),
+        target: encTargets[op],
+      });
+    }
+  }
   console.log('');
+  for (const line of encRows) console.log(line);
   for (const [metric, ratio, target, label] of targets) {
     if (Number.isNaN(ratio)) continue;
     console.log(`${label}: ${ratio.toFixed(2)}x (target >= ${target})`);

@@ -31,6 +31,11 @@ export interface StoreBenchConfig {
   rounds: number;
   /** Which parts to run. */
   only: 'all' | 'throughput' | 'epoch' | 'breakdown';
+  /**
+   * Throughput values of random bytes (incompressible, as sealed values are) instead of one
+   * byte repeated, which IndexedDB's value compression shrinks to almost nothing.
+   */
+  randomValues: boolean;
 }
 
 /** One store, op and size over every round. */
@@ -83,14 +88,15 @@ function permutation(n: number, seed: number): number[] {
   return a;
 }
 
-function competitors(): Competitor[] {
-  const opfs = new OpfsStore({ dir: 'bench-store-opfs', maxBytes: 4 * 2 ** 30 });
-  const idb = new IdbStore({ name: 'bench-store-idb', maxBytes: 4 * 2 ** 30 });
-  const kv = createStore('bench-store-keyval', 'kv');
-  // idb-keyval keeps its connection open (deleteDB would wait forever): clear only.
-  return [
-    kvCompetitor(
-      'OpfsStore',
+/** An OpfsStore or IdbStore competitor (with `key`: encryption at rest on). */
+function storeCompetitor(kind: 'opfs' | 'idb', key?: CryptoKey): Competitor {
+  const suffix = key ? '-enc' : '';
+  const enc = key ? { encryptionKey: key } : {};
+  if (kind === 'opfs') {
+    const dir = `bench-store-opfs${suffix}`;
+    const opfs = new OpfsStore({ dir, maxBytes: 4 * 2 ** 30, ...enc });
+    return kvCompetitor(
+      `OpfsStore${key ? '+enc' : ''}`,
       (k, v) => opfs.put(k, v),
       (k) => opfs.get(k),
       () => opfs.clear(),
@@ -98,19 +104,33 @@ function competitors(): Competitor[] {
         await opfs.clear();
         await opfs.close();
         const root = await navigator.storage.getDirectory();
-        await root.removeEntry('bench-store-opfs', { recursive: true }).catch(() => {});
+        await root.removeEntry(dir, { recursive: true }).catch(() => {});
       },
-    ),
-    kvCompetitor(
-      'IdbStore',
-      (k, v) => idb.put(k, v),
-      (k) => idb.get(k),
-      () => idb.clear(),
-      async () => {
-        await idb.close();
-        await deleteDB('bench-store-idb');
-      },
-    ),
+    );
+  }
+  const name = `bench-store-idb${suffix}`;
+  const idb = new IdbStore({ name, maxBytes: 4 * 2 ** 30, ...enc });
+  return kvCompetitor(
+    `IdbStore${key ? '+enc' : ''}`,
+    (k, v) => idb.put(k, v),
+    (k) => idb.get(k),
+    () => idb.clear(),
+    async () => {
+      await idb.close();
+      await deleteDB(name);
+    },
+  );
+}
+
+function competitors(key: CryptoKey): Competitor[] {
+  const kv = createStore('bench-store-keyval', 'kv');
+  // idb-keyval keeps its connection open (deleteDB would wait forever): clear only.
+  return [
+    storeCompetitor('opfs'),
+    storeCompetitor('idb'),
+    // encryption at rest (AES-GCM) against the same stores plain: `encrypted-vs-plain` rows
+    storeCompetitor('opfs', key),
+    storeCompetitor('idb', key),
     kvCompetitor(
       'idb-keyval',
       (k, v) => kvSet(k, v, kv),
@@ -134,8 +154,21 @@ function competitors(): Competitor[] {
 async function throughput(cfg: StoreBenchConfig): Promise<ThroughputRow[]> {
   const rows: ThroughputRow[] = [];
   for (const [count, bytes] of cfg.sizes) {
-    const values = Array.from({ length: 16 }, (_, v) => new Uint8Array(bytes).fill(v + 1));
-    const all = competitors();
+    const values = Array.from({ length: 16 }, (_, v) => {
+      const a = new Uint8Array(bytes).fill(v + 1);
+      if (cfg.randomValues) {
+        for (let at = 0; at < bytes; at += 65536)
+          crypto.getRandomValues(a.subarray(at, Math.min(bytes, at + 65536)));
+        a[0] = v + 1; // the bytes every read checks
+        a[bytes - 1] = v + 1;
+      }
+      return a;
+    });
+    const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
+      'encrypt',
+      'decrypt',
+    ]);
+    const all = competitors(key);
     const puts = new Map<string, number[]>(all.map((s) => [s.name, []]));
     const gets = new Map<string, number[]>(all.map((s) => [s.name, []]));
     for (let r = 0; r < cfg.rounds; r++) {
@@ -368,9 +401,10 @@ export interface StoreBenchResult {
 /** Entry point called by bench/store.ts. */
 async function runStoreBench(cfg: StoreBenchConfig): Promise<StoreBenchResult> {
   const root = await navigator.storage.getDirectory();
-  for (const d of ['bench-store-opfs', 'bench-store-epoch'])
+  for (const d of ['bench-store-opfs', 'bench-store-opfs-enc', 'bench-store-epoch'])
     await root.removeEntry(d, { recursive: true }).catch(() => {});
   await deleteDB('bench-store-idb');
+  await deleteDB('bench-store-idb-enc');
   const b = cfg.only === 'all' || cfg.only === 'breakdown' ? await breakdown(cfg) : [];
   const t = cfg.only === 'all' || cfg.only === 'throughput' ? await throughput(cfg) : [];
   const e = cfg.only === 'all' || cfg.only === 'epoch' ? await epochs(cfg) : [];

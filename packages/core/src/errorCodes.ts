@@ -46,6 +46,8 @@ export const ERROR_CODES = [
   'STORE_TIMEOUT',
   /** Any other storage failure; `cause` holds the platform error. */
   'STORE_FAILED',
+  /** A store holding encrypted records was opened without its `encryptionKey`. */
+  'ENCRYPTION_KEY_REQUIRED',
   // web: workers
   /** A loader's worker died twice, or workers cannot start (WorkerCrashedError). */
   'WORKER_CRASHED',

@@ -246,6 +246,7 @@ export type {
 } from './sources/webdataset/webDatasetOptions.js';
 export type { CreateCachedDatasetOptions } from './storage/createCachedDataset.js';
 export { createCachedDataset } from './storage/createCachedDataset.js';
+export type { EncryptionOptions, EncryptionUsage } from './storage/encryption/encryptionOptions.js';
 export { IdbStore } from './storage/IdbStore.js';
 export type { IdbStoreOptions, IdbStoreUsage } from './storage/idbStoreOptions.js';
 export type {
@@ -256,6 +257,7 @@ export type {
 export { MemoryMappedCache } from './storage/MemoryMappedCache.js';
 export { OpfsStore } from './storage/opfs/OpfsStore.js';
 export type { OpfsStoreOptions, OpfsStoreUsage } from './storage/opfs/opfsStoreOptions.js';
+export type { RetentionOptions } from './storage/retention/retentionOptions.js';
 export type { StoreErrorCode } from './storage/storeErrors.js';
 export { StoreError } from './storage/storeErrors.js';
 export type { CacheDirStoreOptions } from './storage/storeForCacheDir.js';

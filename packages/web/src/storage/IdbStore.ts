@@ -7,8 +7,16 @@ import {
   positiveBytes,
 } from '@medfusion/core/internal';
 import { type IDBPDatabase, openDB, unwrap } from 'idb';
+import { checkEncryptionOptions } from './encryption/encryptionOptions.js';
+import { RecordCipher } from './encryption/RecordCipher.js';
 import { chunkRange, type IdbSchema, isMeta, type Meta } from './idbMeta.js';
 import type { IdbStoreOptions, IdbStoreUsage } from './idbStoreOptions.js';
+import {
+  checkRetentionOptions,
+  type RetentionSettings,
+  SweepTimer,
+  sweepInterval,
+} from './retention/retentionOptions.js';
 import { StoreError } from './storeErrors.js';
 import { ValueChecksum } from './ValueChecksum.js';
 
@@ -22,6 +30,10 @@ interface PendingRead {
 interface PendingWrite {
   key: string;
   value: Uint8Array | undefined;
+  /** Whether `value` is sealed (RecordCipher). */
+  enc: boolean;
+  /** Write time to record (a re-encrypted value keeps its own); undefined: now. */
+  at: number | undefined;
   resolve: (had: boolean) => void;
   reject: (e: unknown) => void;
 }
@@ -65,7 +77,23 @@ export class IdbStore implements PersistentStore {
   private writes: PendingWrite[] = [];
   private reads: PendingRead[] = [];
   private writing: Promise<void> | undefined;
-  private counters = { evictions: 0, corruptDropped: 0, quotaErrors: 0 };
+  private counters = {
+    evictions: 0,
+    corruptDropped: 0,
+    quotaErrors: 0,
+    undecryptable: 0,
+    reencrypted: 0,
+    previousKeyDropped: 0,
+    plainDropped: 0,
+    expired: 0,
+  };
+  /** maxAge and the clock. */
+  private readonly retention: RetentionSettings;
+  /** key → write time (ms; undefined for records written before write times were kept). */
+  private readonly ats = new Map<string, number | undefined>();
+  private sweeper: SweepTimer | undefined;
+  /** Seals and opens values when `encryptionKey` was given. */
+  private readonly cipher: RecordCipher | undefined;
 
   constructor(options: IdbStoreOptions) {
     object('options', options, 'an object with a name');
@@ -78,6 +106,25 @@ export class IdbStore implements PersistentStore {
         ? undefined
         : positiveBytes('quotaBytes', options.quotaBytes);
     this.webAssembly = bool('webAssembly', options.webAssembly ?? true);
+    const enc = checkEncryptionOptions(options);
+    this.cipher = enc ? new RecordCipher(enc) : undefined;
+    this.retention = checkRetentionOptions(options);
+  }
+
+  /** Whether a record written at `at` is older than maxAge now. */
+  private expiredAt(at: number | undefined): boolean {
+    const { maxAge, clock } = this.retention;
+    if (maxAge === undefined) return false;
+    return at === undefined || !(clock.now() - at <= maxAge);
+  }
+
+  /** Delete every record older than maxAge (on open, then every sweep interval). */
+  private async sweep(): Promise<void> {
+    const old: string[] = [];
+    for (const [k, at] of this.ats) if (this.expiredAt(at)) old.push(k);
+    if (old.length === 0) return;
+    this.counters.expired += old.length;
+    await Promise.all(old.map((k) => this.write(k, undefined)));
   }
 
   /** True where IndexedDB exists. */
@@ -116,15 +163,36 @@ export class IdbStore implements PersistentStore {
       // would make the byte count NaN, and the next put would evict every intact entry.
       const order: { k: string; m: Meta }[] = [];
       const damaged: IDBValidKey[] = [];
+      const plain: IDBValidKey[] = [];
+      const expired: IDBValidKey[] = [];
       keys.forEach((k, i) => {
         const m: unknown = metas[i];
-        if (typeof k === 'string' && isMeta(m, this.maxBytes)) order.push({ k, m });
-        else damaged.push(k);
+        if (typeof k !== 'string' || !isMeta(m, this.maxBytes)) damaged.push(k);
+        else if (this.expiredAt(m.at)) expired.push(k);
+        else if (this.cipher && m.enc !== 1) plain.push(k);
+        else order.push({ k, m });
       });
+      if (expired.length > 0) {
+        this.counters.expired += expired.length;
+        await this.removeDamaged(db, expired);
+      }
+      if (!this.cipher && order.some(({ m }) => m.enc === 1)) {
+        db.close();
+        throw new StoreError(
+          'ENCRYPTION_KEY_REQUIRED',
+          `the IndexedDB store ${JSON.stringify(this.name)} holds encrypted records: open it with its encryptionKey`,
+        );
+      }
+      // Given a key, no plaintext is kept: plain records are dropped (misses).
+      if (plain.length > 0) {
+        this.counters.plainDropped += plain.length;
+        await this.removeDamaged(db, plain).catch(() => {});
+      }
       order.sort((a, b) => a.m.seq - b.m.seq);
       for (const { k, m } of order) {
         this.lru.set(k, m.len);
         this.sums.set(k, m.sum);
+        this.ats.set(k, m.at);
         this.bytes += m.len;
         this.seq = Math.max(this.seq, m.seq);
       }
@@ -133,6 +201,11 @@ export class IdbStore implements PersistentStore {
         await this.removeDamaged(db, damaged).catch(() => {});
       }
       this.raw = unwrap(db);
+      const { maxAge, clock } = this.retention;
+      if (maxAge !== undefined && !this.sweeper) {
+        this.sweeper = new SweepTimer(clock, sweepInterval(maxAge), () => this.sweep());
+        this.sweeper.start();
+      }
       return db;
     })();
     return this.db;
@@ -151,11 +224,12 @@ export class IdbStore implements PersistentStore {
     await Promise.all(reqs);
   }
 
-  private forget(key: string): void {
+  private dropKnown(key: string): void {
     const len = this.lru.get(key);
     if (len === undefined) return;
     this.lru.delete(key);
     this.sums.delete(key);
+    this.ats.delete(key);
     this.bytes -= len;
   }
 
@@ -170,12 +244,27 @@ export class IdbStore implements PersistentStore {
     const len = this.lru.get(key);
     const sum = this.sums.get(key);
     const vc = this.valueChecksum;
+    if (
+      len !== undefined &&
+      this.retention.maxAge !== undefined &&
+      this.expiredAt(this.ats.get(key))
+    ) {
+      // Older than maxAge: a miss, and deleted.
+      this.counters.expired++;
+      await this.write(key, undefined).catch(() => {});
+      return undefined;
+    }
     if (this.raw && vc && len !== undefined && sum !== undefined && len <= this.chunkBytes) {
       const v = await this.readChunk(this.raw, key);
-      if (v instanceof Uint8Array && v.length === len && vc.matches(v, sum)) {
-        this.lru.delete(key);
-        this.lru.set(key, len);
-        return v;
+      // A sealed value's tag authenticates it: no checksum on top.
+      if (v instanceof Uint8Array && v.length === len && (this.cipher || vc.matches(v, sum))) {
+        const plain = this.cipher ? await this.unseal(key, v, false) : v;
+        if (plain === null) return undefined; // dropped (rotation: 'drop')
+        if (plain) {
+          this.lru.delete(key);
+          this.lru.set(key, len);
+          return plain;
+        }
       }
     }
     const db = await this.open();
@@ -186,7 +275,7 @@ export class IdbStore implements PersistentStore {
       tx.objectStore('data').getAll(chunkRange(key)),
     ]);
     if (meta === undefined) {
-      this.forget(key);
+      this.dropKnown(key);
       return undefined;
     }
     // The meta record is untrusted until checked, and nothing is allocated for its claimed
@@ -215,11 +304,66 @@ export class IdbStore implements PersistentStore {
       await this.write(key, undefined).catch(() => {});
       return undefined;
     }
+    if (this.expiredAt(meta.at)) {
+      this.counters.expired++;
+      await this.write(key, undefined).catch(() => {});
+      return undefined;
+    }
+    if (this.cipher && meta.enc !== 1) {
+      // Plaintext where the app asked for encryption: never returned.
+      this.counters.plainDropped++;
+      await this.write(key, undefined).catch(() => {});
+      return undefined;
+    }
+    if (!this.cipher && meta.enc === 1) {
+      // Sealed (by another store instance given a key): not readable here, never returned.
+      return undefined;
+    }
+    this.ats.set(key, meta.at);
+    const value = this.cipher ? await this.unseal(key, out, true) : out;
+    if (!value) return undefined;
     // touch: most recently used now
     this.lru.delete(key);
     this.lru.set(key, meta.len);
     this.sums.set(key, meta.sum);
-    return out;
+    this.ats.set(key, meta.at);
+    return value;
+  }
+
+  /**
+   * Open the sealed value of `key`; as `rotation` says for one sealed with a
+   * previous key (null: dropped, a miss). With `final`, a value no key opens
+   * is dropped and counted; without, undefined: the caller reads it again the
+   * full way.
+   */
+  private async unseal(
+    key: string,
+    sealed: Uint8Array,
+    final: boolean,
+  ): Promise<Uint8Array | undefined | null> {
+    const { value, keyIndex } = await this.cipher!.open(key, sealed);
+    if (value === undefined) {
+      if (final) {
+        this.counters.undecryptable++;
+        await this.write(key, undefined).catch(() => {});
+      }
+      return undefined;
+    }
+    if (keyIndex > 0) {
+      if (this.cipher!.settings.rotation === 'drop') {
+        this.counters.previousKeyDropped++;
+        await this.write(key, undefined).catch(() => {});
+        return null;
+      }
+      this.counters.reencrypted++;
+      // Lazily, behind the read, keeping its write time (re-encrypting does not make a
+      // record younger for maxAge); a failure leaves the old record, read again next time.
+      const at = this.ats.get(key);
+      void this.cipher!.seal(key, value)
+        .then((resealed) => this.write(key, resealed, true, at))
+        .catch(() => {});
+    }
+    return value;
   }
 
   /**
@@ -253,13 +397,15 @@ export class IdbStore implements PersistentStore {
   async put(key: string, value: StoreValue): Promise<void> {
     checkStoreKey(key);
     checkStoreValue(value);
-    if (value.byteLength > this.maxBytes) {
+    // Puts issued together are sealed together and resume together: one transaction still.
+    const stored = this.cipher ? await this.cipher.sealInTurn(key, value) : value;
+    if (stored.byteLength > this.maxBytes) {
       throw new StoreError(
         'ENTRY_TOO_LARGE',
-        `value for key ${JSON.stringify(key)} is ${value.byteLength} bytes, more than maxBytes ${this.maxBytes}`,
+        `value for key ${JSON.stringify(key)} is ${stored.byteLength} bytes${this.cipher ? ' sealed' : ''}, more than maxBytes ${this.maxBytes}`,
       );
     }
-    await this.write(key, value);
+    await this.write(key, stored, this.cipher !== undefined);
   }
 
   /** Remove `key`; true when it was present. */
@@ -268,10 +414,15 @@ export class IdbStore implements PersistentStore {
     return this.write(key, undefined);
   }
 
-  private async write(key: string, value: Uint8Array | undefined): Promise<boolean> {
+  private async write(
+    key: string,
+    value: Uint8Array | undefined,
+    enc = false,
+    at?: number,
+  ): Promise<boolean> {
     await this.open();
     return new Promise<boolean>((resolve, reject) => {
-      this.writes.push({ key, value, resolve, reject });
+      this.writes.push({ key, value, enc, at, resolve, reject });
       this.writing ??= Promise.resolve().then(() => this.drain());
     });
   }
@@ -317,6 +468,8 @@ export class IdbStore implements PersistentStore {
         sum: this.valueChecksum!.of(w.value),
         chunks: chunks.length,
         seq: 0,
+        ...(w.enc ? { enc: 1 as const } : {}),
+        at: w.at ?? this.retention.clock.now(),
       };
       return { key: w.key, meta, chunks };
     });
@@ -355,14 +508,15 @@ export class IdbStore implements PersistentStore {
         }
         await Promise.all([...reqs, tx.done]);
         for (const v of victims) {
-          this.forget(v);
+          this.dropKnown(v);
           this.counters.evictions++;
         }
         for (const p of prepared) {
-          this.forget(p.key);
+          this.dropKnown(p.key);
           if (p.meta) {
             this.lru.set(p.key, p.meta.len);
             this.sums.set(p.key, p.meta.sum);
+            this.ats.set(p.key, p.meta.at);
             this.bytes += p.meta.len;
           }
         }
@@ -422,7 +576,41 @@ export class IdbStore implements PersistentStore {
     await Promise.all([tx.objectStore('meta').clear(), tx.objectStore('data').clear(), tx.done]);
     this.lru.clear();
     this.sums.clear();
+    this.ats.clear();
     this.bytes = 0;
+  }
+
+  /**
+   * Delete every record of the data set `fingerprint` (keys
+   * `<fingerprint>/…`) for real: meta and chunk records, in one
+   * transaction. Resolves with how many entries went; a fingerprint with no
+   * record is a no-op (0). Another store instance (tab) on the database reads
+   * them as misses from then on.
+   */
+  async forget(fingerprint: string): Promise<number> {
+    checkStoreKey(fingerprint, 'fingerprint');
+    const db = await this.open();
+    while (this.writing) await this.writing;
+    const prefix = `${fingerprint}/`;
+    const metaRange = IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+    const tx = db.transaction(['meta', 'data'], 'readwrite');
+    const [keys] = await Promise.all([
+      tx.objectStore('meta').getAllKeys(metaRange),
+      tx.objectStore('meta').delete(metaRange),
+      tx
+        .objectStore('data')
+        .delete(IDBKeyRange.bound([prefix, 0], [`${prefix}\uffff`, Number.MAX_SAFE_INTEGER])),
+      tx.done,
+    ]);
+    for (const k of keys) this.dropKnown(k);
+    return keys.length;
+  }
+
+  /** Delete every record of every data set for real (as {@link clear}); resolves with how many went. */
+  async forgetAll(): Promise<number> {
+    const n = (await this.keys()).length;
+    await this.clear();
+    return n;
   }
 
   /** Bytes and entries (as this store last saw them), evictions, quota errors. */
@@ -440,6 +628,7 @@ export class IdbStore implements PersistentStore {
   /** Finish pending writes and close the database. */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.sweeper?.stop();
     const db = this.db;
     while (this.writing) await this.writing;
     this.closed = true;

@@ -7,14 +7,19 @@ import type {
 // core's factory, called by its namespace: @medfusion/web exports only this file's createCachedDataset
 import * as core from '@medfusion/core';
 import { object, positiveBytes } from '@medfusion/core/internal';
+import { type EncryptionOptions, pickEncryptionOptions } from './encryption/encryptionOptions.js';
 import { storeForCacheDir } from './storeForCacheDir.js';
 
 /**
  * Options of `@medfusion/web`'s {@link createCachedDataset}: every option of
  * `@medfusion/core`'s, plus `cacheDir` (the reference's `cache_dir`) and the
- * budget and persistence of the store made for it.
+ * budget, persistence, encryption at rest (`encryptionKey`,
+ * `previousEncryptionKeys`, `rotation`) and retention (`maxAge`) of the store
+ * made for it.
  */
-export interface CreateCachedDatasetOptions<T> extends core.CreateCachedDatasetOptions<T> {
+export interface CreateCachedDatasetOptions<T>
+  extends core.CreateCachedDatasetOptions<T>,
+    EncryptionOptions {
   /**
    * Directory of the disk tier: the store `storeForCacheDir` maps it to (an
    * OPFS directory, or the IndexedDB database `medfusion:<cacheDir>` where
@@ -33,6 +38,14 @@ export interface CreateCachedDatasetOptions<T> extends core.CreateCachedDatasetO
    * @default false
    */
   persist?: boolean;
+  /**
+   * Longest time a sample stays in the store made for `cacheDir`, in
+   * milliseconds from its write (`OpfsStoreOptions.maxAge`, on the wall
+   * clock): older ones are misses, reloaded from the source, and are deleted
+   * for real when the store opens and periodically.
+   * @default undefined (kept until evicted or forgotten)
+   */
+  maxAge?: number;
 }
 
 /**
@@ -69,11 +82,27 @@ export function createCachedDataset<T>(
   options: CreateCachedDatasetOptions<T> = {},
 ): CachingDataset<T> {
   object('options', options);
-  const { cacheDir, cacheMaxBytes, persist, ...rest } = options;
+  const {
+    cacheDir,
+    cacheMaxBytes,
+    persist,
+    encryptionKey,
+    previousEncryptionKeys,
+    rotation,
+    maxAge,
+    ...rest
+  } = options;
+  const encryption = pickEncryptionOptions({ encryptionKey, previousEncryptionKeys, rotation });
   if (cacheDir === undefined) {
     if (cacheMaxBytes !== undefined)
       throw new TypeError('cacheMaxBytes applies only with cacheDir');
     if (persist !== undefined) throw new TypeError('persist applies only with cacheDir');
+    if (maxAge !== undefined) throw new TypeError('maxAge applies only with cacheDir');
+    for (const name of Object.keys(encryption)) {
+      throw new TypeError(
+        `${name} applies only with cacheDir (give a store its own encryptionKey instead)`,
+      );
+    }
     return core.createCachedDataset(dataset, rest);
   }
   if (rest.store !== undefined) throw new TypeError('give either cacheDir or store, not both');
@@ -85,6 +114,8 @@ export function createCachedDataset<T>(
       ? {}
       : { maxBytes: positiveBytes('cacheMaxBytes', cacheMaxBytes) }),
     ...(persist === undefined ? {} : { persist }),
+    ...(maxAge === undefined ? {} : { maxAge }),
+    ...encryption,
   });
   try {
     return core.createCachedDataset(dataset, { ...rest, store, ownsStore: true });

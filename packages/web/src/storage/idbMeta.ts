@@ -11,6 +11,10 @@ export interface Meta {
   chunks: number;
   /** Write sequence number (least recently used first). */
   seq: number;
+  /** 1 when the value is sealed with AES-GCM (see RecordCipher); absent on plain records. */
+  enc?: 1;
+  /** Write time (the store's clock, ms since the epoch); absent on records written before. */
+  at?: number;
 }
 
 /**
@@ -20,7 +24,7 @@ export interface Meta {
  */
 export function isMeta(m: unknown, maxBytes: number): m is Meta {
   if (m === null || typeof m !== 'object') return false;
-  const { len, sum, chunks, seq } = m as Record<string, unknown>;
+  const { len, sum, chunks, seq, enc, at } = m as Record<string, unknown>;
   const count = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
   return (
     count(len) &&
@@ -30,7 +34,9 @@ export function isMeta(m: unknown, maxBytes: number): m is Meta {
     count(chunks) &&
     chunks >= 1 &&
     chunks <= Math.max(1, len) &&
-    count(seq)
+    count(seq) &&
+    (enc === undefined || enc === 1) &&
+    (at === undefined || Number.isFinite(at))
   );
 }
 

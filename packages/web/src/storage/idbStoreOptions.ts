@@ -1,7 +1,9 @@
 import type { StoreUsage } from '@medfusion/core';
+import type { EncryptionOptions, EncryptionUsage } from './encryption/encryptionOptions.js';
+import type { RetentionOptions } from './retention/retentionOptions.js';
 
 /** Options of {@link IdbStore}. */
-export interface IdbStoreOptions {
+export interface IdbStoreOptions extends EncryptionOptions, RetentionOptions {
   /** IndexedDB database name. @example 'medfusion-xray' */
   name: string;
   /**
@@ -31,7 +33,7 @@ export interface IdbStoreOptions {
 }
 
 /** Usage of an {@link IdbStore}. */
-export interface IdbStoreUsage extends StoreUsage {
+export interface IdbStoreUsage extends StoreUsage, EncryptionUsage {
   /** Entries evicted to stay under maxBytes or after a quota error. */
   evictions: number;
   /**
@@ -44,6 +46,8 @@ export interface IdbStoreUsage extends StoreUsage {
   corruptDropped: number;
   /** QuotaExceededError seen since open. */
   quotaErrors: number;
+  /** Records deleted because they were older than `maxAge` (on open, by a sweep or a read). */
+  expired: number;
   /**
    * The checksum new entries are sealed with: `'xxh64'` (WebAssembly) unless
    * the store was opened with `webAssembly: false` or the page refuses

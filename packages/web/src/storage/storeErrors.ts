@@ -3,7 +3,8 @@ import { registerErrorClass } from '@medfusion/core/internal';
 
 /**
  * Codes a {@link StoreError} carries: `QUOTA_EXCEEDED`, `ENTRY_TOO_LARGE`,
- * `STORE_UNAVAILABLE`, `STORE_WORKER_GONE`, `STORE_TIMEOUT`, `STORE_FAILED`
+ * `STORE_UNAVAILABLE`, `STORE_WORKER_GONE`, `STORE_TIMEOUT`, `STORE_FAILED`,
+ * `ENCRYPTION_KEY_REQUIRED`
  * (each explained in {@link ErrorCode}).
  */
 export type StoreErrorCode = Extract<
@@ -14,6 +15,7 @@ export type StoreErrorCode = Extract<
   | 'STORE_WORKER_GONE'
   | 'STORE_TIMEOUT'
   | 'STORE_FAILED'
+  | 'ENCRYPTION_KEY_REQUIRED'
 >;
 
 /**

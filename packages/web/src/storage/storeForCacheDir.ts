@@ -1,13 +1,15 @@
 import type { PersistentStore } from '@medfusion/core';
 import { checkStoreKey, object, oneOfValues, positiveBytes } from '@medfusion/core/internal';
+import { type EncryptionOptions, pickEncryptionOptions } from './encryption/encryptionOptions.js';
 import { IdbStore } from './IdbStore.js';
 import { OpfsStore } from './opfs/OpfsStore.js';
+import type { RetentionOptions } from './retention/retentionOptions.js';
 
 /** The byte budget of a `cacheDir` store when none is given: the reference's `max_size_gb=10`. */
 export const DEFAULT_CACHE_DIR_MAX_BYTES = 10 * 2 ** 30;
 
 /** Options of {@link storeForCacheDir}. */
-export interface CacheDirStoreOptions {
+export interface CacheDirStoreOptions extends EncryptionOptions, RetentionOptions {
   /**
    * Byte budget of the store; least recently used data goes first over it.
    * The browser's quota for the origin may be smaller: then writes fail with
@@ -51,13 +53,20 @@ export function storeForCacheDir(
   const maxBytes = positiveBytes('maxBytes', options.maxBytes ?? DEFAULT_CACHE_DIR_MAX_BYTES);
   const backend = oneOfValues('backend', options.backend ?? 'auto', ['auto', 'opfs', 'idb']);
   const webAssembly = options.webAssembly ?? true;
+  // Checked by the store's constructor (TypeError naming the option).
+  const encryption = {
+    ...pickEncryptionOptions(options),
+    ...(options.maxAge === undefined ? {} : { maxAge: options.maxAge }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  };
   if (backend === 'opfs' || (backend === 'auto' && OpfsStore.isSupported())) {
     return new OpfsStore({
       dir: cacheDir,
       maxBytes,
       persist: options.persist ?? false,
       webAssembly,
+      ...encryption,
     });
   }
-  return new IdbStore({ name: `medfusion:${cacheDir}`, maxBytes, webAssembly });
+  return new IdbStore({ name: `medfusion:${cacheDir}`, maxBytes, webAssembly, ...encryption });
 }

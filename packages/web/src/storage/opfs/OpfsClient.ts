@@ -90,6 +90,7 @@ export class OpfsClient {
       this.api = {
         open: remote.open,
         getMany: remote.getMany,
+        purge: remote.purge,
         has: remote.has,
         delete: remote.delete,
         write: remote.write,
@@ -165,10 +166,10 @@ export class OpfsClient {
    * Read `keys`, telling `each` every value as soon as it arrives (the host
    * reads the next one meanwhile); settles like {@link call} once all came.
    */
-  read(keys: string[], each: ReadEach): Promise<void> {
+  read(keys: string[], minTime: number, each: ReadEach): Promise<void> {
     const port = this.readPort;
     if (!port) {
-      return this.call('getMany', (api) => api.getMany(keys)).then((values) => {
+      return this.call('getMany', (api) => api.getMany(keys, minTime)).then((values) => {
         for (let i = 0; i < values.length; i++) each(i, values[i], -1);
       });
     }
@@ -178,7 +179,13 @@ export class OpfsClient {
       () =>
         new Promise<OpfsReply<void>>((settle) => {
           this.reading.set(id, { left: keys.length, each, settle });
-          const req: OpfsReadRequest = { v: OPFS_PROTOCOL_VERSION, type: 'read', id, keys };
+          const req: OpfsReadRequest = {
+            v: OPFS_PROTOCOL_VERSION,
+            type: 'read',
+            id,
+            keys,
+            minTime,
+          };
           port.postMessage(req);
         }),
     );

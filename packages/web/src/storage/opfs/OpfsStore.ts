@@ -1,6 +1,11 @@
 import { ClosedError, type PersistentStore, type StoreValue } from '@medfusion/core';
 import { checkStoreKey, checkStoreValue, deserializeError } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
+import {
+  type RetentionSettings,
+  SweepTimer,
+  sweepInterval,
+} from '../retention/retentionOptions.js';
 import { StoreError } from '../storeErrors.js';
 import { ValueChecksum } from '../ValueChecksum.js';
 import { OpfsClient } from './OpfsClient.js';
@@ -58,6 +63,9 @@ export class OpfsStore implements PersistentStore {
   /** The byte budget of the segment files. */
   readonly maxBytes: number;
   private readonly args: OpfsOpenArgs;
+  /** maxAge and the clock (on this thread: a Clock does not travel to the worker). */
+  private readonly retention: RetentionSettings;
+  private sweeper: SweepTimer | undefined;
   private readonly useWorker: boolean;
   private readonly persistAsked: boolean;
   private readonly client: OpfsClient;
@@ -76,7 +84,8 @@ export class OpfsStore implements PersistentStore {
   private valueChecksum: ValueChecksum | undefined;
 
   constructor(options: OpfsStoreOptions) {
-    const { args, callTimeoutMs } = checkOpfsStoreOptions(options);
+    const { args, callTimeoutMs, retention } = checkOpfsStoreOptions(options);
+    this.retention = retention;
     this.dir = args.dir;
     this.maxBytes = args.maxBytes;
     this.args = args;
@@ -114,7 +123,23 @@ export class OpfsStore implements PersistentStore {
       ...this.args,
       pageChecksXxh64: this.valueChecksum.algorithm === 'xxh64',
     });
+    const { maxAge, clock } = this.retention;
+    if (maxAge !== undefined) {
+      // Expired records go for real now, then every sweep interval.
+      await this.client.call('purge', (api) => api.purge(this.minTime(), null));
+      this.sweeper = new SweepTimer(clock, sweepInterval(maxAge), async () => {
+        if (!this.closed && !this.client.gone)
+          await this.client.call('purge', (api) => api.purge(this.minTime(), null));
+      });
+      this.sweeper.start();
+    }
     this.opened = true;
+  }
+
+  /** Records written before this (seconds since the epoch) are expired; 0 without maxAge. */
+  private minTime(): number {
+    const { maxAge, clock } = this.retention;
+    return maxAge === undefined ? 0 : Math.max(0, Math.floor((clock.now() - maxAge) / 1000));
   }
 
   /** The host is gone: reject the reads and writes still queued here. */
@@ -165,7 +190,7 @@ export class OpfsStore implements PersistentStore {
       const batch = queued.length <= MAX_GET_BATCH ? queued : queued.slice(i, i + MAX_GET_BATCH);
       const keys = batch.map((g) => g.key);
       this.client
-        .read(keys, (j, value, sum) => {
+        .read(keys, this.minTime(), (j, value, sum) => {
           const g = batch[j]!;
           if (value === undefined || sum < 0 || this.valueChecksum?.matches(value, sum))
             g.resolve(value);
@@ -181,7 +206,7 @@ export class OpfsStore implements PersistentStore {
   /** Read `g.key` verified in the worker (a mismatch drops the entry there). */
   private getVerified(g: PendingGet): void {
     this.client
-      .call('getMany', (api) => api.getMany([g.key]))
+      .call('getMany', (api) => api.getMany([g.key], this.minTime()))
       .then(
         (values) => g.resolve(values[0]),
         (err: unknown) => g.reject(err),
@@ -242,7 +267,8 @@ export class OpfsStore implements PersistentStore {
   }
 
   private sendBatch(batch: PendingWrite[]): void {
-    const packed = packRecords(batch, this.spare.pop(), true);
+    const now = Math.floor(this.retention.clock.now() / 1000);
+    const packed = packRecords(batch, this.spare.pop(), true, Math.max(0, now));
     const keys = batch.map((w) => w.key);
     this.writesInFlight++;
     this.client
@@ -294,6 +320,32 @@ export class OpfsStore implements PersistentStore {
     await this.call('clear', (api) => api.clear());
   }
 
+  /**
+   * Delete every record of the data set `fingerprint` (keys
+   * `<fingerprint>/…`) for real: each segment file holding one (live or
+   * superseded) is removed after the other data sets' records in it are
+   * written again, so the bytes leave the disk. Resolves with how many
+   * entries went; a fingerprint with no record is a no-op (0). Another store
+   * (tab) on the directory reads them as misses from its next read on.
+   */
+  async forget(fingerprint: string): Promise<number> {
+    checkStoreKey(fingerprint, 'fingerprint');
+    if (this.closed) throw new ClosedError('OpfsStore');
+    if (!this.opened) await this.open();
+    await this.writesSettled();
+    return this.call('purge', (api) => api.purge(0, `${fingerprint}/`));
+  }
+
+  /** Delete every record of every data set for real: every segment file is removed. Resolves with how many entries went. */
+  async forgetAll(): Promise<number> {
+    if (this.closed) throw new ClosedError('OpfsStore');
+    if (!this.opened) await this.open();
+    await this.writesSettled();
+    const n = (await this.keys()).length;
+    await this.clear();
+    return n;
+  }
+
   /** Entries, bytes, segments, evictions, quota errors, persistence. */
   async usage(): Promise<OpfsStoreUsage> {
     const u = await this.call('usage', (api) => api.usage());
@@ -319,6 +371,7 @@ export class OpfsStore implements PersistentStore {
   /** Finish and flush the queued puts, persist the index, release the handles and stop the worker. */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.sweeper?.stop();
     try {
       if (this.ready) {
         await this.ready.catch(() => {});
@@ -341,6 +394,7 @@ export class OpfsStore implements PersistentStore {
    * half-kept; a new store on the same `dir` finds every finished one.
    */
   terminate(): void {
+    this.sweeper?.stop();
     this.closed = true;
     this.client.stop(new StoreError('STORE_WORKER_GONE', 'the OPFS store was terminated'));
   }

@@ -15,6 +15,11 @@ export interface EngineOptions {
    * 0 flushes every batch before its puts resolve.
    */
   flushDelayMs: number;
+  /**
+   * The records this engine reads: sealed ones (FLAG_ENCRYPTED) when the
+   * store has an encryption key, else plain ones; the others are dropped.
+   */
+  encrypted: boolean;
 }
 
 /** Usage as the engine reports it. */
@@ -38,6 +43,11 @@ export interface EngineUsage extends StoreUsage {
    * checked here: an xxHash64 entry where WebAssembly is off).
    */
   corruptDropped: number;
+  /**
+   * Plain records a store given `encryptionKey` found: dropped and read as
+   * misses, never returned.
+   */
+  plainDropped: number;
   /** QuotaExceededError seen since open. */
   quotaErrors: number;
   /**
@@ -71,4 +81,6 @@ export interface EngineCounters {
   evictedSegments: number;
   corruptDropped: number;
   quotaErrors: number;
+  /** Plain records an encrypting engine found and dropped. */
+  plainDropped: number;
 }

@@ -5,10 +5,14 @@ import { type ValueChecksum, XXH64_TAG } from '../ValueChecksum.js';
  * On-disk layout of {@link OpfsStore} (internal).
  *
  * Segment file `segment-<id>.bin`: records appended back to back, each
- * `[magic u32 | flags u16 | keyLen u16 | dataLen u32 | dataSum u32 | headSum u32 | 0 u32 | key | data]`
+ * `[magic u32 | flags u16 | keyLen u16 | dataLen u32 | dataSum u32 | headSum u32 | time u32 | key | data]`
  * (little-endian; `headSum` (xxHash32) covers the first 16 bytes and the key, `dataSum`
  * the data; flags 1 = tombstone, 2 = `dataSum` is the low 32 bits of the data's
- * xxHash64, else its xxHash32, see ValueChecksum). A record is valid only when
+ * xxHash64, else its xxHash32, see ValueChecksum; 4 = the data is sealed with
+ * AES-GCM, `[version u8 | nonce 12 | ciphertext | tag 16]`, see RecordCipher,
+ * and `dataSum` covers those sealed bytes; `time` is the write time in whole
+ * seconds since the epoch, 0 when unknown (records written before 2026-12-04),
+ * which `maxAge` reads as expired). A record is valid only when
  * both sums match, so a torn write is never read back.
  *
  * Index snapshots `index-a.bin` / `index-b.bin` (written alternately):
@@ -27,6 +31,12 @@ const HEAD_MAGIC = 0x3148464d; // "MFH1"
 export const FLAG_TOMBSTONE = 1;
 /** Record flag: `dataSum` is the low 32 bits of the data's xxHash64 (else its xxHash32). */
 const FLAG_XXH64 = 2;
+/**
+ * Record flag: the data is sealed with AES-GCM (encryption at rest). A store
+ * reads only records whose flag matches its mode: a plain store never returns
+ * sealed bytes, an encrypting one never returns plaintext.
+ */
+export const FLAG_ENCRYPTED = 4;
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -43,6 +53,8 @@ export interface EntryLocation {
   len: number;
   /** Checksum of the value (a {@link ValueChecksum} one: it names its algorithm). */
   sum: number;
+  /** Write time in seconds since the epoch (0: unknown). @default 0 */
+  time?: number;
 }
 
 /** Total size of a record. */
@@ -80,6 +92,7 @@ export function encodeRecord(
   keyLen: number,
   data: Uint8Array | undefined,
   flags: number,
+  time = 0,
 ): void {
   const dv = new DataView(out.buffer, out.byteOffset + at, RECORD_HEADER);
   dv.setUint32(0, RECORD_MAGIC, true);
@@ -88,7 +101,7 @@ export function encodeRecord(
   dv.setUint32(8, data?.byteLength ?? 0, true);
   dv.setUint32(12, 0, true);
   dv.setUint32(16, 0, true);
-  dv.setUint32(20, 0, true);
+  dv.setUint32(20, time >>> 0, true);
   enc.encodeInto(key, out.subarray(at + RECORD_HEADER, at + RECORD_HEADER + keyLen));
   if (data) out.set(data, at + RECORD_HEADER + keyLen);
 }
@@ -148,6 +161,8 @@ export interface RecordHeader {
   dataSum: number;
   /** Header checksum. */
   headSum: number;
+  /** Write time in seconds since the epoch (0: unknown). */
+  time: number;
 }
 
 /** Parse the 24-byte header at the start of `bytes`, or undefined when the magic is wrong. */
@@ -161,6 +176,7 @@ export function parseHeader(bytes: Uint8Array): RecordHeader | undefined {
     dataLen: dv.getUint32(8, true),
     dataSum: dataSumOf(dv),
     headSum: dv.getUint32(16, true),
+    time: dv.getUint32(20, true),
   };
 }
 
@@ -199,8 +215,9 @@ export function verifyEntry(
   key: string,
   loc: EntryLocation,
   valueChecksum: ValueChecksum,
+  flags = 0,
 ): Uint8Array | undefined {
-  const data = verifyEntryHeader(bytes, key, loc);
+  const data = verifyEntryHeader(bytes, key, loc, flags);
   return data && valueChecksum.matches(data, loc.sum) ? data : undefined;
 }
 
@@ -209,16 +226,19 @@ export function verifyEntry(
  * `bytes`) when the record's header, its header checksum and its key match
  * the live entry `loc` of `key`, whose value checksum it carries; the caller
  * must then find `loc.sum` in the value before it trusts a byte of it.
+ * `flags` is the store's mode, 0 or {@link FLAG_ENCRYPTED}: a record of the
+ * other mode does not verify.
  */
 export function verifyEntryHeader(
   bytes: Uint8Array,
   key: string,
   loc: EntryLocation,
+  flags = 0,
 ): Uint8Array | undefined {
   const header = parseHeader(bytes);
   if (!header) return undefined;
   if (
-    (header.flags & ~FLAG_XXH64) !== 0 ||
+    (header.flags & ~FLAG_XXH64) !== flags ||
     header.keyLen !== loc.keyLen ||
     header.dataLen !== loc.len ||
     header.dataSum !== loc.sum
@@ -260,8 +280,8 @@ export interface SnapshotData {
   tick: number;
   /** `[id, end, lastUsed]` per segment: the snapshot covers bytes [0, end). */
   segments: [number, number, number][];
-  /** `[key, segment, offset, keyLen, len, sum]` per entry. */
-  entries: [string, number, number, number, number, number][];
+  /** `[key, segment, offset, keyLen, len, sum, time]` per entry (time: since 2026-12-04). */
+  entries: [string, number, number, number, number, number, number?][];
 }
 
 /** Size of a snapshot file's header: magic, JSON length, JSON checksum, generation. */

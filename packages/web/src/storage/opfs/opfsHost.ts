@@ -2,14 +2,15 @@ import { ClosedError } from '@medfusion/core';
 import { serializeError, showValue } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { holdLockForever } from '../../workers/workerLiveness.js';
+import { RecordCipher } from '../encryption/RecordCipher.js';
 import { StoreError } from '../storeErrors.js';
 import { ValueChecksum } from '../ValueChecksum.js';
 import { asyncBackend } from './opfsAsyncFallback.js';
-import type { EngineUsage } from './opfsEngineTypes.js';
 import { type FileBackend, openDirectory } from './opfsFiles.js';
 import {
   OPFS_PROTOCOL_VERSION,
   type OpfsHostApi,
+  type OpfsHostUsage,
   type OpfsOpenArgs,
   type OpfsReadReply,
   type OpfsReadRequest,
@@ -17,6 +18,7 @@ import {
   type OpfsWriteResult,
   opfsMessage,
 } from './opfsProtocol.js';
+import { checkEncryptionMarker, OpfsSealing } from './opfsSealing.js';
 import { OpfsSegmentEngine, type ReadCheck } from './opfsSegmentEngine.js';
 import { WriterLease } from './opfsWriterLease.js';
 
@@ -44,6 +46,10 @@ export type BackendFactory = (
  */
 export class OpfsHost implements OpfsHostApi {
   private engine: OpfsSegmentEngine | undefined;
+  /** Seals and opens values when the store has an encryption key. */
+  private sealing: OpfsSealing | undefined;
+  /** Records purged for their age (`maxAge`). */
+  private expired = 0;
   private channel: BroadcastChannel | undefined;
   private readPort: MessagePort | undefined;
   private chain: Promise<unknown> = Promise.resolve();
@@ -69,7 +75,8 @@ export class OpfsHost implements OpfsHostApi {
         );
       }
       const kind = await this.openEngine(args);
-      this.pageCheck = args.pageChecksXxh64 === false ? 'caller-xxh32' : 'caller';
+      // Sealed values: the GCM tag, checked here, authenticates them (no checksum on top).
+      this.pageCheck = args.pageChecksXxh64 === false && !this.sealing ? 'caller-xxh32' : 'caller';
       if (reads) {
         this.readPort?.close();
         this.readPort = reads;
@@ -88,7 +95,10 @@ export class OpfsHost implements OpfsHostApi {
    * READ_ANSWER_BYTES (their buffers move): the page checks a value's
    * checksum and goes on with it while this thread reads the next one.
    */
-  private async serveReads(port: MessagePort, { id, keys }: OpfsReadRequest): Promise<void> {
+  private async serveReads(
+    port: MessagePort,
+    { id, keys, minTime }: OpfsReadRequest,
+  ): Promise<void> {
     const fresh = (): Extract<OpfsReadReply, { type: 'values' }> => ({
       v: OPFS_PROTOCOL_VERSION,
       type: 'values',
@@ -107,20 +117,32 @@ export class OpfsHost implements OpfsHostApi {
       transfer = [];
       bytes = 0;
     };
+    const add = (i: number, value: Uint8Array | undefined, sum: number) => {
+      answer.i.push(i);
+      answer.values.push(value);
+      answer.sums.push(sum);
+      const buffer = value?.buffer as ArrayBuffer | undefined;
+      if (buffer && value && !transfer.includes(buffer)) {
+        transfer.push(buffer);
+        bytes += value.byteLength;
+      }
+      if (bytes >= READ_ANSWER_BYTES) send();
+    };
+    // Values being opened (sealed ones): each goes as soon as it is plaintext.
+    const opening: Promise<void>[] = [];
     try {
-      await this.engineOrThrow().readEach(keys, this.pageCheck, (i, value, sum) => {
-        answer.i.push(i);
-        answer.values.push(value);
-        answer.sums.push(sum);
-        const buffer = value?.buffer as ArrayBuffer | undefined;
-        if (buffer && value && !transfer.includes(buffer)) {
-          transfer.push(buffer);
-          bytes += value.byteLength;
-        }
-        if (bytes >= READ_ANSWER_BYTES) send();
+      const engine = this.engineOrThrow();
+      engine.minTime = minTime;
+      const sealing = this.sealing;
+      await engine.readEach(keys, this.pageCheck, (i, value, sum) => {
+        if (!sealing || value === undefined) return add(i, value, sum);
+        const loc = engine.entryOf(keys[i]!);
+        opening.push(sealing.open(keys[i]!, value, loc).then((plain) => add(i, plain, -1)));
       });
+      await Promise.all(opening);
       send();
     } catch (err) {
+      await Promise.allSettled(opening);
       send();
       const reply: OpfsReadReply = {
         v: OPFS_PROTOCOL_VERSION,
@@ -132,8 +154,19 @@ export class OpfsHost implements OpfsHostApi {
     }
   }
 
-  async getMany(keys: string[]): Promise<OpfsReply<(Uint8Array | undefined)[]>> {
-    const reply = await settle(() => this.engineOrThrow().getMany(keys));
+  async getMany(keys: string[], minTime: number): Promise<OpfsReply<(Uint8Array | undefined)[]>> {
+    const reply = await settle(async () => {
+      const engine = this.engineOrThrow();
+      engine.minTime = minTime;
+      const values = await engine.getMany(keys);
+      const sealing = this.sealing;
+      if (!sealing) return values;
+      return Promise.all(
+        values.map((v, i) =>
+          v === undefined ? v : sealing.open(keys[i]!, v, engine.entryOf(keys[i]!)),
+        ),
+      );
+    });
     if (!reply.ok) return reply;
     // One reply for the whole batch; every value's buffer moves, none is copied.
     const transfer: ArrayBuffer[] = [];
@@ -142,6 +175,16 @@ export class OpfsHost implements OpfsHostApi {
       if (buffer && !transfer.includes(buffer)) transfer.push(buffer);
     }
     return Comlink.transfer(reply, transfer);
+  }
+
+  purge(minTime: number, prefix: string | null): Promise<OpfsReply<number>> {
+    return this.inOrder(async () => {
+      const engine = this.engineOrThrow();
+      engine.minTime = Math.max(engine.minTime, minTime);
+      const n = await engine.purge({ minTime, ...(prefix === null ? {} : { prefix }) });
+      if (prefix === null) this.expired += n;
+      return n;
+    });
   }
 
   has(key: string): Promise<OpfsReply<boolean>> {
@@ -153,8 +196,11 @@ export class OpfsHost implements OpfsHostApi {
   }
 
   async write(batch: Uint8Array, keys: string[]): Promise<OpfsReply<OpfsWriteResult>> {
+    // Sealed now (the crypto overlaps earlier writes), written in order.
+    const sealed = this.sealing?.sealBatch(batch, keys);
+    sealed?.catch(() => {});
     const reply = await this.inOrder(async () => ({
-      errors: (await this.engineOrThrow().writeBatch(batch, keys)).map((e) =>
+      errors: (await this.engineOrThrow().writeBatch((await sealed) ?? batch, keys)).map((e) =>
         e === undefined ? null : serializeError(e),
       ),
       buffer: batch.buffer as ArrayBuffer,
@@ -175,8 +221,18 @@ export class OpfsHost implements OpfsHostApi {
     return this.inOrder(() => this.engineOrThrow().clear());
   }
 
-  usage(): Promise<OpfsReply<EngineUsage>> {
-    return settle(() => this.engineOrThrow().usage());
+  usage(): Promise<OpfsReply<OpfsHostUsage>> {
+    return settle(async () => {
+      const u = await this.engineOrThrow().usage();
+      const c = this.sealing?.counters;
+      return {
+        ...u,
+        undecryptable: c?.undecryptable ?? 0,
+        reencrypted: c?.reencrypted ?? 0,
+        previousKeyDropped: c?.previousKeyDropped ?? 0,
+        expired: this.expired,
+      };
+    });
   }
 
   persistIndex(): Promise<OpfsReply<void>> {
@@ -202,9 +258,12 @@ export class OpfsHost implements OpfsHostApi {
     // they re-read the head before serving their next read.
     this.channel?.close();
     const ch = typeof BroadcastChannel === 'function' ? new BroadcastChannel(lockName) : undefined;
+    const fs = this.makeBackend(dir, a.backend, a.quotaBytes);
+    await checkEncryptionMarker(fs, a.dir, a.encryption !== undefined);
     const engine = new OpfsSegmentEngine(
-      this.makeBackend(dir, a.backend, a.quotaBytes),
+      fs,
       {
+        encrypted: a.encryption !== undefined,
         maxBytes: a.maxBytes,
         segmentBytes: a.segmentBytes,
         snapshotDelayMs: a.snapshotDelayMs,
@@ -223,6 +282,14 @@ export class OpfsHost implements OpfsHostApi {
     await engine.open();
     this.channel = ch;
     this.engine = engine;
+    this.sealing = a.encryption
+      ? new OpfsSealing(new RecordCipher(a.encryption), {
+          entryOf: (key) => engine.entryOf(key),
+          inOrder: (fn) => void this.inOrder(fn),
+          writeBatch: (bytes, keys) => engine.writeBatch(bytes, keys),
+          deleteKey: (key) => engine.deleteKey(key),
+        })
+      : undefined;
     return (await engine.usage()).backend;
   }
 

@@ -9,10 +9,22 @@
  */
 
 import type { SerializedError } from '@medfusion/core/internal';
+import type { EncryptionSettings, EncryptionUsage } from '../encryption/encryptionOptions.js';
 import type { EngineUsage } from './opfsEngineTypes.js';
 
-/** Bumped whenever a message below changes shape; a message of another version is refused. */
-export const OPFS_PROTOCOL_VERSION = 1;
+/**
+ * Bumped whenever a message below changes shape; a message of another version is refused.
+ * 2: `OpfsOpenArgs.encryption` (a worker of version 1 would write plaintext),
+ * `minTime` on reads, `purge`.
+ */
+export const OPFS_PROTOCOL_VERSION = 2;
+
+/** What the host's `usage` answers: the engine's figures and the encryption counters. */
+export type OpfsHostUsage = EngineUsage &
+  EncryptionUsage & {
+    /** Records deleted because they were older than `maxAge`. */
+    expired: number;
+  };
 
 /** What every host method answers: its value, or the error (core's one serializer). */
 export type OpfsReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
@@ -35,6 +47,11 @@ export interface OpfsOpenArgs {
    * when not, the host checks them before they are sent.
    */
   pageChecksXxh64?: boolean;
+  /**
+   * Encryption at rest: the app's key(s) (CryptoKeys are structured-cloneable,
+   * so they travel to the worker, which seals and opens every value).
+   */
+  encryption?: EncryptionSettings;
 }
 
 /** What a write answers: one error (or null) per record, and the batch buffer to reuse. */
@@ -59,8 +76,17 @@ export interface OpfsHostApi {
     aliveLock: string | null,
     reads: MessagePort | null,
   ): Promise<OpfsReply<'sync' | 'async'>>;
-  /** Read a batch; the buffers of the values move to the caller. */
-  getMany(keys: string[]): Promise<OpfsReply<(Uint8Array | undefined)[]>>;
+  /**
+   * Read a batch; the buffers of the values move to the caller. Records
+   * written before `minTime` (seconds since the epoch; 0: none) are misses.
+   */
+  getMany(keys: string[], minTime: number): Promise<OpfsReply<(Uint8Array | undefined)[]>>;
+  /**
+   * Delete for real the records of keys starting with `prefix` (when not
+   * null) and those written before `minTime` (seconds; 0: none): the
+   * segments holding them are removed. Answers how many live entries went.
+   */
+  purge(minTime: number, prefix: string | null): Promise<OpfsReply<number>>;
   has(key: string): Promise<OpfsReply<boolean>>;
   delete(key: string): Promise<OpfsReply<boolean>>;
   /**
@@ -73,7 +99,7 @@ export interface OpfsHostApi {
   flush(): Promise<OpfsReply<void>>;
   keys(): Promise<OpfsReply<string[]>>;
   clear(): Promise<OpfsReply<void>>;
-  usage(): Promise<OpfsReply<EngineUsage>>;
+  usage(): Promise<OpfsReply<OpfsHostUsage>>;
   persistIndex(): Promise<OpfsReply<void>>;
   close(): Promise<OpfsReply<void>>;
 }
@@ -84,6 +110,8 @@ export interface OpfsReadRequest {
   type: 'read';
   id: number;
   keys: string[];
+  /** Records written before this (seconds since the epoch; 0: none) are misses (`maxAge`). */
+  minTime: number;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   decodeHead,
   type EntryLocation,
   encodeHead,
+  FLAG_ENCRYPTED,
   FLAG_TOMBSTONE,
   isLegacySegmentName,
   recordSize,
@@ -17,13 +18,16 @@ import {
   segmentName,
   verifyEntry,
   verifyEntryHeader,
+  verifyRecord,
 } from './opfsFormat.js';
 import { GroupCommit } from './opfsGroupCommit.js';
+import { type PurgeMatch, purgeMatches, segmentHolds } from './opfsPurge.js';
 import { OpfsSegmentIndex, type Segment } from './opfsSegmentIndex.js';
 import { readNewestSnapshot } from './opfsSnapshotFiles.js';
 import { OpfsSnapshotWriter } from './opfsSnapshotWriter.js';
 import {
   appendEnd,
+  type BatchPlan,
   checkedKeyLength as keyLength,
   packRecords,
   planBatch,
@@ -37,6 +41,8 @@ export type ReadCheck = 'here' | 'caller' | 'caller-xxh32';
 
 /** Marks a read the sync fast path leaves to the async one. */
 const SLOW_PATH = Symbol('slow path');
+/** Marks an intact plain record read by an encrypting engine. */
+const PLAIN = Symbol('plain record');
 
 /**
  * The OPFS store's logic, independent of where it runs and which file API
@@ -54,13 +60,23 @@ export class OpfsSegmentEngine {
     evictedSegments: 0,
     corruptDropped: 0,
     quotaErrors: 0,
+    plainDropped: 0,
   };
+  /** The record flags this engine reads (its mode: FLAG_ENCRYPTED or 0). */
+  private readonly flags: number;
   private stale = false;
   /** The lock's `taken` count when this engine last wrote `head.bin` (-1: not under this hold). */
   private headTaken = -1;
   private readonly commit: GroupCommit;
   private readonly snapshots: OpfsSnapshotWriter;
   private readonly evictor: OpfsEvictor;
+
+  /**
+   * Records written before this time (seconds since the epoch) are expired:
+   * read as misses until a purge deletes them. Set by the host from the
+   * page's clock (`maxAge`); 0: none.
+   */
+  minTime = 0;
 
   /** Another store on the directory changed it: re-check the head before the next read. */
   markStale(): void {
@@ -76,6 +92,7 @@ export class OpfsSegmentEngine {
     /** Called after this engine changed the directory (the host tells other stores). */
     private readonly onChange: () => void = () => {},
   ) {
+    this.flags = opts.encrypted ? FLAG_ENCRYPTED : 0;
     this.index = new OpfsSegmentIndex(valueChecksum);
     this.commit = new GroupCommit(
       opts.flushDelayMs,
@@ -158,12 +175,18 @@ export class OpfsSegmentEngine {
     }
     let loc = this.index.entries.get(key);
     if (!loc && (await this.refreshIfChanged())) loc = this.index.entries.get(key);
-    if (!loc) return undefined;
+    if (!loc || (loc.time ?? 0) < this.minTime) return undefined;
     let data = await this.readVerified(key, loc);
     if (!data && (await this.refreshIfChanged())) {
       loc = this.index.entries.get(key);
       if (!loc) return undefined;
       data = await this.readVerified(key, loc);
+    }
+    if (data === PLAIN) {
+      // Plaintext where the app asked for encryption: a miss, never returned.
+      if (this.index.drop(key)) this.counters.plainDropped++;
+      this.snapshots.markDirty();
+      return undefined;
     }
     if (!data) {
       // Corrupt or torn: a miss, and the entry is gone for good.
@@ -216,6 +239,10 @@ export class OpfsSegmentEngine {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       const loc = this.stale ? undefined : this.index.entries.get(key);
+      if (loc && (loc.time ?? 0) < this.minTime) {
+        each(i, undefined, -1); // expired: a miss (a purge deletes it)
+        continue;
+      }
       const verifyData =
         check === 'here' || (check === 'caller-xxh32' && loc !== undefined && loc.sum >= XXH64_TAG);
       const fast = loc ? this.getSync(key, loc, verifyData) : SLOW_PATH;
@@ -242,26 +269,33 @@ export class OpfsSegmentEngine {
       return SLOW_PATH;
     }
     const data = verifyData
-      ? verifyEntry(bytes, key, loc, this.valueChecksum)
-      : verifyEntryHeader(bytes, key, loc);
+      ? verifyEntry(bytes, key, loc, this.valueChecksum, this.flags)
+      : verifyEntryHeader(bytes, key, loc, this.flags);
     if (!data) return SLOW_PATH;
     this.index.touch(segment);
     return data;
   }
 
-  private async readVerified(key: string, loc: EntryLocation): Promise<Uint8Array | undefined> {
+  /** The verified value at `loc`; PLAIN for an intact plain record where this engine encrypts. */
+  private async readVerified(
+    key: string,
+    loc: EntryLocation,
+  ): Promise<Uint8Array | undefined | typeof PLAIN> {
     const segment = this.index.segments.get(loc.segment);
     if (!segment) return undefined;
     try {
-      return verifyEntry(
-        await segment.file.read(loc.offset, recordSize(loc.keyLen, loc.len)),
-        key,
-        loc,
-        this.valueChecksum,
-      );
+      const bytes = await segment.file.read(loc.offset, recordSize(loc.keyLen, loc.len));
+      const data = verifyEntry(bytes, key, loc, this.valueChecksum, this.flags);
+      if (data || !this.flags) return data;
+      return verifyEntry(bytes, key, loc, this.valueChecksum, 0) ? PLAIN : undefined;
     } catch {
       return undefined;
     }
+  }
+
+  /** Where `key` lives now, as indexed (a new object whenever the key is written). */
+  entryOf(key: string): EntryLocation | undefined {
+    return this.index.entries.get(key);
   }
 
   /** Whether `key` is indexed. */
@@ -288,8 +322,17 @@ export class OpfsSegmentEngine {
    */
   async writeBatch(bytes: Uint8Array, keys: readonly string[]): Promise<(unknown | undefined)[]> {
     const plan = planBatch(bytes, keys, this.opts.maxBytes);
+    return this.locked(() => this.appendLocked(bytes, keys, plan));
+  }
+
+  /** {@link writeBatch}'s body, holding the writer lock. */
+  private async appendLocked(
+    bytes: Uint8Array,
+    keys: readonly string[],
+    plan: BatchPlan,
+  ): Promise<(unknown | undefined)[]> {
     const { results, starts, ends } = plan;
-    return this.locked(async () => {
+    {
       // Held since this engine's last write: no other store wrote meanwhile.
       if (this.headTaken !== this.lock.taken) await this.refreshIfChanged();
       let k = 0;
@@ -323,7 +366,7 @@ export class OpfsSegmentEngine {
         }
         for (let t = k; t < j; t++) {
           const at = starts[t]!;
-          const dv = new DataView(bytes.buffer, bytes.byteOffset + at, 16);
+          const dv = new DataView(bytes.buffer, bytes.byteOffset + at, 24);
           if (dv.getUint16(4, true) & FLAG_TOMBSTONE) this.index.drop(keys[t]!);
           else {
             this.index.set(keys[t]!, {
@@ -332,6 +375,7 @@ export class OpfsSegmentEngine {
               keyLen: dv.getUint16(6, true),
               len: dv.getUint32(8, true),
               sum: dataSumOf(dv),
+              time: dv.getUint32(20, true),
             });
           }
         }
@@ -344,6 +388,72 @@ export class OpfsSegmentEngine {
       this.snapshots.markDirty();
       if (!this.commit.schedule()) await this.commit.flush();
       return results;
+    }
+  }
+
+  /**
+   * Delete for real every record that `m` matches (a data set's keys, or
+   * records older than `m.minTime`): each segment holding one, live or
+   * superseded, is removed whole after the live records of others in it are
+   * appended again (verified, as they were: sealed ones stay sealed).
+   * Returns how many live entries went.
+   */
+  async purge(m: PurgeMatch): Promise<number> {
+    return this.locked(async () => {
+      await this.catchUp();
+      const doomed: Segment[] = [];
+      for (const s of this.index.segments.values()) if (await segmentHolds(s, m)) doomed.push(s);
+      let removed = 0;
+      for (const [key, loc] of [...this.index.entries]) {
+        if (purgeMatches(m, key, loc.time ?? 0) && this.index.drop(key)) removed++;
+      }
+      if (doomed.length === 0) return removed;
+      // The others' live records in those segments, checked before they are written again.
+      const ids = new Set(doomed.map((s) => s.id));
+      const keep: Uint8Array[] = [];
+      const keepKeys: string[] = [];
+      for (const [key, loc] of this.index.entries) {
+        if (!ids.has(loc.segment)) continue;
+        const s = this.index.segments.get(loc.segment)!;
+        const bytes = await s.file
+          .read(loc.offset, recordSize(loc.keyLen, loc.len))
+          .catch(() => undefined);
+        const rec = bytes && verifyRecord(bytes, this.valueChecksum);
+        if (rec && rec.key === key) {
+          keep.push(bytes);
+          keepKeys.push(key);
+        }
+      }
+      await this.commit.idle();
+      for (const s of doomed) {
+        this.index.dropSegmentEntries(s.id);
+        this.index.segments.delete(s.id);
+        this.commit.forget(s.file);
+      }
+      // Persist an index without them before their bytes go away.
+      await this.snapshots.write();
+      for (const s of doomed) {
+        await s.file.truncate(0).catch(() => {});
+        await s.file.flush().catch(() => {});
+        await s.file.close().catch(() => {});
+        await this.fs.remove(segmentName(s.id));
+      }
+      if (keep.length > 0) {
+        let total = 0;
+        for (const b of keep) total += b.length;
+        const batch = new Uint8Array(total);
+        let at = 0;
+        for (const b of keep) {
+          batch.set(b, at);
+          at += b.length;
+        }
+        await this.appendLocked(batch, keepKeys, planBatch(batch, keepKeys, this.opts.maxBytes));
+      } else {
+        await this.bumpHead();
+        this.onChange();
+        this.snapshots.markDirty();
+      }
+      return removed;
     });
   }
 

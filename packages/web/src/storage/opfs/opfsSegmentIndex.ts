@@ -128,6 +128,7 @@ export class OpfsSegmentIndex {
           keyLen: header.keyLen,
           len: header.dataLen,
           sum: header.dataSum,
+          time: header.time,
         });
       }
       pos += total;
@@ -157,9 +158,17 @@ export class OpfsSegmentIndex {
     let maxId = 0;
     for (const id of ids) {
       let s = this.segments.get(id);
+      maxId = Math.max(maxId, id);
       if (!s) {
         const file = await fs.open(segmentName(id), false);
         if (!file) continue;
+        if ((await file.size()) === 0) {
+          // Empty: emptied by a forget or an eviction whose removal a handle
+          // blocked, or just created by another store. Holding no handle on
+          // it lets it go; a later catch-up looks again.
+          await file.close().catch(() => {});
+          continue;
+        }
         s = { id, file, end: 0, lastUsed: 0 };
         this.segments.set(id, s);
       }
@@ -167,10 +176,17 @@ export class OpfsSegmentIndex {
       if (size < s.end) {
         // Evicted (truncated) by another store, or damaged: forget and rescan.
         this.dropSegmentEntries(id);
+        if (size === 0) {
+          // Emptied by another store's eviction, forget or clear, whose removal
+          // our open handle blocked: let go of it and remove the empty file.
+          await s.file.close().catch(() => {});
+          this.segments.delete(id);
+          await fs.remove(segmentName(id)).catch(() => {});
+          continue;
+        }
         s.end = 0;
       }
       if (size > s.end) await this.scan(s, size);
-      maxId = Math.max(maxId, id);
     }
     return maxId;
   }
@@ -200,7 +216,7 @@ export class OpfsSegmentIndex {
     }
     let skipped = 0;
     for (const entry of snap.entries) {
-      const [key, segment, offset, keyLen, len, sum] = Array.isArray(entry) ? entry : [];
+      const [key, segment, offset, keyLen, len, sum, time] = Array.isArray(entry) ? entry : [];
       const end = ends.get(segment as number);
       const bad =
         typeof key !== 'string' ||
@@ -215,7 +231,14 @@ export class OpfsSegmentIndex {
         if (typeof key === 'string' && end !== undefined) skipped++;
         continue;
       }
-      this.set(key, { segment, offset, keyLen, len, sum } as EntryLocation);
+      this.set(key, {
+        segment,
+        offset,
+        keyLen,
+        len,
+        sum,
+        time: isCount(time) ? time : 0,
+      } as EntryLocation);
     }
     return skipped;
   }
@@ -234,6 +257,7 @@ export class OpfsSegmentIndex {
         l.keyLen,
         l.len,
         l.sum,
+        l.time ?? 0,
       ]),
     };
   }

@@ -9,11 +9,21 @@ import {
   positiveBytes,
   positiveMs,
 } from '@medfusion/core/internal';
+import {
+  checkEncryptionOptions,
+  type EncryptionOptions,
+  type EncryptionUsage,
+} from '../encryption/encryptionOptions.js';
+import {
+  checkRetentionOptions,
+  type RetentionOptions,
+  type RetentionSettings,
+} from '../retention/retentionOptions.js';
 import type { EngineUsage } from './opfsEngineTypes.js';
 import { OPFS_PROTOCOL_VERSION, type OpfsOpenArgs } from './opfsProtocol.js';
 
 /** Options of {@link OpfsStore}. */
-export interface OpfsStoreOptions {
+export interface OpfsStoreOptions extends EncryptionOptions, RetentionOptions {
   /**
    * OPFS directory holding the segments and index; `/` nests.
    * @example 'medfusion/chest-xray'
@@ -94,7 +104,9 @@ export interface OpfsStoreOptions {
 }
 
 /** Usage of an {@link OpfsStore}: entries, bytes, and what the disk holds. */
-export interface OpfsStoreUsage extends EngineUsage {
+export interface OpfsStoreUsage extends EngineUsage, EncryptionUsage {
+  /** Records deleted because they were older than `maxAge` (on open and by the periodic sweep). */
+  expired: number;
   /** Answer of `navigator.storage.persist()` when `persist: true` was asked. */
   persisted?: boolean;
 }
@@ -110,6 +122,7 @@ const MiB = 2 ** 20;
 export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
   args: OpfsOpenArgs;
   callTimeoutMs: number;
+  retention: RetentionSettings;
 } {
   object('options', options, 'an object with a dir');
   if (nonEmptyString('dir', options.dir).replace(/\//g, '') === '')
@@ -124,6 +137,8 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
   const flushDelayMs = nonNegativeFinite('flushDelayMs', options.flushDelayMs ?? 100);
   const backend = oneOfValues('backend', options.backend ?? 'auto', ['auto', 'async']);
   const webAssembly = bool('webAssembly', options.webAssembly ?? true);
+  const encryption = checkEncryptionOptions(options);
+  const retention = checkRetentionOptions(options);
   const args: OpfsOpenArgs = {
     protocol: OPFS_PROTOCOL_VERSION,
     dir: options.dir,
@@ -134,7 +149,8 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
     flushDelayMs,
     backend,
     ...(options.quotaBytes === undefined ? {} : { quotaBytes: options.quotaBytes }),
+    ...(encryption === undefined ? {} : { encryption }),
   };
   const callTimeoutMs = positiveMs('callTimeoutMs', options.callTimeoutMs ?? 30_000);
-  return { args, callTimeoutMs };
+  return { args, callTimeoutMs, retention };
 }

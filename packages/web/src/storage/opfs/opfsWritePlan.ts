@@ -13,6 +13,8 @@ export interface PackItem {
   /** UTF-8 length of the key (from {@link checkedKeyLength}). */
   keyLen: number;
   value: Uint8Array | undefined;
+  /** Flags of a value's record (FLAG_ENCRYPTED when it is sealed). @default 0 */
+  flags?: number;
 }
 
 /** UTF-8 length of `key`; a RangeError past the 65535 bytes a record header holds. Internal. */
@@ -32,12 +34,14 @@ const MIN_BATCH_BUFFER = 2 ** 20;
  * each record in place, see sealRecord, right before writing it). Uses `spare` when it is large
  * enough, else a new buffer (with `reusable`, sized up to a power of two of
  * at least 1 MiB so later batches fit); returns a view of exactly the batch.
+ * `time` (seconds since the epoch) is every record's write time.
  * Internal.
  */
 export function packRecords(
   items: readonly PackItem[],
   spare?: ArrayBuffer,
   reusable = false,
+  time = 0,
 ): Uint8Array {
   let total = 0;
   for (const it of items) total += RECORD_HEADER + it.keyLen + (it.value?.byteLength ?? 0);
@@ -52,7 +56,8 @@ export function packRecords(
   const out = new Uint8Array(buffer, 0, total);
   let at = 0;
   for (const it of items) {
-    encodeRecord(out, at, it.key, it.keyLen, it.value, it.value === undefined ? FLAG_TOMBSTONE : 0);
+    const flags = it.value === undefined ? FLAG_TOMBSTONE : (it.flags ?? 0);
+    encodeRecord(out, at, it.key, it.keyLen, it.value, flags, time);
     at += RECORD_HEADER + it.keyLen + (it.value?.byteLength ?? 0);
   }
   return out;
