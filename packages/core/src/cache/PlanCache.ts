@@ -2,6 +2,7 @@ import type { AccessPlan } from '../plan/AccessPlan.js';
 import { FAR, NEVER } from '../plan/AccessPlan.js';
 import { IndexMap } from '../plan/IndexMap.js';
 import { IndexedMaxHeap } from './IndexedMaxHeap.js';
+import { RecencyList } from './RecencyList.js';
 
 // Priority bands (larger = evicted sooner), exact in float64:
 // - planned within reach: next-use position − 2^53, in [−2^53, 0);
@@ -35,16 +36,19 @@ export interface PlanCacheOptions {
  * recently used otherwise. A sample whose next use is farther than every
  * resident one is not admitted (bypass), which is what makes the policy
  * optimal. O(log capacity) per operation through an indexed max-heap over
- * storage slots keyed by next use, and a hash map from index to slot: memory
- * follows the capacity, never the data set's size; nothing is allocated per
- * operation.
+ * storage slots keyed by next use, and a hash map from index to slot; with
+ * `usePlan: false` (the LRU of `CachedDataset`) a linked list in recency order
+ * takes the heap's place: O(1) per operation, as SEED promises the LRU cache.
+ * Memory follows the capacity, never the data set's size; nothing is allocated
+ * per operation.
  */
 export class PlanCache<V> {
   /** Most samples held. */
   readonly capacity: number;
   private readonly usePlan: boolean;
   private readonly onEvict: ((key: number) => void) | undefined;
-  private readonly heap: IndexedMaxHeap;
+  /** Resident slots in eviction order: by next use (plan), or by recency alone. */
+  private readonly heap: IndexedMaxHeap | RecencyList;
   /** Storage slot of each held key. */
   private readonly slotOf: IndexMap;
   // Slot arrays, sized by capacity:
@@ -67,7 +71,8 @@ export class PlanCache<V> {
     this.onEvict = options.onEvict;
     const keySpace = Math.max(1, options.keySpace);
     const slots = Math.max(1, Math.min(keySpace, options.capacity));
-    this.heap = new IndexedMaxHeap(slots, slots);
+    // Without the plan, priorities only follow recency: a list keeps that order in O(1).
+    this.heap = this.usePlan ? new IndexedMaxHeap(slots, slots) : new RecencyList(slots);
     this.slotOf = new IndexMap(slots);
     this.keys = new Float64Array(slots);
     this.values = new Array<V | undefined>(slots).fill(undefined);
