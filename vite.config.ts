@@ -108,6 +108,9 @@ export default defineConfig({
           include: ['tests/cli/**/*.test.ts'],
           globalSetup: ['tests/cli/setup.ts'],
           testTimeout: 120_000,
+          // After the other projects: pack runs worker threads on both cores, and beside the
+          // browser projects it starved the servers their 300 ms timeout tests talk to.
+          sequence: { groupOrder: 1 },
         },
       },
       {
