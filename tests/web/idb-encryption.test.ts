@@ -1,6 +1,7 @@
 import { IdbStore, StoreError } from '@medfusion/web';
 import { deleteDB, openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { contains, newKey, pattern } from './encryptionFixtures.js';
 
 const names: string[] = [];
 function dbName(tag: string): string {
@@ -11,23 +12,6 @@ function dbName(tag: string): string {
 afterEach(async () => {
   for (const n of names.splice(0)) await deleteDB(n);
 });
-
-const newKey = () =>
-  crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
-
-/** A recognizable value: "PATIENT-PIXELS" repeated. */
-function pattern(n: number): Uint8Array {
-  const word = new TextEncoder().encode('PATIENT-PIXELS');
-  return new Uint8Array(n).map((_, i) => word[i % word.length]!);
-}
-
-function contains(hay: Uint8Array, needle: Uint8Array): boolean {
-  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
-    return true;
-  }
-  return false;
-}
 
 /** Every raw chunk record of the database, by key. */
 async function rawChunks(name: string): Promise<Map<string, Uint8Array>> {

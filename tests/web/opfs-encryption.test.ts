@@ -1,6 +1,7 @@
 import { checksum } from '@medfusion/core';
 import { OpfsStore, StoreError } from '@medfusion/web';
 import { afterEach, describe, expect, it } from 'vitest';
+import { contains, newKey, pattern } from './encryptionFixtures.js';
 
 const dirs: string[] = [];
 function dirName(tag: string): string {
@@ -12,23 +13,6 @@ afterEach(async () => {
   const root = await navigator.storage.getDirectory();
   for (const d of dirs.splice(0)) await root.removeEntry(d, { recursive: true }).catch(() => {});
 });
-
-const newKey = () =>
-  crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
-
-/** A recognizable value: "PATIENT-PIXELS" repeated. */
-function pattern(n: number): Uint8Array {
-  const word = new TextEncoder().encode('PATIENT-PIXELS');
-  return new Uint8Array(n).map((_, i) => word[i % word.length]!);
-}
-
-function contains(hay: Uint8Array, needle: Uint8Array): boolean {
-  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
-    return true;
-  }
-  return false;
-}
 
 type Dir = FileSystemDirectoryHandle & { keys(): AsyncIterable<string> };
 

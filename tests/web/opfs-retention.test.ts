@@ -1,6 +1,7 @@
 import { ManualClock } from '@medfusion/core';
 import { createCachedDataset, fromArray, OpfsStore } from '@medfusion/web';
 import { afterEach, describe, expect, it } from 'vitest';
+import { contains } from './encryptionFixtures.js';
 
 const dirs: string[] = [];
 function dirName(tag: string): string {
@@ -33,13 +34,6 @@ const segments = async (dir: string) =>
 function text(word: string, n: number): Uint8Array {
   const w = new TextEncoder().encode(word);
   return new Uint8Array(n).map((_, i) => w[i % w.length]!);
-}
-function contains(hay: Uint8Array, needle: Uint8Array): boolean {
-  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
-    return true;
-  }
-  return false;
 }
 async function anywhere(dir: string, word: string): Promise<boolean> {
   const needle = new TextEncoder().encode(word);

@@ -1,6 +1,7 @@
 import { createCachedDataset, fromArray, OpfsStore, storeForCacheDir } from '@medfusion/web';
 import { deleteDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { contains, newKey } from './encryptionFixtures.js';
 
 const dirs: string[] = [];
 function dirName(tag: string): string {
@@ -16,19 +17,8 @@ afterEach(async () => {
   }
 });
 
-const newKey = () =>
-  crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
-
 const word = new TextEncoder().encode('PATIENT-PIXELS');
 const pixels = () => new Uint8Array(4096).map((_, i) => word[i % word.length]!);
-
-function contains(hay: Uint8Array, needle: Uint8Array): boolean {
-  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
-    return true;
-  }
-  return false;
-}
 
 async function allBytes(dir: string): Promise<Uint8Array[]> {
   const d = (await (
