@@ -2,7 +2,9 @@
 const OPFS_ORIGIN = 'https://opfs.invalid';
 
 async function opfsFile(pathname: string): Promise<File | undefined> {
-  const parts = decodeURIComponent(pathname).split('/').filter((p) => p !== '');
+  const parts = decodeURIComponent(pathname)
+    .split('/')
+    .filter((p) => p !== '');
   const name = parts.pop();
   if (name === undefined) return undefined;
   try {
@@ -10,7 +12,11 @@ async function opfsFile(pathname: string): Promise<File | undefined> {
     for (const p of parts) dir = await dir.getDirectoryHandle(p);
     return await (await dir.getFileHandle(name)).getFile();
   } catch (error) {
-    if ((error as DOMException).name === 'NotFoundError' || (error as DOMException).name === 'TypeMismatchError') return undefined;
+    if (
+      (error as DOMException).name === 'NotFoundError' ||
+      (error as DOMException).name === 'TypeMismatchError'
+    )
+      return undefined;
     throw error;
   }
 }
@@ -72,7 +78,9 @@ export function opfsShards(dir: string): {
   fetch: typeof globalThis.fetch;
 } {
   if (typeof dir !== 'string' || dir.split('/').every((p) => p === '')) {
-    throw new TypeError(`dir must be an OPFS directory path like 'my-data', got ${JSON.stringify(dir)}`);
+    throw new TypeError(
+      `dir must be an OPFS directory path like 'my-data', got ${JSON.stringify(dir)}`,
+    );
   }
   const path = dir
     .split('/')

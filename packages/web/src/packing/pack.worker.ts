@@ -3,8 +3,8 @@
 // reports progress; the page only posts the job and relays what comes back.
 import { serializeError } from '@medfusion/core/internal';
 import { allLocalFiles, type LocalFile } from '../sources/dicom/localFiles.js';
-import { type PackJob, packSamples } from './packSamples.js';
 import type { PackRequest, PackWorkerMessage } from './packProtocol.js';
+import { type PackJob, packSamples } from './packSamples.js';
 
 const controller = new AbortController();
 const post = (m: PackWorkerMessage) => (self as unknown as Worker).postMessage(m);

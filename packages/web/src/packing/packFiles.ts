@@ -57,7 +57,9 @@ export async function packFiles(options: PackFilesOptions): Promise<PackFilesRes
   }
   const labels = options.labels;
   if (labels !== undefined && typeof labels !== 'string' && !(labels instanceof Blob)) {
-    throw new TypeError(`labels must be a File, a Blob or the CSV's text, got ${showValue(labels)}`);
+    throw new TypeError(
+      `labels must be a File, a Blob or the CSV's text, got ${showValue(labels)}`,
+    );
   }
   const targetShardBytes =
     options.targetShardBytes === undefined

@@ -55,7 +55,7 @@ export interface PackProgress {
   done: number;
   /** Files to scan, or samples to write. */
   total: number;
-  /** Bytes read (scan) or written (write) so far. */
+  /** Bytes of files read (scan) or of members written (write, tar headers and padding not counted) so far. */
   bytesDone: number;
   /** Bytes to read or write in this phase. */
   bytesTotal: number;

@@ -1,7 +1,7 @@
 import type { ShardManifestColumn } from '@medfusion/core';
 import { DEFAULT_MISSING_VALUES, sampleKey } from '@medfusion/core/internal';
-import type { LocalFile } from '../sources/dicom/localFiles.js';
 import { CsvFormatError, parseManifest } from '../sources/csvManifest.js';
+import type { LocalFile } from '../sources/dicom/localFiles.js';
 import { PackFilesError } from './PackFilesError.js';
 
 /** One sample to pack: an image file and what goes beside it (web's twin of the CLI's SampleInput). */
@@ -110,7 +110,8 @@ export function csvInput(
     );
   }
   const labelAt = header.indexOf(options.labelColumn);
-  if (rows.length === 0) throw new PackFilesError('PACK_INPUT', csvName, 'no rows after the header');
+  if (rows.length === 0)
+    throw new PackFilesError('PACK_INPUT', csvName, 'no rows after the header');
   let labelType: 'number' | 'class' | undefined;
   if (labelAt >= 0) {
     const present = rows.filter((r) => !MISSING.has((r[labelAt] as string).trim()));
@@ -125,7 +126,9 @@ export function csvInput(
   });
   const paths = relativePaths(files);
   const byPath = new Map<string, LocalFile>();
-  files.forEach((f, i) => byPath.set(paths[i] as string, f));
+  files.forEach((f, i) => {
+    byPath.set(paths[i] as string, f);
+  });
   const used = new Set<string>();
   const samples = rows.map((row, i) => {
     const cell = (row[imageAt] as string).trim();

@@ -2,9 +2,9 @@ import type { ShardManifest, ShardManifestEntry } from '@medfusion/core';
 import { checkJpeg, checkPng, paddedSize, sniffImage, TAR_BLOCK } from '@medfusion/core/internal';
 import { createSHA256, type IHasher } from 'hash-wasm';
 import type { LocalFile } from '../sources/dicom/localFiles.js';
-import { csvInput, folderInput, type PackInput, type PackSample } from './packInput.js';
-import type { PackFilesResult, PackProgress } from './packFilesOptions.js';
 import { PackFilesError } from './PackFilesError.js';
+import type { PackFilesResult, PackProgress } from './packFilesOptions.js';
+import { csvInput, folderInput, type PackInput, type PackSample } from './packInput.js';
 import { type ShardMember, writeShardFile, writeWholeFile } from './writeShardFile.js';
 
 /** What the worker packs: the listed files and the options that change the bytes. */
@@ -186,14 +186,16 @@ export async function packSamples(
       progress(p);
     }
   };
-  await Promise.all(
-    Array.from({ length: Math.min(READS_IN_FLIGHT, candidates.length) }, scanOne),
-  );
+  await Promise.all(Array.from({ length: Math.min(READS_IN_FLIGHT, candidates.length) }, scanOne));
   signal.throwIfAborted();
   const samples = candidates.filter((_, i) => kept[i]);
   const skipped = candidates.length - samples.length + input.unused;
   if (samples.length === 0) {
-    throw new PackFilesError('PACK_INPUT', job.labels?.name ?? 'files', 'hold no PNG or JPEG image');
+    throw new PackFilesError(
+      'PACK_INPUT',
+      job.labels?.name ?? 'files',
+      'hold no PNG or JPEG image',
+    );
   }
   const seen = new Map<string, PackSample>();
   for (const s of samples) {
@@ -215,7 +217,7 @@ export async function packSamples(
       ? new Map(Object.keys(labelCounts).map((l, i) => [l, i] as [string, number]))
       : undefined;
   const shards: { name: string; samples: PackSample[]; size: number }[] = [];
-  let bytes = 0;
+  let bytes = 0; // member bytes to write (progress)
   hasher.init();
   hasher.update(
     JSON.stringify({
@@ -231,12 +233,16 @@ export async function packSamples(
     const size = members.reduce((a, m) => a + TAR_BLOCK + paddedSize(m.size), 0);
     let shard = shards[shards.length - 1];
     if (!shard || (shard.samples.length > 0 && shard.size + size > job.targetShardBytes)) {
-      shard = { name: `data-${String(shards.length).padStart(6, '0')}.tar`, samples: [], size: 1024 };
+      shard = {
+        name: `data-${String(shards.length).padStart(6, '0')}.tar`,
+        samples: [],
+        size: 1024,
+      };
       shards.push(shard);
     }
     shard.samples.push(s);
     shard.size += size;
-    bytes += size;
+    bytes += members.reduce((a, m) => a + m.size, 0);
     hasher.update(
       JSON.stringify([
         shard.name,
@@ -273,7 +279,12 @@ export async function packSamples(
         progress(p);
       });
       written += shard.samples.length;
-      entries.push({ url: shard.name, samples: shard.samples.length, bytes: w.bytes, sha256: w.sha256 });
+      entries.push({
+        url: shard.name,
+        samples: shard.samples.length,
+        bytes: w.bytes,
+        sha256: w.sha256,
+      });
       progress(
         {
           phase: 'write',
@@ -300,7 +311,11 @@ export async function packSamples(
     }
     if (input.columns.length > 0) manifest.columns = input.columns;
     // Written last: a manifest.json means every shard it lists is complete.
-    await writeWholeFile(dir, 'manifest.json', utf8.encode(`${JSON.stringify(manifest, null, 1)}\n`));
+    await writeWholeFile(
+      dir,
+      'manifest.json',
+      utf8.encode(`${JSON.stringify(manifest, null, 1)}\n`),
+    );
   } catch (error) {
     for (const name of await names(dir).catch(() => [])) {
       await dir.removeEntry(name).catch(() => {});

@@ -108,7 +108,11 @@ export async function writeShardFile(
     }
     file.flush();
     const sha256 = hasher.digest('hex');
-    await writeWholeFile(dir, `${name}.idx.json`, encodeTarIndex(layout.members, { size: at, sha256 }));
+    await writeWholeFile(
+      dir,
+      `${name}.idx.json`,
+      encodeTarIndex(layout.members, { size: at, sha256 }),
+    );
     return { bytes: at, sha256 };
   } finally {
     file.close();
