@@ -44,7 +44,7 @@ describe('packFiles: files + labels CSV into OPFS shards', () => {
       targetShardBytes: 4096,
       onProgress: (p) => events.push(p),
     });
-    expect(result).toMatchObject({ dir: DIR, samples: N, skipped: 1, classes: ['cat', 'dog'] });
+    expect(result).toMatchObject({ dir: DIR, samples: N, skipped: 0, classes: ['cat', 'dog'] });
     expect(result.shards).toBeGreaterThan(1);
     const last = events.at(-1) as PackProgress;
     expect(last).toMatchObject({ phase: 'write', done: N, total: N });

@@ -23,6 +23,12 @@ self.addEventListener('message', async (event: MessageEvent<PackRequest>) => {
     if (request.labels !== undefined) {
       const { name, text } = request.labels;
       job.labels = { name, text: typeof text === 'string' ? text : await text.text() };
+      // The labels CSV picked with the images is input, not a left-out file.
+      if (typeof text !== 'string') {
+        job.files = files.filter(
+          (f) => f.blob !== text && !(f.path === name && f.blob.size === text.size),
+        );
+      }
     }
     const result = await packSamples(job, controller.signal, (progress) =>
       post({ type: 'progress', progress }),
