@@ -1,11 +1,13 @@
 import { encodeTarIndex, type TarMember } from '@medfusion/core';
-import { checkUstarLayout, TAR_BLOCK, ustarLayout } from '@medfusion/core/internal';
+import {
+  checkUstarLayout,
+  FIXED_TAR_HEADER,
+  TAR_BLOCK,
+  ustarLayout,
+} from '@medfusion/core/internal';
 import type { IHasher } from 'hash-wasm';
 import { createTarPacker } from 'modern-tar';
 import { PackFilesError } from './PackFilesError.js';
-
-/** Header fields fixed as `medfusion pack` fixes them: the bytes depend on the data only. */
-const FIXED = { mtime: new Date(0), mode: 0o644, uid: 0, gid: 0, uname: '', gname: '' };
 
 /** One member of a shard: its name and its bytes (read when the shard is written). */
 export interface ShardMember {
@@ -82,7 +84,9 @@ export async function writeShardFile(
       for (const m of members) {
         signal.throwIfAborted();
         const body = await m.body();
-        const writer = controller.add({ name: m.name, size: body.length, ...FIXED }).getWriter();
+        const writer = controller
+          .add({ name: m.name, size: body.length, ...FIXED_TAR_HEADER })
+          .getWriter();
         await writer.write(body);
         await writer.close();
         onMember(body.length);
