@@ -47,6 +47,23 @@ describe('packFiles: bad input is refused by name', () => {
     );
   });
 
+  it('a picked file deleted before packing reads it names the file', async () => {
+    const root = await navigator.storage.getDirectory();
+    const handle = await root.getFileHandle('pack-bad-input-gone.png', { create: true });
+    const w = await handle.createWritable();
+    await w.write(png(8, 8, 1) as Uint8Array<ArrayBuffer>);
+    await w.close();
+    const picked = await handle.getFile(); // a snapshot, as a file input gives
+    await root.removeEntry('pack-bad-input-gone.png');
+    const e = await refused(
+      { files: [...pngFiles(2), picked] },
+      'PACK_INPUT',
+      /pack-bad-input-gone\.png/,
+      /cannot read the file/,
+    );
+    expect(e.file).toBe('pack-bad-input-gone.png');
+  });
+
   it('a CSV row naming a missing file names the row and the file', async () => {
     const files = pngFiles(2);
     const csv = 'image,label\nimg0.png,1\nimg7.png,0\nimg1.png,1\n';

@@ -82,7 +82,11 @@ function countLabels(samples: readonly PackSample[]): Record<string, number> {
 }
 
 /** The members of one sample: image, then `.cls` (label), then `.json` (fields), as present. */
-function membersOf(s: PackSample, classes: Map<string, number> | undefined): ShardMember[] {
+function membersOf(
+  s: PackSample,
+  classes: Map<string, number> | undefined,
+  check: IHasher,
+): ShardMember[] {
   const size = s.size as number;
   const members: ShardMember[] = [
     {
@@ -90,11 +94,11 @@ function membersOf(s: PackSample, classes: Map<string, number> | undefined): Sha
       size,
       body: async () => {
         const bytes = await readFile(s);
-        if (bytes.length !== size) {
+        if (bytes.length !== size || check.init().update(bytes).digest('hex') !== s.sha256) {
           throw new PackFilesError(
             'PACK_INPUT',
             s.source,
-            `the file changed while packing (${bytes.length} bytes, ${size} when scanned)`,
+            'the file changed while packing (its size or sha256 differ from the scan)',
           );
         }
         return bytes;
@@ -124,6 +128,7 @@ export async function packSamples(
   report: (p: PackProgress) => void,
 ): Promise<PackFilesResult> {
   const hasher: IHasher = await createSHA256();
+  const check: IHasher = await createSHA256(); // each image as written, against its scan
   const hash = (text: string) => hasher.init().update(text).digest('hex');
   const input: PackInput = job.labels
     ? csvInput(job.labels.text, job.labels.name, job.files, job, hash)
@@ -229,7 +234,7 @@ export async function packSamples(
     }),
   );
   for (const s of samples) {
-    const members = membersOf(s, classes);
+    const members = membersOf(s, classes, check);
     const size = members.reduce((a, m) => a + TAR_BLOCK + paddedSize(m.size), 0);
     let shard = shards[shards.length - 1];
     if (!shard || (shard.samples.length > 0 && shard.size + size > job.targetShardBytes)) {
@@ -264,7 +269,7 @@ export async function packSamples(
   const entries: ShardManifestEntry[] = [];
   try {
     for (const shard of shards) {
-      const members = shard.samples.flatMap((s) => membersOf(s, classes));
+      const members = shard.samples.flatMap((s) => membersOf(s, classes, check));
       const w = await writeShardFile(dir, shard.name, members, hasher, signal, (n) => {
         writtenBytes += n;
         const elapsed = performance.now() - writeStarted;
