@@ -141,19 +141,29 @@ describe('demo: your own data (a folder of images + labels.csv)', () => {
           '-c',
           `import tarfile, hashlib, json, sys
 with tarfile.open(sys.argv[1]) as t:
-    print(json.dumps({m.name: hashlib.sha256(t.extractfile(m).read()).hexdigest() for m in t.getmembers()}))`,
+    print(json.dumps({m.name: [m.offset_data, m.size, hashlib.sha256(t.extractfile(m).read()).hexdigest()] for m in t.getmembers()}))`,
           tar,
         ],
         { encoding: 'utf8' },
       );
-      const members = JSON.parse(py) as Record<string, string>;
+      const members = JSON.parse(py) as Record<string, [number, number, string]>;
       const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+      // The sidecar index gives each member's data offset and size as tarfile finds them.
+      const index = JSON.parse(readFileSync(`${tar}.idx.json`, 'utf8')) as {
+        entries: [string, number, number][];
+        sha256: string;
+      };
+      expect(index.entries.map(([n, o, z]) => [n, o, z])).toEqual(
+        Object.entries(members).map(([n, [o, z]]) => [n, o, z]),
+      );
+      expect(index.sha256).toBe(sha(readFileSync(tar)));
+      expect(manifest.shards[0].sha256).toBe(index.sha256);
       for (let i = 0; i < N; i++) {
         const name = `scan${String(i).padStart(2, '0')}`;
-        expect(members[`images/${name}.png`]).toBe(
+        expect(members[`images/${name}.png`]?.[2]).toBe(
           sha(readFileSync(join(folder, 'images', `${name}.png`))),
         );
-        expect(members[`images/${name}.cls`]).toBe(sha(Buffer.from(i % 2 ? '0' : '1')));
+        expect(members[`images/${name}.cls`]?.[2]).toBe(sha(Buffer.from(i % 2 ? '0' : '1')));
       }
     } finally {
       rmSync(out, { recursive: true, force: true });
