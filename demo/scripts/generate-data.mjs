@@ -14,6 +14,7 @@
 // Skips the work when the folder already holds a complete set with the same
 // parameters (a `meta.json` is written last, so an interrupted run is redone);
 // shards missing or packed with another shard size are rebuilt from the files.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,15 +124,39 @@ function shardsUpToDate(out, count, shardSize) {
 }
 
 /**
+ * Core's shard format code (the tar layout, the sidecar index, the manifest's
+ * checks), loaded from its TypeScript source with tsx: the one definition the
+ * CLI, web's packFiles and the shard source use, not a copy of it here.
+ */
+async function shardFormat() {
+  const { tsImport } = await import('tsx/esm/api');
+  const src = (file) => new URL(`../../packages/core/src/${file}`, import.meta.url).href;
+  const [index, internal] = await Promise.all([
+    tsImport(src('index.ts'), import.meta.url),
+    tsImport(src('internal.ts'), import.meta.url),
+  ]);
+  return { ...index, ...internal };
+}
+
+/**
  * Pack the samples of `out/manifest.csv` + `out/images/` into WebDataset shards
  * in `out/shards/`: `train-000000.tar`, ... (ustar written by modern-tar with a
  * fixed mtime, so the bytes only depend on the data), each sample as
  * `<id>.cls` (label), `<id>.json` (the tabular features by column name) and
- * `<id>.png`; a sidecar index `<shard>.idx.json` so the page needs no
- * streaming pass; and `manifest.json` with every shard's sample count plus the
+ * `<id>.png`; a sidecar index `<shard>.idx.json` (core's `encodeTarIndex` of
+ * core's `ustarLayout`, every header checked where the layout puts it) so the page
+ * needs no streaming pass; and `manifest.json` (a core `ShardManifest`, checked by
+ * `parseShardManifest`) with every shard's sample count, size and sha256 plus the
  * columns' mean and standard deviation (the CSV source's standardisation).
  */
 export async function writeShards(out, shardSize) {
+  const {
+    checkShardManifestEntry,
+    checkUstarLayout,
+    encodeTarIndex,
+    parseShardManifest,
+    ustarLayout,
+  } = await shardFormat();
   const dir = join(out, 'shards');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -147,6 +172,7 @@ export async function writeShards(out, shardSize) {
   });
   const text = new TextEncoder();
   const mtime = new Date(0);
+  /** @type {import('@medfusion/core').ShardManifestEntry[]} */
   const shards = [];
   for (let s = 0; s * shardSize < n; s++) {
     const name = `train-${String(s).padStart(6, '0')}.tar`;
@@ -163,33 +189,34 @@ export async function writeShards(out, shardSize) {
       }
     }
     const tar = await packTar(entries);
-    // Short names: one 512-byte header per member, bodies padded to 512 bytes.
-    const index = [];
-    let pos = 0;
-    for (const e of entries) {
-      const got = new TextDecoder().decode(tar.subarray(pos, pos + e.header.name.length));
-      if (got !== e.header.name)
-        throw new Error(`${name}: no header for ${e.header.name} at ${pos}`);
-      index.push([e.header.name, pos + 512, e.header.size]);
-      pos += 512 + Math.ceil(e.header.size / 512) * 512;
+    const layout = ustarLayout(entries.map((e) => e.header));
+    if (tar.length !== layout.size) {
+      throw new Error(`${name}: tar of ${tar.length} bytes, the ustar layout says ${layout.size}`);
     }
+    checkUstarLayout(tar, layout.members, name);
+    const sha256 = createHash('sha256').update(tar).digest('hex');
     writeFileSync(join(dir, name), tar);
     writeFileSync(
       join(dir, `${name}.idx.json`),
-      JSON.stringify({ format: 'medfusion-tar-index', version: 1, entries: index }),
+      encodeTarIndex(layout.members, { size: tar.length, sha256 }),
     );
-    shards.push({ url: name, samples: entries.length / 3 });
+    shards.push({ url: name, samples: entries.length / 3, bytes: tar.length, sha256 });
+  }
+  /** @type {import('@medfusion/core').ShardManifest} */
+  const manifest = {
+    format: 'medfusion-shards',
+    version: 1,
+    shards,
+    count: n,
+    samplesPerShard: shardSize,
+    tabular: { columns, mean, std },
+  };
+  const json = JSON.stringify(manifest);
+  for (const [i, e] of parseShardManifest(json, 'manifest.json').shards.entries()) {
+    checkShardManifestEntry(e, i, 'manifest.json');
   }
   // Written last: a manifest means the shards are complete.
-  writeFileSync(
-    join(dir, 'manifest.json'),
-    JSON.stringify({
-      shards,
-      count: n,
-      samplesPerShard: shardSize,
-      tabular: { columns, mean, std },
-    }),
-  );
+  writeFileSync(join(dir, 'manifest.json'), json);
   return shards.length;
 }
 

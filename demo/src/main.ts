@@ -7,6 +7,7 @@ import { offerDicomWeb } from './dicomWebSource.js';
 import { SettingsForm } from './form.js';
 import { mib, num, pct, secs } from './format.js';
 import { registerOffline } from './offline.js';
+import { mountOwnData } from './ownData.js';
 import { readSettings, type Settings, type Source } from './settings.js';
 import type { SourceInfo } from './sources.js';
 import { tierRates } from './stats.js';
@@ -183,6 +184,18 @@ async function openSource(): Promise<SourceInfo> {
   showSettingsInUse();
   return opened;
 }
+
+// A folder the user packed into OPFS becomes the "your own data" source, selected.
+mountOwnData({
+  root: $('#own-data'),
+  onPacked: async () => {
+    delete sources.own;
+    await trainer.forget('own');
+    $<HTMLSelectElement>('#source').value = 'own';
+    form.dispatchEvent(new Event('change'));
+    await openSource();
+  },
+});
 
 // ---------------------------------------------------------------- live numbers
 

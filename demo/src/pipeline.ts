@@ -54,6 +54,12 @@ export type PipelineSource = {
       dataset: WebDatasetSource<CsvImageSample>;
     }
   | {
+      /** The user's own folder, packed into shards in OPFS (ownData.ts), read offline. */
+      kind: 'own';
+      /** The shards source over OPFS (transform yields `{ image, tabular, label }`). */
+      dataset: WebDatasetSource<CsvImageSample>;
+    }
+  | {
       /** DICOM files + a CSV manifest, decoded by DicomSource in the training worker. */
       kind: 'dicom';
       /** The DICOM source (transform yields `{ image, tabular, label }`). */
@@ -111,7 +117,7 @@ export class Pipeline {
         ? Math.min(settings.samples, source.dataset.length)
         : source.dataset.length;
     const csv = source.kind === 'csv' ? source.dataset : undefined;
-    const shards = source.kind === 'shards' ? source.dataset : undefined;
+    const shards = source.kind === 'shards' || source.kind === 'own' ? source.dataset : undefined;
     this.shards = shards;
     this.executor =
       csv && settings.workers > 0

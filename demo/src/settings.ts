@@ -32,8 +32,8 @@ export interface Settings {
   compareTrace: Trace;
 }
 
-/** The data sources offered: `csv` (manifest + images), `shards` (remote tar shards), `dicom` (DICOM files) or `dicomweb` (Orthanc). */
-export const SOURCES = ['csv', 'shards', 'dicom', 'dicomweb'] as const;
+/** The data sources offered: `csv` (manifest + images), `shards` (remote tar shards), `dicom` (DICOM files), `dicomweb` (Orthanc) or `own` (a folder the user packed into OPFS). */
+export const SOURCES = ['csv', 'shards', 'dicom', 'dicomweb', 'own'] as const;
 /** A data source. */
 export type Source = (typeof SOURCES)[number];
 /** The strategies offered by the page (`both-disk` adds the persistent tier). */

@@ -5,6 +5,7 @@ import { CsvImageDataset, checksum } from '@medfusion/web';
 import { openDicomSource } from './dicomSource.js';
 import { openDicomWebSource } from './dicomWebSource.js';
 import { fetchManifest, IMAGES_PATH, manifestBlobUrl } from './manifest.js';
+import { openOwnData } from './ownDataSource.js';
 import type { PipelineSource } from './pipeline.js';
 import type { Source } from './settings.js';
 import { openShardSource } from './shardSource.js';
@@ -26,13 +27,15 @@ export function sourceInfo(src: PipelineSource): SourceInfo {
 
 /** Open the source `kind` from `origin`; `online` false reads the manifests' offline copies. */
 export function openSource(kind: Source, origin: string, online: boolean): Promise<PipelineSource> {
-  return kind === 'shards'
-    ? openShards(origin, online)
-    : kind === 'dicom'
-      ? openDicom(origin)
-      : kind === 'dicomweb'
-        ? openDicomWeb(origin)
-        : openCsv(origin, online);
+  return kind === 'own'
+    ? openOwn()
+    : kind === 'shards'
+      ? openShards(origin, online)
+      : kind === 'dicom'
+        ? openDicom(origin)
+        : kind === 'dicomweb'
+          ? openDicomWeb(origin)
+          : openCsv(origin, online);
 }
 
 async function openCsv(origin: string, online: boolean): Promise<PipelineSource> {
@@ -83,5 +86,16 @@ async function openDicomWeb(origin: string): Promise<PipelineSource> {
     features: columns.length,
     fingerprint: { name: 'medfusion-demo-dicomweb', version },
     detail: `${columns.length} tabular features, DICOMweb (Orthanc)`,
+  };
+}
+
+async function openOwn(): Promise<PipelineSource> {
+  const { dataset, columns, version } = await openOwnData();
+  return {
+    kind: 'own',
+    dataset,
+    features: columns.length,
+    fingerprint: { name: 'medfusion-demo-own', version },
+    detail: `your own data, ${dataset.shardSizes.length} tar shards in OPFS`,
   };
 }

@@ -82,6 +82,11 @@ export class Trainer {
     return sourceInfo(await this.source(kind, online));
   }
 
+  /** Drop the opened source `kind` (its data changed: a new folder was packed). */
+  forget(kind: Source): void {
+    delete this.sources[kind];
+  }
+
   /** Sample 0's augmented views for the grid. */
   async augmentViews(kind: Source, online: boolean): Promise<AugmentViews> {
     return augmentViews((await this.source(kind, online)).dataset, LOADER_SEED);

@@ -37,7 +37,7 @@ const packages: Record<string, Layering> = {
     entries: ['index.ts', 'internal.ts'],
   },
   web: {
-    order: ['(root)', 'remote', 'workers', 'storage', 'sources', 'webgpu', 'tfjs'],
+    order: ['(root)', 'remote', 'workers', 'storage', 'sources', 'packing', 'webgpu', 'tfjs'],
     entries: ['index.ts', 'dicom.ts', 'tfjs.ts', 'webgpu.ts'],
   },
 };

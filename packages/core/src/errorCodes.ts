@@ -93,9 +93,9 @@ export const ERROR_CODES = [
   'DICOM_MISSING_TAG',
   /** A local file (DicomSource `files`/`directory`) cannot be read: moved, deleted or changed. */
   'DICOM_FILE_UNREADABLE',
-  /** `medfusion pack`: an input file or CSV row cannot be packed (PackError). */
+  /** `medfusion pack` (PackError) or web's `packFiles` (PackFilesError): an input file or CSV row cannot be packed. */
   'PACK_INPUT',
-  /** `medfusion pack`: the output folder cannot take the data set (PackError). */
+  /** `medfusion pack` (PackError) or web's `packFiles` (PackFilesError): the output folder cannot take the data set. */
   'PACK_OUTPUT',
   /** `medfusion verify`: a shard, index or sample fails a check (PackError). */
   'VERIFY_FAILED',

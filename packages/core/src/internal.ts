@@ -26,9 +26,13 @@ export { findInPlan } from './plan/findInPlan.js';
 export type { ResolvedErrorPolicy } from './reliability/errorPolicy.js';
 export { resolveErrorPolicy } from './reliability/errorPolicy.js';
 export { isRetryable } from './reliability/retry.js';
-// --- the shard format's tar layout, for the writers (the CLI, the demo's generator) ---
+// --- the shard format's tar layout, for the writers (the CLI, web's packFiles, the demo's generator) ---
+export type { ImageKind } from './shards/imageCheck.js';
+export { checkJpeg, checkPng, sniffImage } from './shards/imageCheck.js';
+export { sampleKey } from './shards/sampleKey.js';
 export {
   checkUstarLayout,
+  FIXED_TAR_HEADER,
   isPlainUstarName,
   paddedSize,
   TAR_BLOCK,
@@ -38,6 +42,7 @@ export {
 export { abortReason, raceAbort, throwIfAborted } from './util/abort.js';
 export type { UntrustedSizeLimits } from './util/checkUntrustedSize.js';
 export { checkUntrustedSize, untrustedSizeError } from './util/checkUntrustedSize.js';
+export { crc32 } from './util/crc32.js';
 export { DEFAULT_MISSING_VALUES } from './util/missingValues.js';
 export {
   badRange,

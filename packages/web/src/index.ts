@@ -199,6 +199,14 @@ export {
   tuneCache,
 } from '@medfusion/core';
 export { isCrossOriginIsolated } from './env.js';
+export { opfsShards } from './packing/opfsShards.js';
+export { PackFilesError } from './packing/PackFilesError.js';
+export { packFiles } from './packing/packFiles.js';
+export type {
+  PackFilesOptions,
+  PackFilesResult,
+  PackProgress,
+} from './packing/packFilesOptions.js';
 export type { RequestTimeoutOptions } from './remote/fetchWithTimeout.js';
 export { defaultOriginLimiter, OriginLimiter } from './remote/OriginLimiter.js';
 export type {

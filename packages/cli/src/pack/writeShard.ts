@@ -2,16 +2,13 @@ import { createHash } from 'node:crypto';
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeTarIndex, type TarMember } from '@medfusion/core';
-import { checkUstarLayout, ustarLayout } from '@medfusion/core/internal';
+import { checkUstarLayout, FIXED_TAR_HEADER, ustarLayout } from '@medfusion/core/internal';
 import { packTar, type TarSource } from 'modern-tar/fs';
 import type { SampleInput } from '../input/SampleInput.js';
 import { PackError } from '../PackError.js';
 import { decodePixels } from './decodePixels.js';
 import { mapInOrder } from './mapInOrder.js';
 import type { PlannedMember, PlannedShard } from './planShards.js';
-
-/** Fixed header fields: the bytes depend on the data only (no clock, no user). */
-const FIXED = { mtime: new Date(0), mode: 0o644, uid: 0, gid: 0, uname: '', gname: '' };
 
 /** Image files read (and decoded) at once while a shard is assembled. */
 const READS_IN_FLIGHT = 32;
@@ -148,7 +145,7 @@ export async function writeShard(
   planned.forEach(({ members }, i) => {
     members.forEach((m, k) => {
       const content = (bodies[i] as Uint8Array[])[k] as Uint8Array;
-      sources.push({ type: 'content', target: m.name, content, ...FIXED });
+      sources.push({ type: 'content', target: m.name, content, ...FIXED_TAR_HEADER });
     });
   });
   const path = join(dir, shard.name);

@@ -40,11 +40,7 @@ export async function listLocalFiles(
   from: { files?: unknown; directory?: unknown },
   signal?: AbortSignal,
 ): Promise<LocalFileList> {
-  const all =
-    from.directory !== undefined
-      ? await walk(checkDirectory(from.directory), '', signal)
-      : filesOf(from.files);
-  all.sort(byPath);
+  const all = await allLocalFiles(from, signal);
   const keep = new Array<boolean>(all.length);
   let next = 0;
   const reader = async () => {
@@ -66,6 +62,22 @@ export async function listLocalFiles(
     );
   }
   return { files, skipped: all.length - files.length };
+}
+
+/**
+ * Every file of `files` or of `directory` (walked recursively), sorted by
+ * relative path as {@link listLocalFiles} sorts them. A bad `files` or
+ * `directory` is a TypeError naming it.
+ */
+export async function allLocalFiles(
+  from: { files?: unknown; directory?: unknown },
+  signal?: AbortSignal,
+): Promise<LocalFile[]> {
+  const all =
+    from.directory !== undefined
+      ? await walk(checkDirectory(from.directory), '', signal)
+      : filesOf(from.files);
+  return all.sort(byPath);
 }
 
 function byPath(a: LocalFile, b: LocalFile): number {

@@ -1,0 +1,23 @@
+/** Longest key: leaves room for `.json` / `.png` within one 100-byte ustar name. */
+const MAX_KEY = 90;
+
+/**
+ * The WebDataset key of a file at relative path `rel`: the path without its
+ * extension, with every character but letters, digits, `_`, `-` and `/`
+ * replaced by `_` (a dot would end the key early). A key past 90 bytes keeps
+ * its first 73 characters and gets the first 16 hex digits of
+ * `sha256Hex(path)` (the packer's own sha256: zlib's in Node, hash-wasm's in a
+ * browser), so keys are the same whichever packer made them.
+ */
+export function sampleKey(rel: string, sha256Hex: (text: string) => string): string {
+  const posix = rel
+    .split(/[\\/]+/)
+    .filter((p) => p !== '' && p !== '.')
+    .join('/');
+  const slash = posix.lastIndexOf('/');
+  const dot = posix.lastIndexOf('.');
+  const stem = dot > slash + 1 ? posix.slice(0, dot) : posix;
+  const key = stem.replace(/[^A-Za-z0-9_/-]/g, '_').replace(/\/+/g, '/');
+  if (key.length <= MAX_KEY) return key;
+  return `${key.slice(0, MAX_KEY - 17)}_${sha256Hex(posix).slice(0, 16)}`;
+}
