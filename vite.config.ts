@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import { playwright } from '@vitest/browser-playwright';
-import { webkitgtk } from './tests/setup/webkitProvider.ts';
 import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite';
+import { webkitgtk } from './tests/setup/webkitProvider.ts';
 
 // Workspace packages resolve to their TypeScript source through this export
 // condition, so neither the tests nor the demo need a build step.
