@@ -37,7 +37,10 @@ class AsyncOpfsFile implements OpfsFile {
   }
 
   write(at: number, data: Uint8Array): Promise<void> {
-    return this.edit({ type: 'write', position: at, data });
+    // WebKit (2.50) writes a view's whole ArrayBuffer, not its byteOffset/byteLength window:
+    // a part of a batch is copied out first (the batch's other records would land on disk too).
+    const whole = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+    return this.edit({ type: 'write', position: at, data: whole ? data : data.slice() });
   }
 
   truncate(size: number): Promise<void> {
