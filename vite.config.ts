@@ -105,6 +105,7 @@ export default defineConfig({
           include: ['tests/reliability/**/*.browser.test.ts'],
           // Memory-bound tests read performance.memory (precise) after a forced gc().
           browser: browser(['--enable-precise-memory-info', '--js-flags=--expose-gc']),
+          provide: { preciseHeap: true },
           globalSetup: ['tests/setup/sampleServerSetup.ts'],
         },
       },

@@ -71,6 +71,6 @@ describe('ImageDecoder: plain PNG bytes', () => {
       }
     }
     // the whole file still decodes both ways
-    expect((await new ImageDecoder().decode(new Blob([whole]))).width).toBe(W);
+    expect((await new ImageDecoder().decode(new Blob([whole as Uint8Array<ArrayBuffer>]))).width).toBe(W);
   });
 });

@@ -78,7 +78,7 @@ export class IdbStore implements PersistentStore {
   private reads: PendingRead[] = [];
   private writing: Promise<void> | undefined;
   /** Re-encryptions behind reads (rotation) still sealing: close() waits for them too. */
-  private readonly reseals = new Set<Promise<void>>();
+  private readonly reseals = new Set<Promise<unknown>>();
   private counters = {
     evictions: 0,
     corruptDropped: 0,
