@@ -71,6 +71,8 @@ describe('ImageDecoder: plain PNG bytes', () => {
       }
     }
     // the whole file still decodes both ways
-    expect((await new ImageDecoder().decode(new Blob([whole as Uint8Array<ArrayBuffer>]))).width).toBe(W);
+    expect(
+      (await new ImageDecoder().decode(new Blob([whole as Uint8Array<ArrayBuffer>]))).width,
+    ).toBe(W);
   });
 });
