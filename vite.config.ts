@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite';
+import { webkitgtk } from './tests/setup/webkitProvider.ts';
 
 // Workspace packages resolve to their TypeScript source through this export
 // condition, so neither the tests nor the demo need a build step.
@@ -30,6 +31,15 @@ const browser = (extraArgs: string[] = []) => ({
     },
   }),
   instances: [{ browser: 'chromium' as const }],
+});
+
+// WebKitGTK's MiniBrowser under Xvfb (tests/setup/webkitProvider.ts): one page at a time.
+const webkitBrowser = () => ({
+  enabled: true,
+  headless: true,
+  screenshotFailures: false,
+  provider: webkitgtk(),
+  instances: [{ browser: 'webkit' as const }],
 });
 
 export default defineConfig({
@@ -73,6 +83,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'web-webkit',
+          include: ['tests/web/**/*.test.ts'],
+          browser: webkitBrowser(),
+          globalSetup: ['tests/setup/servers.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'reliability',
           environment: 'node',
           include: ['tests/reliability/**/*.test.ts'],
@@ -86,6 +105,16 @@ export default defineConfig({
           include: ['tests/reliability/**/*.browser.test.ts'],
           // Memory-bound tests read performance.memory (precise) after a forced gc().
           browser: browser(['--enable-precise-memory-info', '--js-flags=--expose-gc']),
+          provide: { preciseHeap: true },
+          globalSetup: ['tests/setup/sampleServerSetup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'reliability-web-webkit',
+          include: ['tests/reliability/**/*.browser.test.ts'],
+          browser: webkitBrowser(),
           globalSetup: ['tests/setup/sampleServerSetup.ts'],
         },
       },

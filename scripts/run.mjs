@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The README's two commands start here: `npm run demo` and `npm test`.
 // Needs only Node 20 and npm: installs pnpm 12.4.2, the locked dependencies
-// and (for tests) finds or installs Chromium before doing the work.
+// and (for tests) finds or installs Chromium and WebKitGTK before doing the work.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aptInstall, ensureChromium } from './chromium.mjs';
+import { ensureWebKit } from './webkit.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PNPM_VERSION = '12.4.2';
@@ -119,6 +120,7 @@ if (command === 'demo') {
   process.exit(run(pnpm, ['--filter', '@medfusion/demo', 'run', 'start', ...extra]));
 } else if (command === 'test' || command === 'test:reliability') {
   const chromium = ensureChromium();
+  ensureWebKit(); // MiniBrowser + Xvfb for the -webkit projects (tests/setup/webkitProvider.ts)
   const env = { CHROMIUM_PATH: chromium };
   if (!existsSync('/usr/sbin/nginx') && !process.env.MEDFUSION_NO_NGINX)
     aptInstall(['nginx-light']);

@@ -1,7 +1,8 @@
 // Hostile data, item 7: manifests at scale. A WebDataset manifest of 10^6 shards
 // opens without blocking the page longer than `fetch().json()` of the same manifest
 // does (the browser's own way, measured in the same test), without a reader or
-// parsed URL per shard (heap measured with performance.memory, precise, after a forced gc);
+// parsed URL per shard (heap measured with performance.memory, precise, after a forced gc:
+// Chromium only, the other engines offer neither);
 // it sends nothing but the manifest request when every shard declares `samples`.
 // A manifest of 2,000 missing shards (indices must be built) rejects on the first
 // 404 within a bound, and nothing is requested after open() rejected (counted at
@@ -24,15 +25,25 @@ const requestsOf = async (tag: string): Promise<number> =>
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** JS heap in use after a full collection (Chromium: --enable-precise-memory-info, --expose-gc). */
-async function heapUsed(): Promise<number> {
+/**
+ * JS heap in use after a full collection (Chromium: --enable-precise-memory-info, --expose-gc);
+ * undefined where the engine offers no gc() and performance.memory (WebKit, Firefox). The
+ * Chromium project provides `preciseHeap`: there a missing one is an error.
+ */
+async function heapUsed(): Promise<number | undefined> {
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('run with --js-flags=--expose-gc (vite.config.ts, reliability-web)');
+  const memory = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+  // Chromium's performance.memory is a snapshot taken when read: read it after the collection.
+  if (!gc || !memory()) {
+    if (inject('preciseHeap'))
+      throw new Error('run with --js-flags=--expose-gc (vite.config.ts, reliability-web)');
+    return undefined;
+  }
   for (let i = 0; i < 3; i++) {
     gc();
     await sleep(0);
   }
-  return (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize;
+  return memory()!.usedJSHeapSize;
 }
 
 /** The longest time the page went without running a timer, while `work` runs. */
@@ -42,7 +53,9 @@ async function longestBlock<T>(work: () => Promise<T>): Promise<{ value: T; bloc
   let running = true;
   const ticker = (async () => {
     while (running) {
-      await sleep(0);
+      // 1 ms, not 0: WebKit runs zero-delay timers ahead of network delivery, and a ticker on
+      // setTimeout(0) kept the manifest's body from ever arriving (the test timed out there).
+      await sleep(1);
       const now = performance.now();
       worst = Math.max(worst, now - last);
       last = now;
@@ -60,7 +73,7 @@ async function longestBlock<T>(work: () => Promise<T>): Promise<{ value: T; bloc
 }
 
 describe('hostile manifests: scale', () => {
-  it('a manifest of 10^6 shards opens lazily: one request, bounded time, heap and page block', async (ctx) => {
+  it('a manifest of 10^6 shards opens lazily: one request, bounded time, heap (where measurable) and page block', async (ctx) => {
     const tag = `million-${Date.now()}`;
     const manifestUrl = `${server}/wds/${tag}/manifest-1000000.json?samples=1`;
     const sent: string[] = [];
@@ -86,11 +99,12 @@ describe('hostile manifests: scale', () => {
       longestBlock(() => WebDatasetSource.open({ manifestUrl, fetch: recording })),
     );
     const source = opened.value;
-    const retained = (await heapUsed()) - before;
+    const after = await heapUsed();
+    const retained = before === undefined || after === undefined ? undefined : after - before;
     expect(source.length).toBe(1_000_000);
     expect(source.shardSizes.length).toBe(1_000_000);
     expect(sent).toEqual([manifestUrl]);
-    expect(retained).toBeLessThan(48 * MiB);
+    if (retained !== undefined) expect(retained).toBeLessThan(48 * MiB);
     // No per-shard work up front: open() blocks the page about as long as loading the JSON
     // does, where a reader and a parsed URL per shard blocked it 14 s when this was filed. The
     // bound is 3x: under a full suite on 2 cores one run read 1.32x (3.8 s against 2.9 s).
@@ -113,7 +127,7 @@ describe('hostile manifests: scale', () => {
         fetchJsonMs: Math.round(rawMs),
         longestBlockMs: Math.round(opened.blockMs),
         responseJsonBlockMs: Math.round(floorMs),
-        retainedMiB: Math.round((retained / MiB) * 10) / 10,
+        ...(retained === undefined ? {} : { retainedMiB: Math.round((retained / MiB) * 10) / 10 }),
         requests: 1,
       },
     });

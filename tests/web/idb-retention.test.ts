@@ -2,6 +2,7 @@ import { ManualClock } from '@medfusion/core';
 import { IdbStore } from '@medfusion/web';
 import { deleteDB, openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { estimateShowsFreedSpace } from './estimateProbe';
 
 const names: string[] = [];
 function dbName(tag: string): string {
@@ -23,6 +24,10 @@ async function rawKeys(name: string): Promise<{ meta: string[]; data: string[] }
 }
 
 const value = (n: number, seed: number) => new Uint8Array(n).map((_, i) => (i * 7 + seed) & 0xff);
+
+// WebKitGTK's estimate() grows with writes but does not drop when files or records go (checked
+// with the platform's own OPFS API): there the "gives the space back" case cannot be seen.
+const freedSpaceShows = await estimateShowsFreedSpace();
 
 describe('IdbStore retention and forget', () => {
   it('refuses a maxAge that is not a positive number, naming it', () => {
@@ -88,17 +93,20 @@ describe('IdbStore retention and forget', () => {
     await other.close();
   });
 
-  it('gives the space back: navigator.storage.estimate() drops after forget', async () => {
-    const name = dbName('space');
-    const a = new IdbStore({ name, maxBytes: 2 ** 28 });
-    const big = new Uint8Array(2 ** 20).map(() => (Math.random() * 256) | 0);
-    for (let i = 0; i < 24; i++) await a.put(`big@1/${i}`, big);
-    const before = (await navigator.storage.estimate()).usage!;
-    expect(await a.forget('big@1')).toBe(24);
-    await a.close();
-    const after = (await navigator.storage.estimate()).usage!;
-    expect(before - after).toBeGreaterThan(20 * 2 ** 20);
-  });
+  it.skipIf(!freedSpaceShows)(
+    'gives the space back: navigator.storage.estimate() drops after forget (needs an estimate() that shows freed space)',
+    async () => {
+      const name = dbName('space');
+      const a = new IdbStore({ name, maxBytes: 2 ** 28 });
+      const big = new Uint8Array(2 ** 20).map(() => (Math.random() * 256) | 0);
+      for (let i = 0; i < 24; i++) await a.put(`big@1/${i}`, big);
+      const before = (await navigator.storage.estimate()).usage!;
+      expect(await a.forget('big@1')).toBe(24);
+      await a.close();
+      const after = (await navigator.storage.estimate()).usage!;
+      expect(before - after).toBeGreaterThan(20 * 2 ** 20);
+    },
+  );
 
   it('encrypted records keep their write time, also when rotation re-encrypts them', async () => {
     const name = dbName('enc');

@@ -55,4 +55,24 @@ describe('ImageDecoder: plain PNG bytes', () => {
       code: 'IMAGE_DECODE',
     });
   });
+
+  // WebKit's and Firefox's createImageBitmap resolve a cut-off PNG to a blank image: a corrupt
+  // sample would become silently wrong data. Every engine must refuse it, as bytes or as a Blob.
+  it('refuses a truncated PNG (no IEND at its end), as bytes or as a Blob, naming it', async () => {
+    const whole = png(3);
+    for (const cut of [whole.length - 12, whole.length - 1, 60]) {
+      const part = whole.slice(0, cut);
+      for (const input of [part, new Blob([part])]) {
+        const err = await new ImageDecoder({ channels: 3 })
+          .decode(input, 'cut.png')
+          .catch((e: unknown) => e);
+        expect(err, `cut at ${cut}`).toMatchObject({ code: 'IMAGE_DECODE' });
+        expect((err as Error).message).toMatch(/cut\.png.*truncated/);
+      }
+    }
+    // the whole file still decodes both ways
+    expect(
+      (await new ImageDecoder().decode(new Blob([whole as Uint8Array<ArrayBuffer>]))).width,
+    ).toBe(W);
+  });
 });

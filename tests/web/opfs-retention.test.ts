@@ -2,6 +2,7 @@ import { ManualClock } from '@medfusion/core';
 import { createCachedDataset, fromArray, OpfsStore } from '@medfusion/web';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contains } from './encryptionFixtures.js';
+import { estimateShowsFreedSpace } from './estimateProbe';
 
 const dirs: string[] = [];
 function dirName(tag: string): string {
@@ -41,6 +42,10 @@ async function anywhere(dir: string, word: string): Promise<boolean> {
   return false;
 }
 
+// WebKitGTK's estimate() grows with writes but does not drop when files or records go (checked
+// with the platform's own OPFS API): there the "gives the space back" case cannot be seen.
+const freedSpaceShows = await estimateShowsFreedSpace();
+
 describe('OpfsStore retention and forget', () => {
   it('refuses a maxAge that is not a positive number, naming it', () => {
     for (const bad of [0, -5, Number.NaN]) {
@@ -62,8 +67,14 @@ describe('OpfsStore retention and forget', () => {
     expect(await a.get('ds@1/0')).toBeUndefined();
     expect(await a.get('ds@1/1')).toBeUndefined();
     // the periodic sweep (every min(maxAge, 60 s)) removes the bytes without a read
-    await clock.advance(10_000);
-    await expect.poll(async () => (await a.usage()).expired).toBe(2);
+    // A sweep is armed again when the one before ends, which on the async file API (slower) can
+    // come after an advance: each poll moves the clock one more sweep interval.
+    await expect
+      .poll(async () => {
+        await clock.advance(10_000);
+        return (await a.usage()).expired;
+      })
+      .toBe(2);
     expect(await segments(dir)).toEqual([]);
     expect(await anywhere(dir, 'OLD-PIXELS')).toBe(false);
     await a.put('ds@1/2', text('NEXT-PIXELS', 1000));
@@ -106,18 +117,21 @@ describe('OpfsStore retention and forget', () => {
     await a.close();
   });
 
-  it('gives the space back: navigator.storage.estimate() drops after forget', async () => {
-    const dir = dirName('space');
-    const a = new OpfsStore({ dir, maxBytes: 2 ** 28 });
-    const big = new Uint8Array(2 ** 20).map(() => (Math.random() * 256) | 0);
-    for (let i = 0; i < 24; i++) await a.put(`big@1/${i}`, big);
-    await a.flush();
-    const before = (await navigator.storage.estimate()).usage!;
-    expect(await a.forget('big@1')).toBe(24);
-    const after = (await navigator.storage.estimate()).usage!;
-    expect(before - after).toBeGreaterThan(20 * 2 ** 20);
-    await a.close();
-  });
+  it.skipIf(!freedSpaceShows)(
+    'gives the space back: navigator.storage.estimate() drops after forget (needs an estimate() that shows freed space)',
+    async () => {
+      const dir = dirName('space');
+      const a = new OpfsStore({ dir, maxBytes: 2 ** 28 });
+      const big = new Uint8Array(2 ** 20).map(() => (Math.random() * 256) | 0);
+      for (let i = 0; i < 24; i++) await a.put(`big@1/${i}`, big);
+      await a.flush();
+      const before = (await navigator.storage.estimate()).usage!;
+      expect(await a.forget('big@1')).toBe(24);
+      const after = (await navigator.storage.estimate()).usage!;
+      expect(before - after).toBeGreaterThan(20 * 2 ** 20);
+      await a.close();
+    },
+  );
 
   it('a data set forgotten from another tab mid-training: the trainer reloads, never wrong data', async () => {
     const dir = dirName('train');

@@ -5,7 +5,7 @@ import {
   positiveInt,
   registerErrorClass,
 } from '@medfusion/core/internal';
-import { decodePlainPng } from './decodePng.js';
+import { decodePlainPng, isPng, PNG_TAIL_BYTES, pngTruncated } from './decodePng.js';
 import { imageSize } from './imageSize.js';
 import { pixelsToFloat32 } from './pixelsToFloat32.js';
 
@@ -101,6 +101,17 @@ export class ImageDecoder {
           : new Uint8Array(bytes);
     const size = imageSize(head);
     if (size) this.checkPixels(label, size.width, size.height);
+    if (isPng(head)) {
+      const tail =
+        bytes instanceof Blob
+          ? new Uint8Array(await blob.slice(-PNG_TAIL_BYTES).arrayBuffer())
+          : head.subarray(-PNG_TAIL_BYTES);
+      if (pngTruncated(tail)) {
+        throw new ImageDecodeError(
+          `could not decode the image ${label}: the PNG is truncated (it does not end with IEND)`,
+        );
+      }
+    }
     const targetWidth = this.width ?? size?.width;
     const targetHeight = this.height ?? size?.height;
     // Bytes of a plain PNG at its own size: decoded here, without the Blob round trip

@@ -10,13 +10,37 @@ const INTERLACE_AT = 28;
 const GREY = 0;
 const RGB = 2;
 
+/** The IEND chunk every PNG ends with: length 0, type "IEND", its CRC. */
+const IEND = [0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
+
+/** Bytes {@link pngTruncated} needs from the end of the file. */
+export const PNG_TAIL_BYTES = IEND.length;
+
+/** Whether `head` starts with the PNG signature. */
+export function isPng(head: Uint8Array): boolean {
+  if (head.length < SIGNATURE.length) return false;
+  for (let k = 0; k < SIGNATURE.length; k++) if (head[k] !== SIGNATURE[k]) return false;
+  return true;
+}
+
+/**
+ * Whether a PNG whose last bytes are `tail` (up to {@link PNG_TAIL_BYTES}) was cut off: it does
+ * not end with the IEND chunk. Some platform decoders (WebKit's, Firefox's createImageBitmap)
+ * resolve such a file to a blank image instead of failing.
+ */
+export function pngTruncated(tail: Uint8Array): boolean {
+  if (tail.length < IEND.length) return true;
+  const at = tail.length - IEND.length;
+  for (let k = 0; k < IEND.length; k++) if (tail[at + k] !== IEND[k]) return true;
+  return false;
+}
+
 /**
  * Whether `bytes` is a PNG the pure-JS path decodes to exactly the platform's values:
  * 8 bits per sample, grey or RGB (no palette, no alpha), not interlaced.
  */
 function plainPng(bytes: Uint8Array): boolean {
-  if (bytes.length <= INTERLACE_AT) return false;
-  for (let k = 0; k < SIGNATURE.length; k++) if (bytes[k] !== SIGNATURE[k]) return false;
+  if (bytes.length <= INTERLACE_AT || !isPng(bytes)) return false;
   const colour = bytes[COLOUR_TYPE_AT];
   return bytes[BIT_DEPTH_AT] === 8 && (colour === GREY || colour === RGB) && !bytes[INTERLACE_AT];
 }

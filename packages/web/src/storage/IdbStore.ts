@@ -77,6 +77,8 @@ export class IdbStore implements PersistentStore {
   private writes: PendingWrite[] = [];
   private reads: PendingRead[] = [];
   private writing: Promise<void> | undefined;
+  /** Re-encryptions behind reads (rotation) still sealing: close() waits for them too. */
+  private readonly reseals = new Set<Promise<unknown>>();
   private counters = {
     evictions: 0,
     corruptDropped: 0,
@@ -359,9 +361,11 @@ export class IdbStore implements PersistentStore {
       // Lazily, behind the read, keeping its write time (re-encrypting does not make a
       // record younger for maxAge); a failure leaves the old record, read again next time.
       const at = this.ats.get(key);
-      void this.cipher!.seal(key, value)
+      const reseal = this.cipher!.seal(key, value)
         .then((resealed) => this.write(key, resealed, true, at))
-        .catch(() => {});
+        .catch(() => {})
+        .finally(() => this.reseals.delete(reseal));
+      this.reseals.add(reseal);
     }
     return value;
   }
@@ -630,6 +634,8 @@ export class IdbStore implements PersistentStore {
     if (this.closed) return;
     this.sweeper?.stop();
     const db = this.db;
+    // A re-encryption still sealing has not reached `writing` yet.
+    while (this.reseals.size > 0) await Promise.all(this.reseals);
     while (this.writing) await this.writing;
     this.closed = true;
     if (db) (await db.catch(() => undefined))?.close();

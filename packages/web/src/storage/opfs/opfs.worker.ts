@@ -2,11 +2,12 @@
 // The OPFS store's dedicated worker: owns the segment files through
 // createSyncAccessHandle (only offered in dedicated workers) and serves
 // OpfsStore's calls over comlink (OpfsHost). Falls back to the async File
-// System API when sync handles are missing. Its group commits' fsyncs run on a
-// flush thread of its own (opfsFlush.worker.ts), so writes go on meanwhile.
+// System API when sync handles are missing or do not open (WebKitGTK). Its
+// group commits' fsyncs run on a flush thread of its own (opfsFlush.worker.ts),
+// so writes go on meanwhile.
 
 import * as Comlink from 'comlink';
-import { asyncBackend, hasSyncAccessHandles } from './opfsAsyncFallback.js';
+import { asyncBackend, syncAccessHandlesWork } from './opfsAsyncFallback.js';
 import { type FileBackend, isNotFound, listFiles, type OpfsFile, removeFile } from './opfsFiles.js';
 import { FlushAside } from './opfsFlushAside.js';
 import { OpfsHost } from './opfsHost.js';
@@ -95,8 +96,10 @@ function syncBackend(dir: FileSystemDirectoryHandle, quotaBytes: number | undefi
 }
 
 Comlink.expose(
-  new OpfsHost((dir, kind, quotaBytes) =>
-    kind === 'async' || !hasSyncAccessHandles() ? asyncBackend(dir) : syncBackend(dir, quotaBytes),
+  new OpfsHost(async (dir, kind, quotaBytes) =>
+    kind === 'async' || !(await syncAccessHandlesWork())
+      ? asyncBackend(dir)
+      : syncBackend(dir, quotaBytes),
   ),
   self as unknown as Comlink.Endpoint,
 );

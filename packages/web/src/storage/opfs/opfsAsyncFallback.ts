@@ -37,7 +37,10 @@ class AsyncOpfsFile implements OpfsFile {
   }
 
   write(at: number, data: Uint8Array): Promise<void> {
-    return this.edit({ type: 'write', position: at, data });
+    // WebKit (2.50) writes a view's whole ArrayBuffer, not its byteOffset/byteLength window:
+    // a part of a batch is copied out first (the batch's other records would land on disk too).
+    const whole = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+    return this.edit({ type: 'write', position: at, data: whole ? data : data.slice() });
   }
 
   truncate(size: number): Promise<void> {
@@ -75,4 +78,42 @@ export function hasSyncAccessHandles(): boolean {
   const proto = (globalThis as { FileSystemFileHandle?: { prototype: object } })
     .FileSystemFileHandle?.prototype;
   return !!proto && 'createSyncAccessHandle' in proto;
+}
+
+let syncProbe: Promise<boolean> | undefined;
+
+/**
+ * True when sync access handles work here: offered, and one opens on a fresh
+ * probe file in the OPFS root (removed at once). Offered is not enough:
+ * WebKitGTK has `createSyncAccessHandle` but rejects every call with
+ * `NotSupportedError` ("Backend does not support this operation"); there the
+ * async path is the one that works. Any other failure of the probe leaves the
+ * choice to the method's presence, as before. Asked once per worker.
+ */
+export function syncAccessHandlesWork(): Promise<boolean> {
+  if (!hasSyncAccessHandles()) return Promise.resolve(false);
+  syncProbe ??= probeSyncAccessHandle();
+  return syncProbe;
+}
+
+async function probeSyncAccessHandle(): Promise<boolean> {
+  const name = `.medfusion-sync-probe-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  let root: FileSystemDirectoryHandle;
+  let fh: FileSystemFileHandle;
+  try {
+    root = await navigator.storage.getDirectory();
+    fh = await root.getFileHandle(name, { create: true });
+  } catch {
+    return true;
+  }
+  try {
+    const open = (fh as unknown as { createSyncAccessHandle(): Promise<{ close(): void }> })
+      .createSyncAccessHandle;
+    (await open.call(fh)).close();
+    return true;
+  } catch (err) {
+    return (err as { name?: unknown } | null)?.name !== 'NotSupportedError';
+  } finally {
+    await removeFile(root, name);
+  }
 }

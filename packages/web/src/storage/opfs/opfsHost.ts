@@ -30,13 +30,13 @@ const READ_ANSWER_BYTES = 64 * 1024;
 
 /**
  * Builds a file backend for a directory; `kind` chooses sync handles when
- * offered; `quotaBytes` is the store's simulated quota (tests), if any.
+ * they work; `quotaBytes` is the store's simulated quota (tests), if any.
  */
 export type BackendFactory = (
   dir: FileSystemDirectoryHandle,
   kind: 'auto' | 'sync' | 'async',
   quotaBytes: number | undefined,
-) => FileBackend;
+) => FileBackend | Promise<FileBackend>;
 
 /**
  * Serves {@link OpfsHostApi} with one segment engine, in the OPFS worker or,
@@ -258,7 +258,7 @@ export class OpfsHost implements OpfsHostApi {
     // they re-read the head before serving their next read.
     this.channel?.close();
     const ch = typeof BroadcastChannel === 'function' ? new BroadcastChannel(lockName) : undefined;
-    const fs = this.makeBackend(dir, a.backend, a.quotaBytes);
+    const fs = await this.makeBackend(dir, a.backend, a.quotaBytes);
     await checkEncryptionMarker(fs, a.dir, a.encryption !== undefined);
     const engine = new OpfsSegmentEngine(
       fs,

@@ -1,0 +1,190 @@
+// A Vitest browser provider for WebKitGTK (Debian's MiniBrowser), used by the `-webkit` projects
+// of vite.config.ts. Why not WebDriver (WebKitWebDriver, or Vitest's webdriverio provider): a
+// WebDriver session of WebKitGTK runs on throwaway website data in which
+// `navigator.storage.getDirectory()` fails, so no OPFS test could run. This provider instead
+// starts MiniBrowser itself, directly on the URL Vitest asks for, with a temporary profile
+// (HOME and XDG_* dirs in a fresh temp dir, removed on close) and the runtime features that keep
+// OPFS and the Storage API off by default (`--features=+StorageAPI,…`, see `webkitFeatures`).
+// MiniBrowser has no headless mode: it runs on an Xvfb display this provider starts
+// (`-displayfd` picks a free one) and stops on close.
+//
+// What it offers is what Vitest's "preview" provider offers: the test files run in the page and
+// report over Vitest's own websocket. No `userEvent`, screenshots, CDP or provider commands
+// (the suite uses none), and one page at a time (`supportsParallelism: false`).
+// The binaries come from scripts/webkit.mjs (`ensureWebKit`, which `npm test` runs).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineBrowserProvider } from '@vitest/browser';
+import type { BrowserProvider, BrowserProviderOption, TestProject } from 'vitest/node';
+import { miniBrowserPath, xvfbPath } from '../../scripts/webkit.mjs';
+
+/** Runtime features WebKitGTK 2.50 keeps off that the library's storage needs. */
+export const webkitFeatures = [
+  'StorageAPI',
+  'StorageAPIEstimate',
+  'FileSystem',
+  'AccessHandle',
+  'FileSystemWritableStream',
+];
+
+/** Options of {@link webkitgtk}. */
+export interface WebKitGtkOptions {
+  /**
+   * More runtime features to switch on (`MiniBrowser --features=help` lists them).
+   * @default []
+   */
+  features?: string[];
+}
+
+/** One MiniBrowser: its process (a group leader, so its web/network processes go with it). */
+interface Session {
+  proc: ChildProcess;
+  profile: string;
+}
+
+/** Start Xvfb on a free display; resolves with `:N` once it is ready. */
+function startXvfb(): Promise<{ proc: ChildProcess; display: string }> {
+  return new Promise((resolve, reject) => {
+    // -displayfd 3: Xvfb writes the display number it chose there once it accepts clients.
+    const proc = spawn(
+      xvfbPath(),
+      ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'],
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      proc.kill();
+      reject(new Error(`Xvfb gave no display within 20 s: ${err}`));
+    }, 20_000);
+    proc.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    proc.stdio[3]?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolve({ proc, display: `:${out.trim()}` });
+      }
+    });
+    proc.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Xvfb exited with ${code}: ${err}`));
+    });
+  });
+}
+
+/** Stop a process group we started (MiniBrowser and its helpers, or Xvfb). */
+function stop(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) {
+    return Promise.resolve();
+  }
+  const pid = proc.pid;
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {}
+    }, 3_000);
+    proc.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      clearTimeout(kill);
+      resolve();
+    }
+  });
+}
+
+class WebKitGtkProvider implements BrowserProvider {
+  readonly name = 'webkitgtk';
+  readonly supportsParallelism = false;
+  private xvfb: Promise<{ proc: ChildProcess; display: string }> | undefined;
+  private readonly sessions = new Map<string, Session>();
+  private closing = false;
+
+  constructor(
+    private readonly project: TestProject,
+    private readonly options: WebKitGtkOptions,
+  ) {}
+
+  getCommandsContext(): Record<string, unknown> {
+    return {};
+  }
+
+  async openPage(sessionId: string, url: string): Promise<void> {
+    if (this.closing) throw new Error('[webkitgtk] the provider was closed');
+    const old = this.sessions.get(sessionId);
+    if (old) await this.end(sessionId, old);
+    this.xvfb ??= startXvfb();
+    const { display } = await this.xvfb;
+    const profile = mkdtempSync(join(tmpdir(), 'medfusion-webkit-'));
+    const features = [...webkitFeatures, ...(this.options.features ?? [])];
+    const proc = spawn(
+      miniBrowserPath(),
+      [`--features=${features.map((f) => `+${f}`).join(',')}`, url],
+      {
+        detached: true,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: {
+          ...process.env,
+          DISPLAY: display,
+          HOME: profile,
+          XDG_DATA_HOME: join(profile, 'data'),
+          XDG_CACHE_HOME: join(profile, 'cache'),
+          XDG_CONFIG_HOME: join(profile, 'config'),
+          // No accessibility bus or D-Bus session on a test machine.
+          NO_AT_BRIDGE: '1',
+          GTK_A11Y: 'none',
+        },
+      },
+    );
+    let stderr = '';
+    proc.stderr?.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
+    proc.on('exit', (code, signal) => {
+      if (!this.closing && this.sessions.get(sessionId)?.proc === proc) {
+        console.error(
+          `[webkitgtk] MiniBrowser of ${this.project.name} exited (${code ?? signal}): ${stderr}`,
+        );
+      }
+    });
+    this.sessions.set(sessionId, { proc, profile });
+  }
+
+  private async end(sessionId: string, s: Session): Promise<void> {
+    this.sessions.delete(sessionId);
+    await stop(s.proc);
+    rmSync(s.profile, { recursive: true, force: true });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.sessions].map(([id, s]) => this.end(id, s)));
+    const x = await this.xvfb?.catch(() => undefined);
+    this.xvfb = undefined;
+    if (x) await stop(x.proc);
+  }
+}
+
+/**
+ * The WebKitGTK provider: `browser: { provider: webkitgtk(), instances: [{ browser: 'webkit' }] }`.
+ */
+export function webkitgtk(options: WebKitGtkOptions = {}): BrowserProviderOption<WebKitGtkOptions> {
+  return defineBrowserProvider({
+    name: 'webkitgtk',
+    supportedBrowser: ['webkit'],
+    options,
+    providerFactory: (project: TestProject) => new WebKitGtkProvider(project, options),
+  });
+}
