@@ -18,7 +18,7 @@ import {
   type OpfsWriteResult,
   opfsMessage,
 } from './opfsProtocol.js';
-import { checkEncryptionMarker, OpfsSealing } from './opfsSealing.js';
+import { checkEncryptionMarker, OpfsSealing, type SealingBatch } from './opfsSealing.js';
 import { OpfsSegmentEngine, type ReadCheck } from './opfsSegmentEngine.js';
 import { WriterLease } from './opfsWriterLease.js';
 
@@ -196,15 +196,28 @@ export class OpfsHost implements OpfsHostApi {
   }
 
   async write(batch: Uint8Array, keys: string[]): Promise<OpfsReply<OpfsWriteResult>> {
-    // Sealed now (the crypto overlaps earlier writes), written in order.
-    const sealed = this.sealing?.sealBatch(batch, keys);
-    sealed?.catch(() => {});
-    const reply = await this.inOrder(async () => ({
-      errors: (await this.engineOrThrow().writeBatch((await sealed) ?? batch, keys)).map((e) =>
-        e === undefined ? null : serializeError(e),
-      ),
-      buffer: batch.buffer as ArrayBuffer,
-    }));
+    // Sealing starts now (the crypto overlaps earlier writes); written in order, each
+    // record as soon as it is sealed (the next ones are sealed meanwhile).
+    const sealing = this.sealing;
+    let sealed: SealingBatch | undefined;
+    let sealFailure: unknown;
+    try {
+      sealed = sealing?.sealBatch(batch, keys);
+    } catch (err) {
+      sealFailure = err;
+    }
+    const reply = await this.inOrder(async () => {
+      const engine = this.engineOrThrow();
+      if (sealFailure !== undefined) throw sealFailure;
+      const errors =
+        sealing && sealed
+          ? await sealing.writeSealed(sealed, keys)
+          : await engine.writeBatch(batch, keys);
+      return {
+        errors: errors.map((e) => (e === undefined ? null : serializeError(e))),
+        buffer: batch.buffer as ArrayBuffer,
+      };
+    });
     // The buffer goes back to the page for its next batch (moved, not copied).
     return reply.ok ? Comlink.transfer(reply, [reply.value.buffer]) : reply;
   }
