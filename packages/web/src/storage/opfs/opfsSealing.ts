@@ -12,6 +12,11 @@ import {
 } from './opfsFormat.js';
 import { checkedKeyLength, packRecords } from './opfsWritePlan.js';
 
+/** Smallest sealed-batch buffer. */
+const MIN_SEALED_BUFFER = 2 ** 20;
+/** Sealed-batch buffers kept for reuse (a batch is sealed while the one before it is written). */
+const MAX_SPARE_BUFFERS = 3;
+
 /** A write batch being sealed (see OpfsSealing.sealBatch). Internal. */
 export interface SealingBatch {
   /** The sealed records back to back; record i is in place once `ready[i]`. */
@@ -88,6 +93,9 @@ export class OpfsSealing {
     previousKeyDropped: 0,
   };
 
+  /** Sealed-batch buffers whose batch is written, for the next batches. */
+  private readonly spare: ArrayBuffer[] = [];
+
   constructor(
     private readonly cipher: RecordCipher,
     private readonly engine: SealingEngine,
@@ -132,7 +140,7 @@ export class OpfsSealing {
       ends[i] = total;
       at += size;
     }
-    const bytes = new Uint8Array(total);
+    const bytes = this.takeBuffer(total);
     const sealed = keys.map(async (key, i) => {
       const value = values[i];
       const pos = starts[i]!;
@@ -190,7 +198,29 @@ export class OpfsSealing {
       }
       k = j;
     }
+    // Its buffer serves a later batch once no seal can write into it any more.
+    void Promise.allSettled(s.sealed).then(() => this.giveBack(s.bytes.buffer as ArrayBuffer));
     return results;
+  }
+
+  /**
+   * A view of `size` bytes of a spare sealed-batch buffer, or of a new one (sized up to a power
+   * of two of at least 1 MiB, so later batches fit): a fresh large buffer costs the thread its
+   * zeroing and page faults, as much as a copy of the batch.
+   */
+  private takeBuffer(size: number): Uint8Array {
+    const i = this.spare.findIndex((b) => b.byteLength >= size);
+    const buffer =
+      i >= 0
+        ? this.spare.splice(i, 1)[0]!
+        : new ArrayBuffer(
+            Math.max(MIN_SEALED_BUFFER, 2 ** Math.ceil(Math.log2(Math.max(1, size)))),
+          );
+    return new Uint8Array(buffer, 0, size);
+  }
+
+  private giveBack(buffer: ArrayBuffer): void {
+    if (this.spare.length < MAX_SPARE_BUFFERS) this.spare.push(buffer);
   }
 
   /**
