@@ -42,26 +42,35 @@ export async function passphraseKey(passphrase: string): Promise<CryptoKey> {
   );
 }
 
-/** The files of the OPFS directory `dir` and their bytes; undefined without OPFS. */
-async function opfsFiles(dir: string): Promise<{ files: number; bytes: number } | undefined> {
+/** What an OPFS directory holds: files, their bytes, and of them the segment files (the records). */
+interface DirFiles {
+  files: number;
+  bytes: number;
+  segments: number;
+}
+
+/** The files of the OPFS directory `dir`; undefined without OPFS. */
+async function opfsFiles(dir: string): Promise<DirFiles | undefined> {
   if (typeof navigator.storage?.getDirectory !== 'function') return undefined;
   const root = await navigator.storage.getDirectory();
   let handle: FileSystemDirectoryHandle;
   try {
     handle = await root.getDirectoryHandle(dir);
   } catch {
-    return { files: 0, bytes: 0 };
+    return { files: 0, bytes: 0, segments: 0 };
   }
   let files = 0;
   let bytes = 0;
+  let segments = 0;
   for await (const entry of (
     handle as unknown as { values(): AsyncIterable<FileSystemHandle> }
   ).values()) {
     if (entry.kind !== 'file') continue;
     files++;
+    if (entry.name.startsWith('segment-')) segments++;
     bytes += (await (entry as FileSystemFileHandle).getFile()).size;
   }
-  return { files, bytes };
+  return { files, bytes, segments };
 }
 
 /** Bytes in KiB or MiB, one decimal. */
@@ -183,8 +192,12 @@ export class EncryptionPanel {
         `Forgot ${num(done.entries)} samples${done.encrypted ? ' (encrypted store)' : ''}: ` +
         `origin storage ${size(used(before))} → ${size(used(after))}, ${size(freed)} given back.`;
       if (filesBefore && filesAfter) {
-        text += ` Files in ${done.dir}: ${num(filesBefore.files)} (${size(filesBefore.bytes)}) → ${num(filesAfter.files)} (${size(filesAfter.bytes)}).`;
+        const files = (f: DirFiles) =>
+          `${num(f.files)} (${size(f.bytes)}; ${num(f.segments)} segment ${f.segments === 1 ? 'file' : 'files'})`;
+        text += ` Files in ${done.dir}: ${files(filesBefore)} → ${files(filesAfter)}.`;
         Object.assign(r.dataset, {
+          segmentsBefore: String(filesBefore.segments),
+          segmentsAfter: String(filesAfter.segments),
           filesBefore: String(filesBefore.files),
           filesAfter: String(filesAfter.files),
           bytesBefore: String(filesBefore.bytes),
