@@ -134,11 +134,18 @@ export class OpfsHost implements OpfsHostApi {
       const engine = this.engineOrThrow();
       engine.minTime = minTime;
       const sealing = this.sealing;
-      await engine.readEach(keys, this.pageCheck, (i, value, sum) => {
-        if (!sealing || value === undefined) return add(i, value, sum);
-        const loc = engine.entryOf(keys[i]!);
-        opening.push(sealing.open(keys[i]!, value, loc).then((plain) => add(i, plain, -1)));
-      });
+      // Sealed values are read into one reused buffer: WebCrypto copies each as it starts
+      // opening it, and the plaintext it returns is the fresh buffer that goes to the page.
+      await engine.readEach(
+        keys,
+        this.pageCheck,
+        (i, value, sum) => {
+          if (!sealing || value === undefined) return add(i, value, sum);
+          const loc = engine.entryOf(keys[i]!);
+          opening.push(sealing.open(keys[i]!, value, loc, true).then((plain) => add(i, plain, -1)));
+        },
+        sealing !== undefined,
+      );
       await Promise.all(opening);
       send();
     } catch (err) {

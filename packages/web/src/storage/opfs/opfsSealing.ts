@@ -233,8 +233,9 @@ export class OpfsSealing {
     key: string,
     sealed: Uint8Array,
     loc: EntryLocation | undefined,
+    transient = false,
   ): Promise<Uint8Array | undefined> {
-    const { value, keyIndex } = await this.cipher.open(key, sealed);
+    const { value, keyIndex } = await this.cipher.open(key, sealed, transient);
     if (value === undefined) {
       this.counters.undecryptable++;
       this.dropIfUnchanged(key, loc);
