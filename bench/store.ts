@@ -1,5 +1,7 @@
-// `pnpm bench store [--scale F] [--concurrency N] [--rounds R] [--only throughput|epoch|breakdown]
-//   [--sizes 4,150] [--random-values]` (--sizes: which sample sizes, in KB, the breakdown and
+// `pnpm bench store [--scale F] [--concurrency N] [--rounds R]
+//   [--only throughput|epoch|breakdown|encryption] [--sizes 4,150] [--random-values]`
+// (--only encryption: the throughput of OpfsStore and IdbStore, plain and encrypted, and the
+// epochs; what issue 40's figures need) (--sizes: which sample sizes, in KB, the breakdown and
 //   throughput run; --random-values: throughput values of random bytes, incompressible as sealed
 //   values are, instead of one byte repeated, which IndexedDB compresses to almost nothing)
 //
@@ -21,7 +23,10 @@
 //     and `plain-idb+format`: the same with IdbStore's record key and read checksum;
 //     `OpfsStore+enc` / `IdbStore+enc`: the same stores with an AES-GCM `encryptionKey`
 //     (rows `{"name":"encrypted-vs-plain","store":"opfs"|"idb","op","ratio"}` at 150 KB,
-//     with the spread of the rounds' own ratios). R rounds (default 5) of puts, then
+//     with the spread of the rounds' own ratios). Every round also reads the page main
+//     thread's task time (Chrome's TaskDuration metric, over CDP) before and after: rows
+//     `{"name":"page-thread","store","op","size","pageMsPerOp"}` say what a put or a get costs the
+//     page's (training) thread, the bench's own loop included (the same for every store). R rounds (default 5) of puts, then
 //     a warm-up read pass and R rounds of reads; round r runs the competitors rotated by r
 //     (A B C D, B C D A, ...), every put round from an empty store after a 1.5 s pause, every
 //     read round in its own shuffled order with every value checked. Figures are the median
@@ -30,7 +35,9 @@
 //     like a consumer link (20 ms added latency, 100 Mbit/s shared by all connections, token
 //     bucket) versus one epoch from disk (OpfsStore, new store and dataset, network off).
 //     Each epoch runs with its best prefetch depth: the network one is picked on a 150-sample
-//     slice of the order, the disk one over full epochs.
+//     slice of the order, the disk one over full epochs. Then the disk epochs again from an
+//     encrypted OpfsStore (the same records copied into it, sealed): `disk-encrypted` rows and
+//     the target diskEpochEncryptedVsNetworkEpoch (>= 20).
 // Prints tables, then one JSON line. --scale shrinks every count with the same shape.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,9 +67,10 @@ if (
   onlyArg !== 'all' &&
   onlyArg !== 'throughput' &&
   onlyArg !== 'epoch' &&
-  onlyArg !== 'breakdown'
+  onlyArg !== 'breakdown' &&
+  onlyArg !== 'encryption'
 ) {
-  throw new RangeError(`--only must be throughput, epoch or breakdown, got ${onlyArg}`);
+  throw new RangeError(`--only must be throughput, epoch, breakdown or encryption, got ${onlyArg}`);
 }
 const only: StoreBenchConfig['only'] = onlyArg;
 const randomValues = process.argv.includes('--random-values');
@@ -117,6 +125,14 @@ async function main(): Promise<void> {
   const browser = await chromium.launchPersistentContext(profile, chromiumLaunchOptions());
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
+    // The page main thread's task time so far, for the page-thread rows.
+    const cdp = await browser.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await page.exposeFunction('benchPageTaskMs', async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const task = metrics.find((m) => m.name === 'TaskDuration');
+      return task ? task.value * 1000 : Number.NaN;
+    });
     page.on('console', (msg) => {
       if (msg.type() === 'error' || msg.text().startsWith('[bench]'))
         console.error(`  page: ${msg.text()}`);
@@ -225,12 +241,12 @@ function report(bd: BreakdownRow[], tp: ThroughputRow[], ep: EpochRow[]): void {
   }
   if (ep.length > 0) {
     console.log('\nEpoch of 150 KB samples (best = the prefetch depth used for the comparison)');
-    console.log('source    prefetch  samples    wallMs  samplesPerSec  best');
+    console.log('source          prefetch  samples    wallMs  samplesPerSec  best');
   }
   for (const r of ep) {
     const sps = (r.samples / r.ms) * 1000;
     console.log(
-      `${r.source.padEnd(9)} ${String(r.prefetch).padStart(8)} ${String(r.samples).padStart(8)} ` +
+      `${r.source.padEnd(15)} ${String(r.prefetch).padStart(8)} ${String(r.samples).padStart(8)} ` +
         `${r.ms.toFixed(0).padStart(9)} ${sps.toFixed(1).padStart(14)}  ${r.best ? 'yes' : ''}`,
     );
     rows.push({
@@ -249,11 +265,13 @@ function report(bd: BreakdownRow[], tp: ThroughputRow[], ep: EpochRow[]): void {
     return a && b ? med.get(a)! / med.get(b)! : Number.NaN;
   };
   const netBest = ep.find((r) => r.source === 'network' && r.best);
-  const diskBest = ep.find((r) => r.source === 'disk' && r.best);
-  const epochRatio =
-    netBest && diskBest
+  const epochVsNet = (source: EpochRow['source']) => {
+    const diskBest = ep.find((r) => r.source === source && r.best);
+    return netBest && diskBest
       ? netBest.ms / netBest.samples / (diskBest.ms / diskBest.samples)
       : Number.NaN;
+  };
+  const epochRatio = epochVsNet('disk');
   const targets: [string, number, number, string][] = [
     [
       'opfsReadVsIdbKeyval150KB',
@@ -292,6 +310,12 @@ function report(bd: BreakdownRow[], tp: ThroughputRow[], ep: EpochRow[]): void {
       'IdbStore writes vs idb-keyval at 150 KB',
     ],
     ['diskEpochVsNetworkEpoch', epochRatio, 20, 'Disk epoch vs network epoch'],
+    [
+      'diskEpochEncryptedVsNetworkEpoch',
+      epochVsNet('disk-encrypted'),
+      20,
+      'Disk epoch, encrypted OpfsStore, vs network epoch',
+    ],
   ];
   // Encryption at rest: each encrypted store against the same store plain, 150 KB values, same
   // run, alternating rounds; the median ratio and its spread over the rounds' own ratios.
@@ -324,6 +348,31 @@ function report(bd: BreakdownRow[], tp: ThroughputRow[], ep: EpochRow[]): void {
         target: encTargets[op],
       });
     }
+  }
+  // What a put or a get costs the page's own thread (median round), plain and encrypted.
+  const pageRows = tp.filter((r) => r.pageMs.some((ms) => !Number.isNaN(ms)));
+  if (pageRows.length > 0) {
+    console.log(
+      '\nPage main-thread time per operation (Chrome TaskDuration, median round; the bench loop included)',
+    );
+    console.log('store            op   size   pageMsPerOp  spread');
+  }
+  for (const r of pageRows) {
+    const per = r.pageMs.map((ms) => ms / r.count);
+    const m = median(per);
+    console.log(
+      `${r.store.padEnd(16)} ${r.op.padEnd(4)} ${sizeLabel(r.bytes).padStart(5)} ${m.toFixed(4).padStart(13)}  ` +
+        `${Math.min(...per).toFixed(4)}-${Math.max(...per).toFixed(4)}`,
+    );
+    rows.push({
+      name: 'page-thread',
+      store: r.store,
+      op: r.op,
+      size: sizeLabel(r.bytes),
+      pageMsPerOp: round(m, 4),
+      pageMsPerOpMin: round(Math.min(...per), 4),
+      pageMsPerOpMax: round(Math.max(...per), 4),
+    });
   }
   console.log('');
   for (const line of encRows) console.log(line);

@@ -29,8 +29,11 @@ export interface StoreBenchConfig {
   diskSweep: number[];
   /** Timed rounds per store, op and size (the median is reported, with the spread). */
   rounds: number;
-  /** Which parts to run. */
-  only: 'all' | 'throughput' | 'epoch' | 'breakdown';
+  /**
+   * Which parts to run; 'encryption': the throughput of the four stores of the
+   * `encrypted-vs-plain` rows only (OpfsStore, IdbStore, each plain and with a key), then the epochs.
+   */
+  only: 'all' | 'throughput' | 'epoch' | 'breakdown' | 'encryption';
   /**
    * Throughput values of random bytes (incompressible, as sealed values are) instead of one
    * byte repeated, which IndexedDB's value compression shrinks to almost nothing.
@@ -46,11 +49,18 @@ export interface ThroughputRow {
   bytes: number;
   /** Elapsed ms of each round, in round order. */
   rounds: number[];
+  /**
+   * Page main-thread task time of each round (ms, Chrome's `TaskDuration` metric, read
+   * before and after the round): what the store costs the page's training thread, with the
+   * bench's own loop (the same for every store). NaN where the metric is not offered.
+   */
+  pageMs: number[];
 }
 
 /** One epoch measurement. */
 export interface EpochRow {
-  source: 'network' | 'disk';
+  /** 'disk-encrypted': from an OpfsStore with an AES-GCM `encryptionKey`. */
+  source: 'network' | 'disk' | 'disk-encrypted';
   prefetch: number;
   samples: number;
   ms: number;
@@ -122,7 +132,15 @@ function storeCompetitor(kind: 'opfs' | 'idb', key?: CryptoKey): Competitor {
   );
 }
 
-function competitors(key: CryptoKey): Competitor[] {
+function competitors(key: CryptoKey, encryptionOnly: boolean): Competitor[] {
+  if (encryptionOnly) {
+    return [
+      storeCompetitor('opfs'),
+      storeCompetitor('idb'),
+      storeCompetitor('opfs', key),
+      storeCompetitor('idb', key),
+    ];
+  }
   const kv = createStore('bench-store-keyval', 'kv');
   // idb-keyval keeps its connection open (deleteDB would wait forever): clear only.
   return [
@@ -143,6 +161,15 @@ function competitors(key: CryptoKey): Competitor[] {
     plainIdbCompetitor(false),
     plainIdbCompetitor(true),
   ];
+}
+
+/**
+ * The page main thread's task time so far (ms), from Chrome's `Performance.getMetrics`
+ * (`TaskDuration`), which bench/store.ts offers as `window.benchPageTaskMs`; NaN without it.
+ */
+async function pageTaskMs(): Promise<number> {
+  const f = (window as unknown as { benchPageTaskMs?: () => Promise<number> }).benchPageTaskMs;
+  return f ? f() : Number.NaN;
 }
 
 /**
@@ -168,15 +195,19 @@ async function throughput(cfg: StoreBenchConfig): Promise<ThroughputRow[]> {
       'encrypt',
       'decrypt',
     ]);
-    const all = competitors(key);
+    const all = competitors(key, cfg.only === 'encryption');
     const puts = new Map<string, number[]>(all.map((s) => [s.name, []]));
     const gets = new Map<string, number[]>(all.map((s) => [s.name, []]));
+    const putPage = new Map<string, number[]>(all.map((s) => [s.name, []]));
+    const getPage = new Map<string, number[]>(all.map((s) => [s.name, []]));
     for (let r = 0; r < cfg.rounds; r++) {
       for (let j = 0; j < all.length; j++) {
         const s = all[(r + j) % all.length]!;
         await s.reset();
         await idle();
+        const p0 = await pageTaskMs();
         puts.get(s.name)![r] = await s.putAll(count, bytes, cfg.concurrency, values);
+        putPage.get(s.name)![r] = (await pageTaskMs()) - p0;
       }
       log(`${bytes} B x ${count}: put round ${r + 1}/${cfg.rounds} done`);
     }
@@ -187,12 +218,16 @@ async function throughput(cfg: StoreBenchConfig): Promise<ThroughputRow[]> {
       for (let j = 0; j < all.length; j++) {
         const s = all[(r + j) % all.length]!;
         await pause();
+        const p0 = await pageTaskMs();
         gets.get(s.name)![r] = await s.readAll(order, bytes, cfg.concurrency);
+        getPage.get(s.name)![r] = (await pageTaskMs()) - p0;
       }
     }
     for (const s of all) {
-      rows.push({ store: s.name, op: 'put', count, bytes, rounds: puts.get(s.name)! });
-      rows.push({ store: s.name, op: 'get', count, bytes, rounds: gets.get(s.name)! });
+      const put = { store: s.name, op: 'put', count, bytes } as const;
+      rows.push({ ...put, rounds: puts.get(s.name)!, pageMs: putPage.get(s.name)! });
+      const get = { store: s.name, op: 'get', count, bytes } as const;
+      rows.push({ ...get, rounds: gets.get(s.name)!, pageMs: getPage.get(s.name)! });
     }
     for (const s of all) await s.dispose();
   }
@@ -387,8 +422,56 @@ async function epochs(cfg: StoreBenchConfig): Promise<EpochRow[]> {
   const fastest = diskRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
   fastest.best = true;
   rows.push(...diskRuns);
+  rows.push(...(await encryptedDiskEpochs(cfg, order2)));
   await root.removeEntry('bench-store-epoch', { recursive: true }).catch(() => {});
   return rows;
+}
+
+/**
+ * The disk epochs again from an OpfsStore with an AES-GCM `encryptionKey`: the
+ * records the network epoch left in 'bench-store-epoch' are copied (read, put)
+ * into 'bench-store-epoch-enc', sealed there, then each prefetch depth of the
+ * disk sweep reads one epoch from a new encrypted store and dataset, network off.
+ */
+async function encryptedDiskEpochs(cfg: StoreBenchConfig, order: number[]): Promise<EpochRow[]> {
+  const root = await navigator.storage.getDirectory();
+  await root.removeEntry('bench-store-epoch-enc', { recursive: true }).catch(() => {});
+  const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
+    'encrypt',
+    'decrypt',
+  ]);
+  const opts = { dir: 'bench-store-epoch-enc', maxBytes: 4 * 2 ** 30, encryptionKey: key };
+  const plain = new OpfsStore({ dir: 'bench-store-epoch', maxBytes: 4 * 2 ** 30 });
+  const sealed = new OpfsStore(opts);
+  for (const k of await plain.keys()) {
+    const v = await plain.get(k);
+    if (v) await sealed.put(k, v);
+  }
+  await plain.close();
+  await sealed.close();
+  const runs: EpochRow[] = [];
+  for (const p of cfg.diskSweep) {
+    const store = new OpfsStore(opts);
+    const r = await epoch(offlineSource(cfg.epochSamples), order, cfg.epochSize, p, store);
+    const u = await store.usage();
+    await store.close();
+    if (r.diskHits !== order.length || u.undecryptable !== 0)
+      throw new Error(
+        `encrypted disk epoch: ${r.diskHits} disk hits, ${u.undecryptable} undecryptable`,
+      );
+    log(`encrypted disk epoch prefetch ${p}: ${r.ms.toFixed(0)} ms`);
+    runs.push({
+      source: 'disk-encrypted',
+      prefetch: p,
+      samples: order.length,
+      ms: r.ms,
+      diskHits: r.diskHits,
+      best: false,
+    });
+  }
+  runs.reduce((a, b) => (b.ms < a.ms ? b : a)).best = true;
+  await root.removeEntry('bench-store-epoch-enc', { recursive: true }).catch(() => {});
+  return runs;
 }
 
 /** What {@link runStoreBench} answers. */
@@ -401,13 +484,24 @@ export interface StoreBenchResult {
 /** Entry point called by bench/store.ts. */
 async function runStoreBench(cfg: StoreBenchConfig): Promise<StoreBenchResult> {
   const root = await navigator.storage.getDirectory();
-  for (const d of ['bench-store-opfs', 'bench-store-opfs-enc', 'bench-store-epoch'])
+  for (const d of [
+    'bench-store-opfs',
+    'bench-store-opfs-enc',
+    'bench-store-epoch',
+    'bench-store-epoch-enc',
+  ])
     await root.removeEntry(d, { recursive: true }).catch(() => {});
   await deleteDB('bench-store-idb');
   await deleteDB('bench-store-idb-enc');
   const b = cfg.only === 'all' || cfg.only === 'breakdown' ? await breakdown(cfg) : [];
-  const t = cfg.only === 'all' || cfg.only === 'throughput' ? await throughput(cfg) : [];
-  const e = cfg.only === 'all' || cfg.only === 'epoch' ? await epochs(cfg) : [];
+  const t =
+    cfg.only === 'all' || cfg.only === 'throughput' || cfg.only === 'encryption'
+      ? await throughput(cfg)
+      : [];
+  const e =
+    cfg.only === 'all' || cfg.only === 'epoch' || cfg.only === 'encryption'
+      ? await epochs(cfg)
+      : [];
   return { breakdown: b, throughput: t, epochs: e };
 }
 

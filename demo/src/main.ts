@@ -4,6 +4,7 @@ import { LiveChart } from './charts.js';
 import { REFERENCE_TRACE } from './compare.js';
 import { ComparePanel } from './comparePanel.js';
 import { offerDicomWeb } from './dicomWebSource.js';
+import { EncryptionPanel } from './encryptionPanel.js';
 import { SettingsForm } from './form.js';
 import { mib, num, pct, secs } from './format.js';
 import { registerOffline } from './offline.js';
@@ -36,6 +37,11 @@ const adviceEl = $('#advice');
 const trainer = Comlink.wrap<Trainer>(
   new Worker(new URL('./trainer.worker.ts', import.meta.url), { type: 'module', name: 'trainer' }),
 );
+const encryption = new EncryptionPanel({
+  root: $('#encryption-panel'),
+  trainer,
+  source: () => settings().source,
+});
 const sources: Partial<Record<Source, SourceInfo>> = {};
 let training = false;
 let comparing = false;
@@ -124,6 +130,7 @@ function lockControls(): void {
   startBtn.disabled = busy || !settingsForm.valid(form);
   if (compare) compare.startButton.disabled = busy || !settingsForm.valid(compareForm);
   resetBtn.disabled = busy;
+  encryption.setBusy(busy);
   stopBtn.disabled = !training;
   for (const el of [...form.elements, ...compareForm.elements]) {
     (el as HTMLInputElement).disabled = training || comparing;

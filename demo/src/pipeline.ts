@@ -11,7 +11,6 @@ import {
   type PlanAware,
   type ReportsLoadPhases,
   shardPlan,
-  storeForCacheDir,
   type TieredCachedDataset,
   type WebDatasetSource,
   type WorkerExecutor,
@@ -20,11 +19,10 @@ import type { DicomSource, DicomWebSource } from '@medfusion/web/dicom';
 import { type TfDataset, type TfElement, toTfDataset } from '@medfusion/web/tfjs';
 import * as tf from '@tensorflow/tfjs';
 import { standardAugment } from './augmentation.js';
+import { openDiskStore } from './diskEncryption.js';
 import type { Settings } from './settings.js';
 import type { DiskUsage, PipelineStats } from './stats.js';
 
-/** The disk tier's directory (OPFS; IndexedDB where OPFS is missing). */
-export const DISK_DIR = 'medfusion-demo';
 /** Loads each decode worker runs at once (the pool's `concurrency`). */
 const WORKER_CONCURRENCY = 16;
 /** Disk writes the tier may hold queued (the library default is 64): room for an epoch while reads run. */
@@ -297,11 +295,6 @@ export class Pipeline {
     await this.executor?.close?.();
     await this.store?.close?.();
   }
-}
-
-/** The store of the disk tier: OPFS, or IndexedDB where OPFS is missing. */
-export function openDiskStore(): PersistentStore {
-  return storeForCacheDir(DISK_DIR);
 }
 
 /** Empty the disk tier. */

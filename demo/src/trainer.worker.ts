@@ -2,10 +2,11 @@
 // feeds them all run here, so no training step ever blocks the page's thread.
 // The page drives it through comlink (`Trainer`) and only renders what it
 // reports: one event per step, epoch, disk count and piece of advice.
-import { type Diagnosis, diagnose } from '@medfusion/web';
+import { type Diagnosis, diagnose, resolveFingerprint } from '@medfusion/web';
 import * as Comlink from 'comlink';
 import { adviceFor } from './advice.js';
 import { type AugmentViews, augmentViews } from './augmentation.js';
+import { diskDir, type ForgetResult, forgetDataSet, setDiskKey } from './diskEncryption.js';
 import { buildFusionModel, chooseBackend } from './model.js';
 import { clearDisk, LOADER_SEED, Pipeline, type PipelineSource } from './pipeline.js';
 import type { Backend, Settings, Source } from './settings.js';
@@ -100,6 +101,23 @@ export class Trainer {
   /** Empty the disk tier. */
   clearDisk(): Promise<void> {
     return clearDisk();
+  }
+
+  /** Seal the disk tier with `key` from the next run on (undefined: plain); kept in memory only. */
+  setDiskKey(key: CryptoKey | undefined): void {
+    setDiskKey(key);
+  }
+
+  /** The directory of the disk tier in use (the encrypted one while a key is set). */
+  diskDir(): string {
+    return diskDir();
+  }
+
+  /** Delete the data set `kind` from the disk tier in use, for real. */
+  async forgetDataSet(kind: Source, online: boolean): Promise<ForgetResult> {
+    if (this.running) throw new Error('a run is in progress: stop it first');
+    const src = await this.source(kind, online);
+    return forgetDataSet(resolveFingerprint(src.fingerprint, src.dataset));
   }
 
   /** Train with `s`, reporting to `onEvent`; resolves when done or stopped. */

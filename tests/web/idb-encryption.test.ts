@@ -1,6 +1,6 @@
 import { IdbStore, StoreError } from '@medfusion/web';
 import { deleteDB, openDB } from 'idb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { contains, newKey, pattern } from './encryptionFixtures.js';
 
 const names: string[] = [];
@@ -144,6 +144,32 @@ describe('IdbStore encryption at rest', () => {
     expect((await d.usage()).previousKeyDropped).toBe(1);
     expect(await d.has('d')).toBe(false);
     await d.close();
+  });
+
+  it('a quota error while re-encrypting leaves the old record: the read still returns the value', async () => {
+    const name = dbName('rotate-quota');
+    const oldKey = await newKey();
+    const a = new IdbStore({ name, encryptionKey: oldKey });
+    await a.put('r', pattern(3000));
+    await a.close();
+    const b = new IdbStore({
+      name,
+      encryptionKey: await newKey(),
+      previousEncryptionKeys: [oldKey],
+      quotaBytes: 3000, // less than the sealed record already stored: the rewrite is refused
+    });
+    expect(await b.get('r')).toEqual(pattern(3000));
+    await vi.waitFor(async () => expect((await b.usage()).quotaErrors).toBeGreaterThanOrEqual(1));
+    expect((await b.usage()).reencrypted).toBe(1); // tried…
+    await b.close();
+    // …and refused: the old record is still there, intact, and opens with the old key
+    const c = new IdbStore({ name, encryptionKey: oldKey });
+    expect(await c.get('r')).toEqual(pattern(3000));
+    expect((await c.usage()).undecryptable).toBe(0);
+    await c.close();
+    // never plaintext in the database
+    for (const bytes of (await rawChunks(name)).values())
+      expect(contains(bytes, pattern(3000).subarray(0, 64))).toBe(false);
   });
 
   it('refuses keys it must not use, naming the option', async () => {

@@ -199,6 +199,28 @@ describe('OpfsStore encryption at rest', () => {
     await d.close();
   });
 
+  it('a batch of sealed reads gives each key its own value, also through a previous key', async () => {
+    // The worker reads the sealed values of a batch into one reused buffer (WebCrypto copies
+    // what it opens): a value opened after another read, by a previous key, must not see the
+    // next record's bytes.
+    const dir = dirName('batch');
+    const oldKey = await newKey();
+    const value = (i: number) => new Uint8Array(5000).fill(i + 1);
+    const a = new OpfsStore({ dir, encryptionKey: oldKey });
+    await Promise.all(Array.from({ length: 24 }, (_, i) => a.put(`k${i}`, value(i))));
+    await a.close();
+    for (const keys of [
+      { encryptionKey: oldKey },
+      { encryptionKey: await newKey(), previousEncryptionKeys: [oldKey] },
+    ]) {
+      const b = new OpfsStore({ dir, ...keys });
+      const got = await Promise.all(Array.from({ length: 24 }, (_, i) => b.get(`k${i}`)));
+      got.forEach((v, i) => expect(v, `k${i}`).toEqual(value(i)));
+      expect((await b.usage()).undecryptable).toBe(0);
+      await b.close();
+    }
+  });
+
   it('refuses keys it must not use, naming the option', async () => {
     const extractable = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 128 }, true, [
       'encrypt',

@@ -5,7 +5,10 @@ import { XXH64_TAG } from './ValueChecksum.js';
 export interface Meta {
   /** Length of the value in bytes. */
   len: number;
-  /** Checksum of the value (a ValueChecksum one: it names its algorithm). */
+  /**
+   * Checksum of the value (a ValueChecksum one: it names its algorithm); 0 on a sealed value
+   * (`enc: 1`), which its GCM tag authenticates (records written before 2026-12-04 carry one).
+   */
   sum: number;
   /** Number of chunk records. */
   chunks: number;

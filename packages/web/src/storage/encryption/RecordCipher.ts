@@ -87,10 +87,14 @@ export class RecordCipher {
    * The plaintext of the sealed value `sealed` stored under `key`, and which
    * key opened it (0: the current one, i: previousEncryptionKeys[i - 1]); value
    * undefined when none did (another key or store key, altered, truncated).
+   * `transient`: `sealed` may be overwritten as soon as this returns its promise.
    */
-  async open(key: string, sealed: Uint8Array): Promise<Opened> {
+  async open(key: string, sealed: Uint8Array, transient = false): Promise<Opened> {
     if (sealed.length < SEALED_OVERHEAD || sealed[0] !== SEALED_V1)
       return { value: undefined, keyIndex: -1 };
+    // WebCrypto copies what it decrypts when called: the first key's try needs nothing more
+    // of `sealed`, a later key's (after an await) needs a copy of a transient one.
+    if (transient && this.keys.length > 1) sealed = sealed.slice();
     const iv = sealed.subarray(1, 1 + NONCE_BYTES) as Uint8Array<ArrayBuffer>;
     const body = sealed.subarray(1 + NONCE_BYTES);
     const additionalData = aad(key);

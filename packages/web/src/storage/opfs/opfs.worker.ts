@@ -35,9 +35,9 @@ class SyncOpfsFile implements OpfsFile {
   async read(at: number, length: number): Promise<Uint8Array> {
     return this.readSync(at, length);
   }
-  /** Reads straight into a fresh buffer that the reply transfers (no copy, no slice). */
-  readSync(at: number, length: number): Uint8Array {
-    const buf = new Uint8Array(length);
+  /** Reads straight into a fresh buffer that the reply transfers (no copy, no slice), or into `into`. */
+  readSync(at: number, length: number, into?: Uint8Array): Uint8Array {
+    const buf = into ? into.subarray(0, length) : new Uint8Array(length);
     const n = this.h.read(buf, { at });
     return n === length ? buf : buf.subarray(0, n);
   }

@@ -11,8 +11,10 @@ export interface OpfsFile {
   /**
    * The same as {@link read}, without a promise: offered by sync access
    * handles only, so the engine can serve a batch of reads with no await.
+   * With `into` (at least `length` bytes), the bytes are read into it and the
+   * result is a view of it: no fresh buffer.
    */
-  readSync?(at: number, length: number): Uint8Array;
+  readSync?(at: number, length: number, into?: Uint8Array): Uint8Array;
   /** Write `data` at `at`, extending the file as needed. */
   write(at: number, data: Uint8Array): Promise<void>;
   /** Cut the file to `size` bytes. */

@@ -18,7 +18,7 @@ import {
   type OpfsWriteResult,
   opfsMessage,
 } from './opfsProtocol.js';
-import { checkEncryptionMarker, OpfsSealing } from './opfsSealing.js';
+import { checkEncryptionMarker, OpfsSealing, type SealingBatch } from './opfsSealing.js';
 import { OpfsSegmentEngine, type ReadCheck } from './opfsSegmentEngine.js';
 import { WriterLease } from './opfsWriterLease.js';
 
@@ -134,11 +134,18 @@ export class OpfsHost implements OpfsHostApi {
       const engine = this.engineOrThrow();
       engine.minTime = minTime;
       const sealing = this.sealing;
-      await engine.readEach(keys, this.pageCheck, (i, value, sum) => {
-        if (!sealing || value === undefined) return add(i, value, sum);
-        const loc = engine.entryOf(keys[i]!);
-        opening.push(sealing.open(keys[i]!, value, loc).then((plain) => add(i, plain, -1)));
-      });
+      // Sealed values are read into one reused buffer: WebCrypto copies each as it starts
+      // opening it, and the plaintext it returns is the fresh buffer that goes to the page.
+      await engine.readEach(
+        keys,
+        this.pageCheck,
+        (i, value, sum) => {
+          if (!sealing || value === undefined) return add(i, value, sum);
+          const loc = engine.entryOf(keys[i]!);
+          opening.push(sealing.open(keys[i]!, value, loc, true).then((plain) => add(i, plain, -1)));
+        },
+        sealing !== undefined,
+      );
       await Promise.all(opening);
       send();
     } catch (err) {
@@ -196,15 +203,28 @@ export class OpfsHost implements OpfsHostApi {
   }
 
   async write(batch: Uint8Array, keys: string[]): Promise<OpfsReply<OpfsWriteResult>> {
-    // Sealed now (the crypto overlaps earlier writes), written in order.
-    const sealed = this.sealing?.sealBatch(batch, keys);
-    sealed?.catch(() => {});
-    const reply = await this.inOrder(async () => ({
-      errors: (await this.engineOrThrow().writeBatch((await sealed) ?? batch, keys)).map((e) =>
-        e === undefined ? null : serializeError(e),
-      ),
-      buffer: batch.buffer as ArrayBuffer,
-    }));
+    // Sealing starts now (the crypto overlaps earlier writes); written in order, each
+    // record as soon as it is sealed (the next ones are sealed meanwhile).
+    const sealing = this.sealing;
+    let sealed: SealingBatch | undefined;
+    let sealFailure: unknown;
+    try {
+      sealed = sealing?.sealBatch(batch, keys);
+    } catch (err) {
+      sealFailure = err;
+    }
+    const reply = await this.inOrder(async () => {
+      const engine = this.engineOrThrow();
+      if (sealFailure !== undefined) throw sealFailure;
+      const errors =
+        sealing && sealed
+          ? await sealing.writeSealed(sealed, keys)
+          : await engine.writeBatch(batch, keys);
+      return {
+        errors: errors.map((e) => (e === undefined ? null : serializeError(e))),
+        buffer: batch.buffer as ArrayBuffer,
+      };
+    });
     // The buffer goes back to the page for its next batch (moved, not copied).
     return reply.ok ? Comlink.transfer(reply, [reply.value.buffer]) : reply;
   }

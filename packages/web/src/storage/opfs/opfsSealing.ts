@@ -1,5 +1,5 @@
 import type { EncryptionUsage } from '../encryption/encryptionOptions.js';
-import type { RecordCipher } from '../encryption/RecordCipher.js';
+import { type RecordCipher, SEALED_OVERHEAD } from '../encryption/RecordCipher.js';
 import { StoreError } from '../storeErrors.js';
 import type { FileBackend } from './opfsFiles.js';
 import {
@@ -12,11 +12,23 @@ import {
 } from './opfsFormat.js';
 import { checkedKeyLength, packRecords } from './opfsWritePlan.js';
 
-/** One record of a batch being sealed: its sealed value's parts, or none for a tombstone. */
-interface SealedItem {
-  key: string;
-  keyLen: number;
-  parts: { head: Uint8Array; body: Uint8Array } | undefined;
+/** Smallest sealed-batch buffer. */
+const MIN_SEALED_BUFFER = 2 ** 20;
+/** Sealed-batch buffers kept for reuse (a batch is sealed while the one before it is written). */
+const MAX_SPARE_BUFFERS = 3;
+
+/** A write batch being sealed (see OpfsSealing.sealBatch). Internal. */
+export interface SealingBatch {
+  /** The sealed records back to back; record i is in place once `ready[i]`. */
+  bytes: Uint8Array;
+  /** Offset of record i in `bytes`. */
+  starts: number[];
+  /** End (exclusive) of record i in `bytes`. */
+  ends: number[];
+  /** Settles when record i is in place (rejects when sealing it failed). */
+  sealed: Promise<void>[];
+  /** Whether record i is in place now. */
+  ready: boolean[];
 }
 
 /**
@@ -60,7 +72,7 @@ export interface SealingEngine {
   /** Run `fn` after every earlier ordered call (writes keep their order). */
   inOrder(fn: () => Promise<unknown>): void;
   /** Write a packed batch (ordered by the caller). */
-  writeBatch(bytes: Uint8Array, keys: readonly string[]): Promise<unknown>;
+  writeBatch(bytes: Uint8Array, keys: readonly string[]): Promise<(unknown | undefined)[]>;
   /** Tombstone `key` (ordered by the caller). */
   deleteKey(key: string): Promise<boolean>;
 }
@@ -81,23 +93,29 @@ export class OpfsSealing {
     previousKeyDropped: 0,
   };
 
+  /** Sealed-batch buffers whose batch is written, for the next batches. */
+  private readonly spare: ArrayBuffer[] = [];
+
   constructor(
     private readonly cipher: RecordCipher,
     private readonly engine: SealingEngine,
   ) {}
 
   /**
-   * The packed batch `batch` (from packRecords) with every value sealed, as a
-   * new batch; the records keep their write time (one per batch: the page
-   * stamps a batch once).
+   * Start sealing every value of the packed batch `batch` (from packRecords)
+   * at once, each straight into its place in one new buffer (sealed sizes are
+   * known ahead: a value grows by SEALED_OVERHEAD); {@link writeSealed} writes
+   * the records as they are sealed. Each record keeps its write time.
    */
-  async sealBatch(batch: Uint8Array, keys: readonly string[]): Promise<Uint8Array> {
-    const items: Promise<SealedItem>[] = [];
+  sealBatch(batch: Uint8Array, keys: readonly string[]): SealingBatch {
+    const starts: number[] = new Array(keys.length);
+    const ends: number[] = new Array(keys.length);
+    const ready: boolean[] = new Array(keys.length).fill(false);
+    const values: (Uint8Array | undefined)[] = new Array(keys.length);
+    const times: number[] = new Array(keys.length);
+    const keyLens: number[] = new Array(keys.length);
     let at = 0;
-    const time =
-      batch.length >= RECORD_HEADER
-        ? new DataView(batch.buffer, batch.byteOffset, RECORD_HEADER).getUint32(20, true)
-        : 0;
+    let total = 0;
     for (let i = 0; i < keys.length; i++) {
       const size = packedRecordSize(batch, at);
       if (size < 0) {
@@ -107,39 +125,102 @@ export class OpfsSealing {
         );
       }
       const dv = new DataView(batch.buffer, batch.byteOffset + at, RECORD_HEADER);
-      const key = keys[i]!;
-      const keyLen = checkedKeyLength(key);
-      if (dv.getUint16(4, true) & FLAG_TOMBSTONE) {
-        items.push(Promise.resolve({ key, keyLen, parts: undefined }));
-      } else {
-        const value = batch.subarray(at + RECORD_HEADER + dv.getUint16(6, true), at + size);
-        items.push(this.cipher.sealParts(key, value).then((parts) => ({ key, keyLen, parts })));
-      }
+      const keyLen = checkedKeyLength(keys[i]!);
+      keyLens[i] = keyLen;
+      times[i] = dv.getUint32(20, true);
+      const tombstone = (dv.getUint16(4, true) & FLAG_TOMBSTONE) !== 0;
+      values[i] = tombstone
+        ? undefined
+        : batch.subarray(at + RECORD_HEADER + dv.getUint16(6, true), at + size);
+      starts[i] = total;
+      total +=
+        RECORD_HEADER +
+        keyLen +
+        (tombstone ? 0 : size - RECORD_HEADER - dv.getUint16(6, true) + SEALED_OVERHEAD);
+      ends[i] = total;
       at += size;
     }
-    // One copy of each sealed value, straight into the new batch.
-    const sealed = await Promise.all(items);
-    let total = 0;
-    for (const it of sealed) {
-      total +=
-        RECORD_HEADER + it.keyLen + (it.parts ? it.parts.head.length + it.parts.body.length : 0);
-    }
-    const out = new Uint8Array(total);
-    let pos = 0;
-    for (const { key, keyLen, parts } of sealed) {
-      if (!parts) {
-        encodeRecord(out, pos, key, keyLen, undefined, FLAG_TOMBSTONE, time);
-        pos += RECORD_HEADER + keyLen;
+    const bytes = this.takeBuffer(total);
+    const sealed = keys.map(async (key, i) => {
+      const value = values[i];
+      const pos = starts[i]!;
+      const keyLen = keyLens[i]!;
+      if (value === undefined) {
+        encodeRecord(bytes, pos, key, keyLen, undefined, FLAG_TOMBSTONE, times[i]);
+      } else {
+        const { head, body } = await this.cipher.sealParts(key, value);
+        encodeRecord(bytes, pos, key, keyLen, undefined, FLAG_ENCRYPTED, times[i]);
+        new DataView(bytes.buffer, pos, RECORD_HEADER).setUint32(
+          8,
+          head.length + body.length,
+          true,
+        );
+        // The one copy of the sealed value: into its place in the batch.
+        bytes.set(head, pos + RECORD_HEADER + keyLen);
+        bytes.set(body, pos + RECORD_HEADER + keyLen + head.length);
+      }
+      ready[i] = true;
+    });
+    for (const p of sealed) p.catch(() => {}); // reported by writeSealed
+    return { bytes, starts, ends, sealed, ready };
+  }
+
+  /**
+   * Write the records of `s` in order as they are sealed: each write takes
+   * the records sealed by then (at least the next one), so the disk writes
+   * record i while WebCrypto seals record i + 1. Returns one error (or
+   * undefined) per record; after a failed append the rest of the batch gets
+   * its error, as one write of the whole batch would.
+   */
+  async writeSealed(s: SealingBatch, keys: readonly string[]): Promise<(unknown | undefined)[]> {
+    const results: (unknown | undefined)[] = new Array(keys.length).fill(undefined);
+    let k = 0;
+    while (k < keys.length) {
+      try {
+        await s.sealed[k];
+      } catch (err) {
+        results[k++] = err;
         continue;
       }
-      const dataLen = parts.head.length + parts.body.length;
-      encodeRecord(out, pos, key, keyLen, undefined, FLAG_ENCRYPTED, time);
-      new DataView(out.buffer, pos, RECORD_HEADER).setUint32(8, dataLen, true);
-      out.set(parts.head, pos + RECORD_HEADER + keyLen);
-      out.set(parts.body, pos + RECORD_HEADER + keyLen + parts.head.length);
-      pos += RECORD_HEADER + keyLen + dataLen;
+      let j = k + 1;
+      while (j < keys.length && s.ready[j]) j++;
+      const part = await this.engine.writeBatch(
+        s.bytes.subarray(s.starts[k]!, s.ends[j - 1]!),
+        keys.slice(k, j),
+      );
+      for (let t = k; t < j; t++) results[t] = part[t - k];
+      const failed = part.find(
+        (e) => e !== undefined && !(e instanceof StoreError && e.code === 'ENTRY_TOO_LARGE'),
+      );
+      if (failed !== undefined) {
+        for (let t = j; t < keys.length; t++) results[t] = failed;
+        break;
+      }
+      k = j;
     }
-    return out;
+    // Its buffer serves a later batch once no seal can write into it any more.
+    void Promise.allSettled(s.sealed).then(() => this.giveBack(s.bytes.buffer as ArrayBuffer));
+    return results;
+  }
+
+  /**
+   * A view of `size` bytes of a spare sealed-batch buffer, or of a new one (sized up to a power
+   * of two of at least 1 MiB, so later batches fit): a fresh large buffer costs the thread its
+   * zeroing and page faults, as much as a copy of the batch.
+   */
+  private takeBuffer(size: number): Uint8Array {
+    const i = this.spare.findIndex((b) => b.byteLength >= size);
+    const buffer =
+      i >= 0
+        ? this.spare.splice(i, 1)[0]!
+        : new ArrayBuffer(
+            Math.max(MIN_SEALED_BUFFER, 2 ** Math.ceil(Math.log2(Math.max(1, size)))),
+          );
+    return new Uint8Array(buffer, 0, size);
+  }
+
+  private giveBack(buffer: ArrayBuffer): void {
+    if (this.spare.length < MAX_SPARE_BUFFERS) this.spare.push(buffer);
   }
 
   /**
@@ -152,8 +233,9 @@ export class OpfsSealing {
     key: string,
     sealed: Uint8Array,
     loc: EntryLocation | undefined,
+    transient = false,
   ): Promise<Uint8Array | undefined> {
-    const { value, keyIndex } = await this.cipher.open(key, sealed);
+    const { value, keyIndex } = await this.cipher.open(key, sealed, transient);
     if (value === undefined) {
       this.counters.undecryptable++;
       this.dropIfUnchanged(key, loc);

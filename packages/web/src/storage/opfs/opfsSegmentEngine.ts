@@ -70,6 +70,8 @@ export class OpfsSegmentEngine {
   private readonly commit: GroupCommit;
   private readonly snapshots: OpfsSnapshotWriter;
   private readonly evictor: OpfsEvictor;
+  /** The buffer reads with `reuse` go into (see {@link readEach}). */
+  private scratch = new Uint8Array(0);
 
   /**
    * Records written before this time (seconds since the epoch) are expired:
@@ -226,6 +228,14 @@ export class OpfsSegmentEngine {
     keys: readonly string[],
     check: ReadCheck,
     each: (i: number, value: Uint8Array | undefined, sum: number) => void,
+    /**
+     * Read the fast path's values into one reused buffer instead of a fresh
+     * one each: a value is then a view that the next read overwrites, so
+     * `each` must be done with it (or have copied it) when it returns. For a
+     * caller that copies anyway (WebCrypto copies what it decrypts): a fresh
+     * 150 KB buffer costs a worker its zeroing and page faults.
+     */
+    reuse = false,
   ): Promise<void> {
     // One 16-byte read per batch: a write by another store (tab) is seen at
     // once, even before its broadcast arrives.
@@ -245,7 +255,7 @@ export class OpfsSegmentEngine {
       }
       const verifyData =
         check === 'here' || (check === 'caller-xxh32' && loc !== undefined && loc.sum >= XXH64_TAG);
-      const fast = loc ? this.getSync(key, loc, verifyData) : SLOW_PATH;
+      const fast = loc ? this.getSync(key, loc, verifyData, reuse) : SLOW_PATH;
       if (fast === SLOW_PATH) each(i, await this.get(key), -1);
       else each(i, fast, verifyData ? -1 : loc!.sum);
     }
@@ -259,12 +269,17 @@ export class OpfsSegmentEngine {
     key: string,
     loc: EntryLocation,
     verifyData: boolean,
+    reuse = false,
   ): Uint8Array | typeof SLOW_PATH {
     const segment = this.index.segments.get(loc.segment);
     if (!segment?.file.readSync) return SLOW_PATH;
     let bytes: Uint8Array;
     try {
-      bytes = segment.file.readSync(loc.offset, recordSize(loc.keyLen, loc.len));
+      const size = recordSize(loc.keyLen, loc.len);
+      if (reuse && this.scratch.length < size) {
+        this.scratch = new Uint8Array(2 ** Math.ceil(Math.log2(size)));
+      }
+      bytes = segment.file.readSync(loc.offset, size, reuse ? this.scratch : undefined);
     } catch {
       return SLOW_PATH;
     }
