@@ -34,6 +34,7 @@ export {
   TAR_BLOCK,
   USTAR_NAME_BYTES,
   ustarLayout,
+  writeUstarHeader,
 } from './shards/tarLayout.js';
 export { abortReason, raceAbort, throwIfAborted } from './util/abort.js';
 export type { UntrustedSizeLimits } from './util/checkUntrustedSize.js';

@@ -1,25 +1,43 @@
-// A worker thread of the scan pool: reads files, checks them (checkImage) and
-// hashes them (sha256), a batch per message, so the cores check and hash files
-// in parallel and the messages cost little per file.
+// A worker thread of the scan pool: scans files (reads, checks with checkImage,
+// hashes with sha256) and assembles chunks of tar (assembleChunk), many files
+// per message, so the cores do the per-file work and the messages cost little.
+// Files are read with the synchronous calls: in a worker they block nothing,
+// and they skip the promise and thread-pool hops of each open, stat, read, close.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { PackError } from '../PackError.js';
+import { assembleChunk } from '../pack/assembleChunk.js';
 import { checkImage } from './checkImage.js';
-import type { ScanReply, ScanRequest } from './scanPool.js';
+import type { PoolReply, PoolRequest, ScanResult } from './scanPool.js';
 
-async function scanOne(request: ScanRequest): Promise<ScanReply> {
+function scanOne(path: string, keepTags: readonly string[]): ScanResult {
   try {
-    const bytes = await readFile(request.path);
-    const check = checkImage(bytes, request.keepTags);
+    const bytes = readFileSync(path);
+    const check = checkImage(bytes, keepTags);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    return { id: request.id, size: bytes.length, sha256, ...(check ? { check } : {}) };
+    return { size: bytes.length, sha256, ...(check ? { check } : {}) };
   } catch (error) {
     const code = (error as { code?: string }).code;
     const message = error instanceof Error ? error.message : String(error);
-    return { id: request.id, error: code === 'ENOENT' ? 'file not found' : message };
+    return { error: code === 'ENOENT' ? 'file not found' : message };
   }
 }
 
-parentPort?.on('message', async (batch: ScanRequest[]) => {
-  parentPort?.postMessage(await Promise.all(batch.map(scanOne)));
+parentPort?.on('message', async (request: PoolRequest) => {
+  if (request.op === 'scan') {
+    const results = request.paths.map((p) => scanOne(p, request.keepTags));
+    parentPort?.postMessage({ id: request.id, results } satisfies PoolReply);
+    return;
+  }
+  try {
+    const bytes = await assembleChunk(request.chunk);
+    parentPort?.postMessage({ id: request.id, bytes } satisfies PoolReply, [
+      bytes.buffer as ArrayBuffer,
+    ]);
+  } catch (error) {
+    if (!(error instanceof PackError)) throw error;
+    const failure = { code: error.code, file: error.file, message: error.message };
+    parentPort?.postMessage({ id: request.id, failure } satisfies PoolReply);
+  }
 });

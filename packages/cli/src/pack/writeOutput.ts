@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ShardManifest, ShardManifestColumn, ShardManifestEntry } from '@medfusion/core';
 import type { SampleInput } from '../input/SampleInput.js';
+import type { ScanPool } from '../input/scanPool.js';
 import type { Progress } from '../progress.js';
 import type { SplitSpec } from './assignSplits.js';
 import type { PackPlan } from './planShards.js';
@@ -39,6 +40,7 @@ export function countLabels(samples: readonly SampleInput[]): Record<string, num
  * last, and remove the unfinished-pack marker. Returns the shards written or kept.
  */
 export async function writeOutput(
+  pool: ScanPool,
   out: string,
   plan: PackPlan,
   facts: ManifestFacts,
@@ -64,7 +66,9 @@ export async function writeOutput(
       continue;
     }
     written.push(
-      await writeShard(out, shard, plan.membersOf, signal, (bytes) => progress.tick(1, bytes)),
+      await writeShard(pool, out, shard, plan.membersOf, signal, (samples, bytes) =>
+        progress.tick(samples, bytes),
+      ),
     );
     progress.note(`wrote ${shard.name} (${shard.samples.length} samples)`);
   }

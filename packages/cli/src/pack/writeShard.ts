@@ -3,18 +3,17 @@ import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeTarIndex, type TarMember } from '@medfusion/core';
 import { checkUstarLayout, ustarLayout } from '@medfusion/core/internal';
-import { packTar, type TarSource } from 'modern-tar/fs';
 import type { SampleInput } from '../input/SampleInput.js';
+import type { ScanPool } from '../input/scanPool.js';
 import { PackError } from '../PackError.js';
-import { decodePixels } from './decodePixels.js';
-import { mapInOrder } from './mapInOrder.js';
+import { type ChunkRequest, chunkBytes } from './assembleChunk.js';
 import type { PlannedMember, PlannedShard } from './planShards.js';
 
-/** Fixed header fields: the bytes depend on the data only (no clock, no user). */
-const FIXED = { mtime: new Date(0), mode: 0o644, uid: 0, gid: 0, uname: '', gname: '' };
+/** Bytes of tar a worker assembles per message (one write to the shard file each). */
+const CHUNK_BYTES = 4 << 20;
 
-/** Image files read (and decoded) at once while a shard is assembled. */
-const READS_IN_FLIGHT = 32;
+/** Chunks assembled or waiting at once (bounds the memory: about this many x CHUNK_BYTES). */
+const CHUNKS_IN_FLIGHT = 6;
 
 /** Suffix of a file being written; renamed to its final name once complete. */
 export const TEMP_SUFFIX = '.partial';
@@ -66,66 +65,43 @@ export async function completedShard(
 }
 
 /**
- * The bytes of a sample's image member: the file as scanned (same size and
- * sha256, else the file changed), decoded to a `.npy` with `--decode`.
- */
-async function imageMember(sample: SampleInput, m: PlannedMember): Promise<Uint8Array> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(sample.path);
-  } catch (error) {
-    const why =
-      (error as { code?: string }).code === 'ENOENT' ? 'vanished while packing' : String(error);
-    throw new PackError('PACK_INPUT', sample.source, `cannot read the file: ${why}`, {
-      cause: error,
-    });
-  }
-  const sha = createHash('sha256').update(bytes).digest('hex');
-  if (bytes.length !== sample.size || sha !== sample.sha256) {
-    throw new PackError(
-      'PACK_INPUT',
-      sample.source,
-      'the file changed while packing (size or sha256 differ from the scan)',
-    );
-  }
-  if (!m.decode) return bytes;
-  let decoded: Uint8Array;
-  try {
-    decoded = await decodePixels(bytes, m.decode);
-  } catch (error) {
-    throw new PackError(
-      'PACK_INPUT',
-      sample.source,
-      `cannot decode the image: ${(error as Error).message}`,
-      { cause: error },
-    );
-  }
-  if (decoded.length !== m.size) {
-    throw new PackError(
-      'PACK_INPUT',
-      sample.source,
-      `decoded to ${decoded.length} bytes, ${m.size} expected (its size differs from its header's)`,
-    );
-  }
-  return decoded;
-}
-
-/**
- * Write one shard: read its image files, several at once (checking each is still
- * the file that was scanned: same size and sha256; decoding it with `--decode`), pack the tar (modern-tar's Node packer, ustar, fixed
- * mtime/uid/gid/names), check every header is where the index says, then write
- * the sidecar index and the tar, each through a temporary name. `signal` stops
- * between files (nothing of the shard is left under its final name).
+ * Write one shard: cut its samples into chunks of about {@link CHUNK_BYTES}, have
+ * the pool's workers assemble each chunk's tar bytes (headers with core's fixed
+ * fields, the image files read straight into place and checked against the scan:
+ * same size and sha256; decoded with `--decode`), a few chunks at once, and write
+ * them in order to a temporary file, hashing on the way and checking every header
+ * is where the index says; then the sidecar index and the rename. `signal` stops
+ * between chunks (nothing of the shard is left under its final name).
  */
 export async function writeShard(
+  pool: ScanPool,
   dir: string,
   shard: PlannedShard,
   membersOf: (sample: SampleInput) => PlannedMember[],
   signal: AbortSignal,
-  onSample: (bytes: number) => void,
+  onChunk: (samples: number, bytes: number) => void,
 ): Promise<WrittenShard> {
-  const planned = shard.samples.map((sample) => ({ sample, members: membersOf(sample) }));
-  const { members: layout, size } = ustarLayout(planned.flatMap((x) => x.members));
+  const chunks: ChunkRequest[] = [];
+  const all: PlannedMember[] = [];
+  let chunk: ChunkRequest = { samples: [], bytes: 0 };
+  for (const sample of shard.samples) {
+    const members = membersOf(sample);
+    all.push(...members);
+    if (chunk.samples.length > 0 && chunk.bytes >= CHUNK_BYTES) {
+      chunks.push(chunk);
+      chunk = { samples: [], bytes: 0 };
+    }
+    chunk.samples.push({
+      path: sample.path,
+      source: sample.source,
+      size: sample.size as number,
+      sha256: sample.sha256 as string,
+      members,
+    });
+    chunk.bytes += chunkBytes(members);
+  }
+  if (chunk.samples.length > 0) chunks.push(chunk);
+  const { members: layout, size } = ustarLayout(all);
   if (size !== shard.size) {
     throw new PackError(
       'PACK_OUTPUT',
@@ -133,79 +109,75 @@ export async function writeShard(
       `layout of ${size} bytes, the plan says ${shard.size}`,
     );
   }
-  const bodies = await mapInOrder(
-    planned,
-    READS_IN_FLIGHT,
-    async ({ sample, members }) => {
-      const got = await Promise.all(members.map((m) => m.body ?? imageMember(sample, m)));
-      onSample(members.reduce((a, m) => a + m.size, 0));
-      return got;
-    },
-    signal,
-  );
-  signal.throwIfAborted();
-  const sources: TarSource[] = [];
-  planned.forEach(({ members }, i) => {
-    members.forEach((m, k) => {
-      const content = (bodies[i] as Uint8Array[])[k] as Uint8Array;
-      sources.push({ type: 'content', target: m.name, content, ...FIXED });
-    });
-  });
   const path = join(dir, shard.name);
-  const { bytes, sha256 } = await streamTar(`${path}${TEMP_SUFFIX}`, sources, shard, layout);
+  const { bytes, sha256 } = await streamTar(
+    pool,
+    `${path}${TEMP_SUFFIX}`,
+    chunks,
+    shard,
+    layout,
+    signal,
+    onChunk,
+  );
   await writeAtomic(`${path}.idx.json`, encodeTarIndex(layout, { size: bytes, sha256 }));
   await rename(`${path}${TEMP_SUFFIX}`, path);
   return { bytes, sha256 };
 }
 
-/** Bytes gathered before one write to the shard file. */
-const WRITE_BYTES = 1 << 20;
+/** The two zero blocks that end a tar archive. */
+const END_OF_ARCHIVE = new Uint8Array(1024);
 
 /**
- * Pack `sources` (modern-tar's Node packer) straight into the file at `temp`,
- * about 1 MB per write, hashing on the way and checking each ustar header is
- * where the shard's layout says (so the sidecar index is right), then sync it.
- * The whole tar is never held in memory.
+ * Write the chunks' tar bytes (assembled by the pool, {@link CHUNKS_IN_FLIGHT} at
+ * once, written in order) and the end-of-archive blocks to the file at `temp`,
+ * hashing on the way and checking each ustar header is where the shard's layout
+ * says (so the sidecar index is right), then sync it. The whole tar is never held
+ * in memory.
  */
 async function streamTar(
+  pool: ScanPool,
   temp: string,
-  sources: TarSource[],
+  chunks: readonly ChunkRequest[],
   shard: PlannedShard,
   layout: readonly TarMember[],
+  signal: AbortSignal,
+  onChunk: (samples: number, bytes: number) => void,
 ): Promise<WrittenShard> {
   const hash = createHash('sha256');
   const handle = await open(temp, 'w');
+  const inFlight: Promise<Uint8Array>[] = [];
+  let asked = 0;
+  const ask = () => {
+    while (asked < chunks.length && inFlight.length < CHUNKS_IN_FLIGHT) {
+      const p = pool.assemble(chunks[asked++] as ChunkRequest);
+      p.catch(() => {}); // awaited in order below
+      inFlight.push(p);
+    }
+  };
   try {
-    let written = 0; // file position of `batch[0]`
-    let carry: Uint8Array = new Uint8Array(0); // the previous write's last block: a header may straddle
+    let written = 0;
     let next = 0; // first layout entry whose header is not checked yet
-    let batch: Uint8Array[] = [];
-    let batched = 0;
-    const flush = async () => {
-      const buf = Buffer.concat(batch);
-      batch = [];
-      batched = 0;
+    const put = async (buf: Uint8Array) => {
       hash.update(buf);
-      const view = carry.length > 0 ? Buffer.concat([carry, buf]) : buf;
-      const base = written - carry.length;
       const end = written + buf.length;
       const due: TarMember[] = [];
-      while (next < layout.length && (layout[next] as { offset: number }).offset <= end) {
+      while (next < layout.length && (layout[next] as TarMember).offset <= end) {
         const m = layout[next] as TarMember;
-        due.push({ ...m, offset: m.offset - base });
+        due.push({ ...m, offset: m.offset - written });
         next++;
       }
-      checkUstarLayout(view, due, shard.name);
+      checkUstarLayout(buf, due, shard.name);
       await handle.write(buf);
       written = end;
-      carry = buf.subarray(Math.max(0, buf.length - 512));
     };
-    for await (const chunk of packTar(sources)) {
-      batch.push(chunk as Uint8Array);
-      batched += (chunk as Uint8Array).length;
-      if (batched >= WRITE_BYTES) await flush();
+    for (const c of chunks) {
+      signal.throwIfAborted();
+      ask();
+      const buf = await (inFlight.shift() as Promise<Uint8Array>);
+      await put(buf);
+      onChunk(c.samples.length, buf.length);
     }
-    if (batched > 0) await flush();
+    await put(END_OF_ARCHIVE);
     if (written !== shard.size || next !== layout.length) {
       throw new PackError(
         'PACK_OUTPUT',

@@ -51,6 +51,57 @@ export function ustarLayout(members: readonly { name: string; size: number }[]):
   return { members: out, size: at + 2 * TAR_BLOCK };
 }
 
+/** Largest member size a ustar header's 11 octal digits hold (8 GiB - 1). */
+const USTAR_MAX_SIZE = 8 ** 11 - 1;
+
+/**
+ * Write the ustar header block of a plain member (see {@link isPlainUstarName})
+ * into `block` at `offset` (512 bytes, which must be zero): a regular file with
+ * fixed fields (mode 0644, uid/gid 0, no user or group names, mtime 0), so a
+ * shard's bytes depend on its members only. The members of {@link ustarLayout}
+ * written in order, each header then its data padded with zeros to whole blocks,
+ * and two zero blocks at the end, are the archive that layout describes (the same
+ * bytes GNU tar and Python's tarfile read, and modern-tar's packer writes for
+ * these fields). A name that is not plain is a `BAD_FORMAT` SourceFormatError; a
+ * size beyond the header's range a RangeError.
+ */
+export function writeUstarHeader(
+  block: Uint8Array,
+  offset: number,
+  name: string,
+  size: number,
+): void {
+  if (!isPlainUstarName(name)) {
+    throw new SourceFormatError(
+      `tar member name ${JSON.stringify(name)} needs more than one ustar header (printable ASCII, at most ${USTAR_NAME_BYTES} bytes)`,
+    );
+  }
+  if (!Number.isInteger(size) || size < 0 || size > USTAR_MAX_SIZE) {
+    throw new RangeError(
+      `tar member ${name}: size must be an integer in 0..${USTAR_MAX_SIZE}, got ${size}`,
+    );
+  }
+  const h = block.subarray(offset, offset + TAR_BLOCK);
+  for (let i = 0; i < name.length; i++) h[i] = name.charCodeAt(i);
+  const octal = (at: number, width: number, value: number) => {
+    let v = value;
+    for (let i = at + width - 2; i >= at; i--, v = Math.floor(v / 8)) h[i] = 48 + (v % 8);
+  };
+  octal(100, 8, 0o644); // mode
+  octal(108, 8, 0); // uid
+  octal(116, 8, 0); // gid
+  octal(124, 12, size);
+  octal(136, 12, 0); // mtime
+  h[156] = 48; // typeflag '0': regular file
+  h.set([0x75, 0x73, 0x74, 0x61, 0x72, 0, 0x30, 0x30], 257); // magic "ustar\0", version "00"
+  h.fill(32, 148, 156); // the checksum counts its own field as spaces
+  let sum = 0;
+  for (let i = 0; i < TAR_BLOCK; i++) sum += h[i] as number;
+  octal(148, 7, sum); // six digits, a NUL, a space
+  h[154] = 0;
+  h[155] = 32;
+}
+
 /**
  * Check that `tar` (a whole archive) has each member's header where
  * {@link ustarLayout} put it: the name at the start of the block before the
