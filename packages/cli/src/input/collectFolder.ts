@@ -22,8 +22,10 @@ export async function listFiles(root: string, exclude?: string): Promise<string[
     }
   }
   await walk(resolve(root));
-  const rel = (p: string) => relative(root, p).split(sep).join('/');
-  return out.sort((a, b) => (rel(a) < rel(b) ? -1 : rel(a) > rel(b) ? 1 : 0));
+  // Each relative path made once (not twice per comparison).
+  const keyed = out.map((path) => ({ path, rel: relative(root, path).split(sep).join('/') }));
+  keyed.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return keyed.map((k) => k.path);
 }
 
 /**

@@ -56,7 +56,7 @@ const USTAR_MAX_SIZE = 8 ** 11 - 1;
 
 /**
  * Write the ustar header block of a plain member (see {@link isPlainUstarName})
- * into `block` at `offset` (512 bytes, which must be zero): a regular file with
+ * into `block` at `offset` (all 512 bytes of it): a regular file with
  * fixed fields (mode 0644, uid/gid 0, no user or group names, mtime 0), so a
  * shard's bytes depend on its members only. The members of {@link ustarLayout}
  * written in order, each header then its data padded with zeros to whole blocks,
@@ -81,26 +81,45 @@ export function writeUstarHeader(
       `tar member ${name}: size must be an integer in 0..${USTAR_MAX_SIZE}, got ${size}`,
     );
   }
-  const h = block.subarray(offset, offset + TAR_BLOCK);
-  for (let i = 0; i < name.length; i++) h[i] = name.charCodeAt(i);
-  const octal = (at: number, width: number, value: number) => {
-    let v = value;
-    for (let i = at + width - 2; i >= at; i--, v = Math.floor(v / 8)) h[i] = 48 + (v % 8);
-  };
-  octal(100, 8, 0o644); // mode
-  octal(108, 8, 0); // uid
-  octal(116, 8, 0); // gid
-  octal(124, 12, size);
-  octal(136, 12, 0); // mtime
+  block.set(USTAR_TEMPLATE, offset);
+  let sum = USTAR_TEMPLATE_SUM;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    block[offset + i] = c;
+    sum += c;
+  }
+  let v = size;
+  for (let i = offset + 134; i >= offset + 124; i--, v = Math.floor(v / 8)) {
+    const d = 48 + (v % 8);
+    block[i] = d;
+    sum += d - 48; // the template holds '0' there already
+  }
+  writeOctal(block, offset + 148, 7, sum); // six digits,
+  block[offset + 154] = 0; // a NUL, then the template's space
+}
+
+/** Write `value` as `width - 1` octal digits at `at` (the field's last byte left as is). */
+function writeOctal(block: Uint8Array, at: number, width: number, value: number): void {
+  let v = value;
+  for (let i = at + width - 2; i >= at; i--, v = Math.floor(v / 8)) block[i] = 48 + (v % 8);
+}
+
+/** A header block's fixed fields (see {@link writeUstarHeader}), with size 0 and the checksum field as spaces. */
+const USTAR_TEMPLATE = (() => {
+  const h = new Uint8Array(TAR_BLOCK);
+  writeOctal(h, 100, 8, 0o644); // mode
+  writeOctal(h, 108, 8, 0); // uid
+  writeOctal(h, 116, 8, 0); // gid
+  writeOctal(h, 124, 12, 0); // size
+  writeOctal(h, 136, 12, 0); // mtime
   h[156] = 48; // typeflag '0': regular file
   h.set([0x75, 0x73, 0x74, 0x61, 0x72, 0, 0x30, 0x30], 257); // magic "ustar\0", version "00"
   h.fill(32, 148, 156); // the checksum counts its own field as spaces
-  let sum = 0;
-  for (let i = 0; i < TAR_BLOCK; i++) sum += h[i] as number;
-  octal(148, 7, sum); // six digits, a NUL, a space
-  h[154] = 0;
-  h[155] = 32;
-}
+  return h;
+})();
+
+/** Byte sum of {@link USTAR_TEMPLATE}. */
+const USTAR_TEMPLATE_SUM = USTAR_TEMPLATE.reduce((a, b) => a + b, 0);
 
 /**
  * Check that `tar` (a whole archive) has each member's header where
