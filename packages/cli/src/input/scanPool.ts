@@ -54,7 +54,11 @@ export class ScanPool {
 
   constructor(size = Math.min(8, Math.max(1, availableParallelism()))) {
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(new URL('./scanWorker.js', import.meta.url));
+      // A small young generation: a worker's heap holds one message's work, and each
+      // worker's default (up to 48 MB) counted against the pack's flat memory.
+      const worker = new Worker(new URL('./scanWorker.js', import.meta.url), {
+        resourceLimits: { maxYoungGenerationSizeMb: 8 },
+      });
       worker.on('message', (reply: PoolReply) => {
         this.busy.set(worker, (this.busy.get(worker) ?? 1) - 1);
         const job = this.pending.get(reply.id);
@@ -77,6 +81,7 @@ export class ScanPool {
   /** The tar bytes of a chunk (see assembleChunk); a bad file rejects with its PackError. */
   async assemble(chunk: ChunkRequest): Promise<Uint8Array> {
     const reply = await this.run({ id: this.nextId++, op: 'tar', chunk });
+    delete chunk.reuse; // moved to the worker
     if ('failure' in reply) {
       const f = reply.failure;
       throw new PackError(f.code, f.file, f.message.slice(f.file.length + 2));
@@ -110,7 +115,8 @@ export class ScanPool {
       const job = this.queue.shift() as Job;
       this.busy.set(best, (this.busy.get(best) ?? 0) + 1);
       this.pending.set(job.request.id, job);
-      best.postMessage(job.request);
+      const reuse = job.request.op === 'tar' ? job.request.chunk.reuse : undefined;
+      best.postMessage(job.request, reuse ? [reuse] : []);
     }
   }
 

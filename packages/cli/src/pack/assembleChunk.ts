@@ -25,6 +25,8 @@ export interface ChunkRequest {
   samples: ChunkSample[];
   /** Bytes of the chunk: a header block and the padded data per member. */
   bytes: number;
+  /** A spent chunk's memory to fill again (used when it holds `bytes`): no allocation per chunk. */
+  reuse?: ArrayBuffer;
 }
 
 /** Bytes of a chunk of these members (a header block and the padded data each). */
@@ -113,14 +115,16 @@ async function decodeMember(sample: ChunkSample, m: PlannedMember): Promise<Uint
 }
 
 /**
- * The tar bytes of a chunk, as one buffer: per member its ustar header (core's
+ * The tar bytes of a chunk, as one buffer (the request's spent one when it fits): per member its ustar header (core's
  * fixed fields) and its data padded with zeros, the image files read straight
  * into place (or decoded with `--decode`), each checked against its scan. A
  * `PACK_INPUT` PackError names the first file that vanished, changed or does
  * not decode.
  */
 export async function assembleChunk(request: ChunkRequest): Promise<Uint8Array> {
-  const out = new Uint8Array(request.bytes);
+  const { reuse, bytes } = request;
+  const out =
+    reuse && reuse.byteLength >= bytes ? new Uint8Array(reuse, 0, bytes) : new Uint8Array(bytes);
   let at = 0;
   for (const sample of request.samples) {
     for (const m of sample.members) {
@@ -129,6 +133,7 @@ export async function assembleChunk(request: ChunkRequest): Promise<Uint8Array> 
       if (m.body) out.set(m.body, at);
       else if (m.decode) out.set(await decodeMember(sample, m), at);
       else readInto(sample, out, at);
+      out.fill(0, at + m.size, at + paddedSize(m.size)); // a reused chunk holds old bytes
       at += paddedSize(m.size);
     }
   }

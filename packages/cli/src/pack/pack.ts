@@ -47,6 +47,9 @@ export interface PackResult {
 /** Files per scan message to a worker: large enough that a round trip costs little per file. */
 const SCAN_BATCH = 256;
 
+/** Stands in for a batch of scan results already folded into the samples. */
+const DONE: Promise<ScanResult[]> = Promise.resolve([]);
+
 /** Scan every candidate (in parallel workers); the first failure in input order is thrown. */
 async function scanAll(
   pool: ScanPool,
@@ -94,6 +97,7 @@ async function scanAll(
   try {
     for (let b = 0; b < batches.length; b++) {
       const results = await (batches[b] as Promise<ScanResult[]>);
+      batches[b] = DONE; // let the results go: a settled promise holds them
       results.forEach((r, k) => {
         const index = b * SCAN_BATCH + k;
         fold(candidates[index] as SampleInput, index, r);

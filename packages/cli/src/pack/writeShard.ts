@@ -9,11 +9,11 @@ import { PackError } from '../PackError.js';
 import { type ChunkRequest, chunkBytes } from './assembleChunk.js';
 import type { PlannedMember, PlannedShard } from './planShards.js';
 
-/** Bytes of tar a worker assembles per message (one write to the shard file each). */
-const CHUNK_BYTES = 4 << 20;
+/** Most bytes of tar a worker assembles per message (one write to the shard file each), unless one sample is larger. */
+const CHUNK_BYTES = 2 << 20;
 
 /** Chunks assembled or waiting at once (bounds the memory: about this many x CHUNK_BYTES). */
-const CHUNKS_IN_FLIGHT = 6;
+const CHUNKS_IN_FLIGHT = 4;
 
 /** Suffix of a file being written; renamed to its final name once complete. */
 export const TEMP_SUFFIX = '.partial';
@@ -81,27 +81,7 @@ export async function writeShard(
   signal: AbortSignal,
   onChunk: (samples: number, bytes: number) => void,
 ): Promise<WrittenShard> {
-  const chunks: ChunkRequest[] = [];
-  const all: PlannedMember[] = [];
-  let chunk: ChunkRequest = { samples: [], bytes: 0 };
-  for (const sample of shard.samples) {
-    const members = membersOf(sample);
-    all.push(...members);
-    if (chunk.samples.length > 0 && chunk.bytes >= CHUNK_BYTES) {
-      chunks.push(chunk);
-      chunk = { samples: [], bytes: 0 };
-    }
-    chunk.samples.push({
-      path: sample.path,
-      source: sample.source,
-      size: sample.size as number,
-      sha256: sample.sha256 as string,
-      members,
-    });
-    chunk.bytes += chunkBytes(members);
-  }
-  if (chunk.samples.length > 0) chunks.push(chunk);
-  const { members: layout, size } = ustarLayout(all);
+  const { members: layout, size } = ustarLayout(shard.samples.flatMap(membersOf));
   if (size !== shard.size) {
     throw new PackError(
       'PACK_OUTPUT',
@@ -113,7 +93,7 @@ export async function writeShard(
   const { bytes, sha256 } = await streamTar(
     pool,
     `${path}${TEMP_SUFFIX}`,
-    chunks,
+    cutChunks(shard.samples, membersOf),
     shard,
     layout,
     signal,
@@ -123,6 +103,42 @@ export async function writeShard(
   await rename(`${path}${TEMP_SUFFIX}`, path);
   return { bytes, sha256 };
 }
+
+/**
+ * The shard's samples cut into chunks of at most {@link CHUNK_BYTES} (a larger
+ * sample alone), made as they are asked for: a chunk's objects live only until
+ * its reply (short-lived garbage, not a whole shard's worth kept for its write).
+ */
+function* cutChunks(
+  samples: readonly SampleInput[],
+  membersOf: (sample: SampleInput) => PlannedMember[],
+): Generator<ChunkRequest> {
+  let chunk: ChunkRequest = { samples: [], bytes: 0 };
+  for (const sample of samples) {
+    const members = membersOf(sample);
+    const bytes = chunkBytes(members);
+    if (chunk.samples.length > 0 && chunk.bytes + bytes > CHUNK_BYTES) {
+      yield chunk;
+      chunk = { samples: [], bytes: 0 };
+    }
+    chunk.samples.push({
+      path: sample.path,
+      source: sample.source,
+      size: sample.size as number,
+      sha256: sample.sha256 as string,
+      members,
+    });
+    chunk.bytes += bytes;
+  }
+  if (chunk.samples.length > 0) yield chunk;
+}
+
+/**
+ * Spent chunks' memory, sent back to the workers to fill again: a few buffers go
+ * round instead of one new one per chunk (freed ones, allocated in a worker's
+ * malloc arena and released in the main thread's, kept the resident size growing).
+ */
+const spares: ArrayBuffer[] = [];
 
 /** The two zero blocks that end a tar archive. */
 const END_OF_ARCHIVE = new Uint8Array(1024);
@@ -137,7 +153,7 @@ const END_OF_ARCHIVE = new Uint8Array(1024);
 async function streamTar(
   pool: ScanPool,
   temp: string,
-  chunks: readonly ChunkRequest[],
+  chunks: Iterator<ChunkRequest>,
   shard: PlannedShard,
   layout: readonly TarMember[],
   signal: AbortSignal,
@@ -145,13 +161,20 @@ async function streamTar(
 ): Promise<WrittenShard> {
   const hash = createHash('sha256');
   const handle = await open(temp, 'w');
-  const inFlight: Promise<Uint8Array>[] = [];
-  let asked = 0;
+  const inFlight: { samples: number; bytes: Promise<Uint8Array> }[] = [];
+  let more = true;
   const ask = () => {
-    while (asked < chunks.length && inFlight.length < CHUNKS_IN_FLIGHT) {
-      const p = pool.assemble(chunks[asked++] as ChunkRequest);
-      p.catch(() => {}); // awaited in order below
-      inFlight.push(p);
+    while (more && inFlight.length < CHUNKS_IN_FLIGHT) {
+      const next = chunks.next();
+      if (next.done) {
+        more = false;
+        return;
+      }
+      const chunk = next.value;
+      if (chunk.bytes <= CHUNK_BYTES) chunk.reuse = spares.pop() ?? new ArrayBuffer(CHUNK_BYTES);
+      const bytes = pool.assemble(chunk);
+      bytes.catch(() => {}); // awaited in order below
+      inFlight.push({ samples: chunk.samples.length, bytes });
     }
   };
   try {
@@ -163,19 +186,20 @@ async function streamTar(
       const due: TarMember[] = [];
       while (next < layout.length && (layout[next] as TarMember).offset <= end) {
         const m = layout[next] as TarMember;
-        due.push({ ...m, offset: m.offset - written });
+        due.push({ name: m.name, size: m.size, offset: m.offset - written });
         next++;
       }
       checkUstarLayout(buf, due, shard.name);
       await handle.write(buf);
       written = end;
     };
-    for (const c of chunks) {
+    for (ask(); inFlight.length > 0; ask()) {
       signal.throwIfAborted();
-      ask();
-      const buf = await (inFlight.shift() as Promise<Uint8Array>);
+      const c = inFlight.shift() as { samples: number; bytes: Promise<Uint8Array> };
+      const buf = await c.bytes;
       await put(buf);
-      onChunk(c.samples.length, buf.length);
+      onChunk(c.samples, buf.length);
+      if (buf.buffer.byteLength === CHUNK_BYTES) spares.push(buf.buffer as ArrayBuffer);
     }
     await put(END_OF_ARCHIVE);
     if (written !== shard.size || next !== layout.length) {
