@@ -41,10 +41,7 @@ function writeFolder(root: string, n: number): number {
   for (const label of ['a', 'b']) mkdirSync(join(root, label), { recursive: true });
   for (let i = 0; i < n; i++) {
     const png = pngs[i % pngs.length] as Uint8Array;
-    writeFileSync(
-      join(root, i % 2 ? 'b' : 'a', `img-${String(i).padStart(6, '0')}.png`),
-      png,
-    );
+    writeFileSync(join(root, i % 2 ? 'b' : 'a', `img-${String(i).padStart(6, '0')}.png`), png);
     bytes += png.length;
   }
   return bytes;
