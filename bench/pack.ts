@@ -59,7 +59,7 @@ function timed(cmd: string, args: string[]): number {
 type Writer = { name: string; run: (out: string) => number };
 
 function main(): void {
-  for (const pkg of ['core', 'cli'])
+  for (const pkg of ['core', 'web', 'cli'])
     execFileSync('pnpm', ['run', 'build'], { cwd: join(repo, 'packages', pkg), stdio: 'ignore' });
   const tmp = mkdtempSync(join(tmpdir(), 'medfusion-bench-pack-'));
   const rows: Record<string, unknown>[] = [];

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { paddedSize, TAR_BLOCK, writeUstarHeader } from '@medfusion/core/internal';
+import { sniffImage } from '../input/imageKind.js';
 import { PackError } from '../PackError.js';
+import { decodeDicom } from './decodeDicom.js';
 import { decodePixels } from './decodePixels.js';
 import type { PlannedMember } from './planShards.js';
 
@@ -95,7 +97,11 @@ async function decodeMember(sample: ChunkSample, m: PlannedMember): Promise<Uint
   if (bytes.length !== sample.size || sha !== sample.sha256) throw changed(sample.source);
   let decoded: Uint8Array;
   try {
-    decoded = await decodePixels(bytes, m.decode as NonNullable<PlannedMember['decode']>);
+    const options = m.decode as NonNullable<PlannedMember['decode']>;
+    decoded =
+      sniffImage(bytes) === 'dcm'
+        ? await decodeDicom(bytes, options)
+        : await decodePixels(bytes, options);
   } catch (error) {
     throw new PackError(
       'PACK_INPUT',

@@ -118,20 +118,12 @@ async function scanAll(
 }
 
 /**
- * `--decode` needs PNG or JPEG files (DICOM is not decoded here yet) and, without
- * `--size`, images all of one size (a batch needs one shape). A `PACK_INPUT`
- * PackError names the first file that breaks either rule.
+ * `--decode` needs, without `--size`, images all of one size (a batch needs one
+ * shape). A `PACK_INPUT` PackError names the first file that breaks the rule.
  */
 function checkDecodable(samples: readonly SampleInput[], decode: DecodeOptions): void {
   const first = samples[0] as SampleInput;
   for (const s of samples) {
-    if (s.kind === 'dcm') {
-      throw new PackError(
-        'PACK_INPUT',
-        s.source,
-        '--decode does not decode DICOM files yet; pack them without --decode',
-      );
-    }
     if (decode.width === undefined && (s.width !== first.width || s.height !== first.height)) {
       throw new PackError(
         'PACK_INPUT',
