@@ -1,3 +1,5 @@
+import { decodeNpy } from '@medfusion/core';
+
 /** The `.npy` dtypes the packer writes: uint8 (PNG/JPEG pixels), little-endian float32 (rescaled DICOM values). */
 export type NpyDtype = '|u1' | '<f4';
 
@@ -40,35 +42,11 @@ export function encodeNpy(data: Uint8Array | Float32Array, shape: readonly numbe
 }
 
 /**
- * The dtype and shape of a `.npy` file, checked: magic, version 1.x/2.x, a
- * header dict in the file, and data of exactly the size the shape says.
- * Throws an Error saying what is wrong.
+ * The dtype and shape of a `.npy` file, checked by core's decodeNpy (magic,
+ * version, header, C order, a type it reads, data of exactly the size the shape
+ * says). Throws a SourceFormatError saying what is wrong.
  */
 export function readNpyHeader(bytes: Uint8Array): { descr: string; shape: number[] } {
-  const magic = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];
-  if (bytes.length < 10 || magic.some((b, i) => bytes[i] !== b)) throw new Error('not a .npy file');
-  const major = bytes[6] as number;
-  const long = major >= 2;
-  const len = long
-    ? new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true)
-    : (bytes[8] as number) | ((bytes[9] as number) << 8);
-  const start = long ? 12 : 10;
-  if (start + len > bytes.length) throw new Error('truncated .npy header');
-  const dict = new TextDecoder().decode(bytes.subarray(start, start + len));
-  const descr = /'descr':\s*'([^']+)'/.exec(dict)?.[1];
-  const shapeText = /'shape':\s*\(([^)]*)\)/.exec(dict)?.[1];
-  if (!descr || shapeText === undefined) throw new Error(`bad .npy header ${JSON.stringify(dict)}`);
-  const shape = shapeText
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map(Number);
-  const itemsize = Number(/\d+$/.exec(descr)?.[0] ?? Number.NaN);
-  const expected = start + len + shape.reduce((a, b) => a * b, 1) * itemsize;
-  if (!Number.isFinite(expected) || expected !== bytes.length) {
-    throw new Error(
-      `.npy of ${descr} ${JSON.stringify(shape)} should be ${expected} bytes, it is ${bytes.length}`,
-    );
-  }
+  const { descr, shape } = decodeNpy(bytes);
   return { descr, shape };
 }
