@@ -12,7 +12,8 @@
 // - memory-200k: peak resident memory (/usr/bin/time's max RSS: the process with its worker
 //   threads) of packing --memory-samples small PNGs (one run).
 // - cold-epoch-decoded-vs-png: the demo's cold epoch from `--decode` shards against per-file PNG
-//   over HTTP, in Chromium (bench/pack/epoch.ts; --epoch 0 skips it).
+//   over HTTP, in Chromium: NOT MEASURED YET (bench/pack/epoch.ts is a stub printing
+//   ratio null; --epoch 0 leaves the row out).
 // Figures are wall times of whole commands (process start included, as a user sees them).
 // Prints a table, then one JSON line as the last line.
 import { execFileSync, spawnSync } from 'node:child_process';
