@@ -1,6 +1,6 @@
 // --decode stores decoded pixels as uint8 .npy members: numpy reads them, with the
 // pixels PIL decodes from the original files; --size resizes; mixed sizes without
-// --size and DICOM files are refused by name.
+// --size are refused by name (DICOM: pack-decode-dicom.test.ts).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { encode } from 'fast-png';

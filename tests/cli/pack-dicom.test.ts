@@ -134,10 +134,4 @@ describe('medfusion pack of a DICOM folder', () => {
     expect(r.stderr).toMatch(/a\/P1\/2\.dcm: DICOM file has no pixel data \(7FE0,0010\)/);
     expect(existsSync(join(out, 'manifest.json'))).toBe(false);
   });
-
-  it('says --decode does not decode DICOM yet, naming the first file', () => {
-    const r = runCli(['pack', root, '--out', join(tempDir(), 'out'), '--decode']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/sick\/P00\/0\.dcm: --decode does not decode DICOM files yet/);
-  });
 });

@@ -1,4 +1,4 @@
-// Builds @medfusion/core and @medfusion/cli (tsc) once before the cli tests:
+// Builds @medfusion/core, @medfusion/web (the DICOM decoder of --decode) and @medfusion/cli (tsc) once before the cli tests:
 // they run the medfusion command as a child process, as a user does. The truth
 // comes from Debian's Python (tarfile, pydicom, numpy, PIL): installed with
 // apt-get when root and missing.
@@ -24,7 +24,7 @@ export default function setup(): void {
       );
     }
   }
-  for (const pkg of ['core', 'cli']) {
+  for (const pkg of ['core', 'web', 'cli']) {
     execFileSync('pnpm', ['run', 'build'], {
       cwd: resolve(repo, 'packages', pkg),
       stdio: 'inherit',

@@ -144,6 +144,8 @@ export type { RetryOptions } from './reliability/retry.js';
 export { backoffDelay, RetryExhaustedError, retry, sleep } from './reliability/retry.js';
 export type { ByteRange, MergedRange, MergeRangesOptions } from './remote/rangeMerge.js';
 export { mergeRanges } from './remote/rangeMerge.js';
+export type { NpyArray, NpyDtype } from './shards/decodeNpy.js';
+export { decodeNpy } from './shards/decodeNpy.js';
 export type {
   ShardManifest,
   ShardManifestColumn,

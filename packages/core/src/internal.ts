@@ -4,6 +4,7 @@
 // release, patch releases included. Applications import from '@medfusion/core'.
 // Each helper lives once, here or behind one of these re-exports; packages never copy it.
 
+export { sampleBilinear } from './augment/bilinear.js';
 // --- augmentation: checks shared by the CPU path and web's GPU path ---
 export { addNoise, NoiseStream } from './augment/gaussianNoise.js';
 export { checkNormalizeChannels } from './augment/normalize.js';
@@ -38,6 +39,7 @@ export {
   TAR_BLOCK,
   USTAR_NAME_BYTES,
   ustarLayout,
+  writeUstarHeader,
 } from './shards/tarLayout.js';
 export { abortReason, raceAbort, throwIfAborted } from './util/abort.js';
 export type { UntrustedSizeLimits } from './util/checkUntrustedSize.js';

@@ -1,21 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { PackError } from '../PackError.js';
+import type { ChunkRequest } from '../pack/assembleChunk.js';
 import type { ImageCheck } from './checkImage.js';
 
-/** A file for a scan worker. */
-export interface ScanRequest {
-  /** Request number (matches the reply). */
-  id: number;
-  /** Absolute path. */
-  path: string;
-  /** DICOM keywords to read into the sample. */
-  keepTags: readonly string[];
-}
-
-/** A scan worker's answer: the file's size, sha256 and check, or why it failed. */
-export interface ScanReply {
-  /** Request number. */
-  id: number;
+/** What a scan worker found for one file: its size, sha256 and check, or why it failed. */
+export interface ScanResult {
   /** File size in bytes. */
   size?: number;
   /** Hex sha256 of the file. */
@@ -26,69 +16,107 @@ export interface ScanReply {
   error?: string;
 }
 
-/** Files per message to a worker (each worker reads them at once). */
-const BATCH = 32;
+/** A message to a pool worker: scan files, or assemble a chunk of tar. */
+export type PoolRequest =
+  | { id: number; op: 'scan'; paths: string[]; keepTags: readonly string[] }
+  | { id: number; op: 'tar'; chunk: ChunkRequest };
 
-type Job = { request: ScanRequest; resolve: (r: ScanReply) => void; reject: (e: unknown) => void };
+/** A pool worker's answer. */
+export type PoolReply =
+  | { id: number; results: ScanResult[] }
+  | { id: number; bytes: Uint8Array }
+  | { id: number; failure: { code: PackError['code']; file: string; message: string } };
+
+/** Messages a worker holds at once: it starts the next while the last reply travels. */
+const PER_WORKER = 2;
+
+type Job = {
+  request: PoolRequest;
+  worker?: Worker;
+  resolve: (r: PoolReply) => void;
+  reject: (e: unknown) => void;
+};
 
 /**
- * Worker threads that read, check and hash files in parallel (one per core,
- * at most 8), {@link BATCH} files per message. `scan` resolves with the
- * worker's reply; `close` ends them.
+ * Worker threads (one per core, at most 8) that scan files (read, check, hash:
+ * many files per message) and assemble chunks of tar (read the files straight
+ * into the chunk, check them against the scan, decode with `--decode`). Work is
+ * cut in large messages so the round trips cost little per file. `close` ends
+ * the workers; pending calls reject.
  */
 export class ScanPool {
   private readonly workers: Worker[] = [];
-  private readonly idle: Worker[] = [];
-  private queue: Job[] = [];
-  private head = 0;
+  private readonly busy = new Map<Worker, number>();
+  private readonly queue: Job[] = [];
   private readonly pending = new Map<number, Job>();
   private nextId = 0;
   private failure: unknown;
 
   constructor(size = Math.min(8, Math.max(1, availableParallelism()))) {
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(new URL('./scanWorker.js', import.meta.url));
-      worker.on('message', (replies: ScanReply[]) => {
-        this.idle.push(worker);
-        for (const reply of replies) {
-          const job = this.pending.get(reply.id);
-          this.pending.delete(reply.id);
-          job?.resolve(reply);
-        }
+      // A small young generation: a worker's heap holds one message's work, and each
+      // worker's default (up to 48 MB) counted against the pack's flat memory.
+      const worker = new Worker(new URL('./scanWorker.js', import.meta.url), {
+        resourceLimits: { maxYoungGenerationSizeMb: 8 },
+      });
+      worker.on('message', (reply: PoolReply) => {
+        this.busy.set(worker, (this.busy.get(worker) ?? 1) - 1);
+        const job = this.pending.get(reply.id);
+        this.pending.delete(reply.id);
+        job?.resolve(reply);
         this.pump();
       });
       worker.on('error', (error) => this.fail(error));
       this.workers.push(worker);
-      this.idle.push(worker);
+      this.busy.set(worker, 0);
     }
   }
 
-  /** Read, check and hash the file at `path`. */
-  scan(path: string, keepTags: readonly string[]): Promise<ScanReply> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, path, keepTags }, resolve, reject });
-      queueMicrotask(() => this.pump());
-    });
+  /** Read, check and hash the files at `paths` (one result per path, in order). */
+  async scan(paths: string[], keepTags: readonly string[]): Promise<ScanResult[]> {
+    const reply = await this.run({ id: this.nextId++, op: 'scan', paths, keepTags });
+    return (reply as { results: ScanResult[] }).results;
   }
 
-  /** End the workers; pending scans reject. */
+  /** The tar bytes of a chunk (see assembleChunk); a bad file rejects with its PackError. */
+  async assemble(chunk: ChunkRequest): Promise<Uint8Array> {
+    const reply = await this.run({ id: this.nextId++, op: 'tar', chunk });
+    delete chunk.reuse; // moved to the worker
+    if ('failure' in reply) {
+      const f = reply.failure;
+      throw new PackError(f.code, f.file, f.message.slice(f.file.length + 2));
+    }
+    return (reply as { bytes: Uint8Array }).bytes;
+  }
+
+  /** End the workers; pending calls reject. */
   async close(): Promise<void> {
     this.fail(new Error('scan pool closed'));
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 
+  private run(request: PoolRequest): Promise<PoolReply> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request, resolve, reject });
+      this.pump();
+    });
+  }
+
   private pump(): void {
-    while (this.idle.length > 0 && this.head < this.queue.length) {
-      const worker = this.idle.pop() as Worker;
-      const jobs = this.queue.slice(this.head, this.head + BATCH);
-      this.head += jobs.length;
-      for (const job of jobs) this.pending.set(job.request.id, job);
-      worker.postMessage(jobs.map((j) => j.request));
-    }
-    if (this.head === this.queue.length) {
-      this.queue = [];
-      this.head = 0;
+    while (this.queue.length > 0) {
+      // the least busy worker, if it has room
+      let best: Worker | undefined;
+      for (const w of this.workers) {
+        const n = this.busy.get(w) ?? 0;
+        if (n < PER_WORKER && (!best || n < (this.busy.get(best) ?? 0))) best = w;
+      }
+      if (!best) return;
+      const job = this.queue.shift() as Job;
+      this.busy.set(best, (this.busy.get(best) ?? 0) + 1);
+      this.pending.set(job.request.id, job);
+      const reuse = job.request.op === 'tar' ? job.request.chunk.reuse : undefined;
+      best.postMessage(job.request, reuse ? [reuse] : []);
     }
   }
 
@@ -96,8 +124,6 @@ export class ScanPool {
     this.failure ??= error;
     for (const job of this.pending.values()) job.reject(error);
     this.pending.clear();
-    for (const job of this.queue.slice(this.head)) job.reject(error);
-    this.queue = [];
-    this.head = 0;
+    for (const job of this.queue.splice(0)) job.reject(error);
   }
 }

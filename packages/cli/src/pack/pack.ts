@@ -4,11 +4,10 @@ import type { ShardManifestColumn } from '@medfusion/core';
 import { collectCsv } from '../input/collectCsv.js';
 import { collectFolder } from '../input/collectFolder.js';
 import type { SampleInput } from '../input/SampleInput.js';
-import { ScanPool } from '../input/scanPool.js';
+import { ScanPool, type ScanResult } from '../input/scanPool.js';
 import { PackError } from '../PackError.js';
 import type { Progress } from '../progress.js';
 import type { DecodeOptions } from './decodePixels.js';
-import { mapInOrder } from './mapInOrder.js';
 import { type PackLayoutOptions, type PackPlan, planShards } from './planShards.js';
 import { countLabels, type ManifestFacts, STATE_FILE, writeOutput } from './writeOutput.js';
 import { removeTemporaries, writeAtomic } from './writeShard.js';
@@ -45,87 +44,86 @@ export interface PackResult {
   upToDate: boolean;
 }
 
-/** Files being scanned at once (queued for, or in, the workers). */
-const SCANS_IN_FLIGHT = 256;
+/** Files per scan message to a worker: large enough that a round trip costs little per file. */
+const SCAN_BATCH = 256;
+
+/** Stands in for a batch of scan results already folded into the samples. */
+const DONE: Promise<ScanResult[]> = Promise.resolve([]);
 
 /** Scan every candidate (in parallel workers); the first failure in input order is thrown. */
 async function scanAll(
+  pool: ScanPool,
   candidates: SampleInput[],
   csv: boolean,
   keepTags: string[],
   progress: Progress,
   signal: AbortSignal,
 ): Promise<{ samples: SampleInput[]; skipped: number }> {
-  const pool = new ScanPool();
   progress.phase('scan', candidates.length);
-  const abort = () => void pool.close();
-  signal.addEventListener('abort', abort, { once: true });
-  try {
-    // Bounded: a few hundred files in flight, each reply folded into its sample at once.
-    const failures: { index: number; error: PackError }[] = [];
-    const kept = await mapInOrder(
-      candidates,
-      SCANS_IN_FLIGHT,
-      async (c, index) => {
-        const r = await pool.scan(c.path, keepTags);
-        progress.tick(1, r.size ?? 0);
-        if (r.error !== undefined) {
-          failures.push({ index, error: new PackError('PACK_INPUT', c.source, r.error) });
-          return false;
-        }
-        if (!r.check) {
-          if (csv) {
-            const error = new PackError('PACK_INPUT', c.source, 'not a PNG, JPEG or DICOM file');
-            failures.push({ index, error });
-          }
-          return false;
-        }
-        c.kind = r.check.kind;
-        c.size = r.size as number;
-        c.sha256 = r.sha256 as string;
-        if (r.check.width !== undefined) c.width = r.check.width;
-        if (r.check.height !== undefined) c.height = r.check.height;
-        const dicom = r.check.dicom;
-        if (dicom) {
-          const group = dicom.patient || dicom.study;
-          if (group) c.group = group;
-          if (Object.keys(dicom.kept).length > 0) c.fields = { ...c.fields, ...dicom.kept };
-        }
-        return true;
-      },
-      signal,
-    ).catch((error: unknown) => {
-      signal.throwIfAborted(); // Ctrl-C closed the pool: report the stop, not the pool
-      throw error;
-    });
-    signal.throwIfAborted();
-    if (failures.length > 0) {
-      // The first bad file in input order, whichever worker finished first.
-      throw failures.reduce((a, b) => (b.index < a.index ? b : a)).error;
+  const kept = new Array<boolean>(candidates.length).fill(false);
+  let firstFailure: PackError | undefined;
+  const fold = (c: SampleInput, index: number, r: ScanResult): void => {
+    if (r.error !== undefined) {
+      firstFailure ??= new PackError('PACK_INPUT', c.source, r.error);
+      return;
     }
-    const samples = candidates.filter((_, i) => kept[i]);
-    return { samples, skipped: candidates.length - samples.length };
-  } finally {
-    signal.removeEventListener('abort', abort);
-    await pool.close();
+    if (!r.check) {
+      if (csv)
+        firstFailure ??= new PackError('PACK_INPUT', c.source, 'not a PNG, JPEG or DICOM file');
+      return;
+    }
+    c.kind = r.check.kind;
+    c.size = r.size as number;
+    c.sha256 = r.sha256 as string;
+    if (r.check.width !== undefined) c.width = r.check.width;
+    if (r.check.height !== undefined) c.height = r.check.height;
+    const dicom = r.check.dicom;
+    if (dicom) {
+      const group = dicom.patient || dicom.study;
+      if (group) c.group = group;
+      if (Object.keys(dicom.kept).length > 0) c.fields = { ...c.fields, ...dicom.kept };
+    }
+    kept[index] = true;
+  };
+  // Every batch queued at once (the pool feeds the workers); replies are folded in
+  // input order, so the failure reported is the first bad file in input order.
+  const batches: Promise<ScanResult[]>[] = [];
+  for (let i = 0; i < candidates.length; i += SCAN_BATCH) {
+    const paths = candidates.slice(i, i + SCAN_BATCH).map((c) => c.path);
+    const batch = pool.scan(paths, keepTags);
+    batch.catch(() => {}); // awaited below, in order
+    batches.push(batch);
   }
+  try {
+    for (let b = 0; b < batches.length; b++) {
+      const results = await (batches[b] as Promise<ScanResult[]>);
+      batches[b] = DONE; // let the results go: a settled promise holds them
+      results.forEach((r, k) => {
+        const index = b * SCAN_BATCH + k;
+        fold(candidates[index] as SampleInput, index, r);
+      });
+      progress.tick(
+        results.length,
+        results.reduce((a, r) => a + (r.size ?? 0), 0),
+      );
+      if (firstFailure) throw firstFailure;
+    }
+  } catch (error) {
+    signal.throwIfAborted(); // Ctrl-C closed the pool: report the stop, not the pool
+    throw error;
+  }
+  signal.throwIfAborted();
+  const samples = candidates.filter((_, i) => kept[i]);
+  return { samples, skipped: candidates.length - samples.length };
 }
 
 /**
- * `--decode` needs PNG or JPEG files (DICOM is not decoded here yet) and, without
- * `--size`, images all of one size (a batch needs one shape). A `PACK_INPUT`
- * PackError names the first file that breaks either rule.
+ * `--decode` needs, without `--size`, images all of one size (a batch needs one
+ * shape). A `PACK_INPUT` PackError names the first file that breaks the rule.
  */
 function checkDecodable(samples: readonly SampleInput[], decode: DecodeOptions): void {
   const first = samples[0] as SampleInput;
   for (const s of samples) {
-    if (s.kind === 'dcm') {
-      throw new PackError(
-        'PACK_INPUT',
-        s.source,
-        '--decode does not decode DICOM files yet; pack them without --decode',
-      );
-    }
     if (decode.width === undefined && (s.width !== first.width || s.height !== first.height)) {
       throw new PackError(
         'PACK_INPUT',
@@ -186,6 +184,29 @@ export async function pack(
   progress: Progress,
   signal: AbortSignal,
 ): Promise<PackResult> {
+  // Workers start now and load while the input is listed; Ctrl-C ends them.
+  const pool = new ScanPool();
+  const abort = () => void pool.close();
+  signal.addEventListener('abort', abort, { once: true });
+  try {
+    return await packWith(pool, input, options, progress, signal);
+  } catch (error) {
+    signal.throwIfAborted(); // Ctrl-C closed the pool: report the stop, not the pool
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', abort);
+    await pool.close();
+  }
+}
+
+/** `pack` with the worker pool it scans and writes with. */
+async function packWith(
+  pool: ScanPool,
+  input: string,
+  options: PackOptions,
+  progress: Progress,
+  signal: AbortSignal,
+): Promise<PackResult> {
   const inputPath = resolve(input);
   const out = resolve(options.out);
   let info: Awaited<ReturnType<typeof stat>>;
@@ -214,6 +235,7 @@ export async function pack(
     labelType = csv.labelType;
   }
   const { samples, skipped } = await scanAll(
+    pool,
     candidates,
     !info.isDirectory(),
     options.keepTags,
@@ -281,6 +303,7 @@ export async function pack(
   if (options.splits) facts.splits = options.splits;
   try {
     const { written, resumed } = await writeOutput(
+      pool,
       out,
       plan,
       facts,

@@ -73,7 +73,9 @@ function membersOf(
       decode.width ?? (s.width as number),
       decode.channels,
     ];
-    members.push({ name: `${s.key}.npy`, size: npySize(shape), decode });
+    // DICOM: rescaled values as float32; PNG/JPEG: uint8 pixels.
+    const size = npySize(shape, s.kind === 'dcm' ? '<f4' : '|u1');
+    members.push({ name: `${s.key}.npy`, size, decode });
   } else {
     members.push({ name: `${s.key}.${s.kind}`, size: s.size as number });
   }

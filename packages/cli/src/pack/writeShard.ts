@@ -2,16 +2,18 @@ import { createHash } from 'node:crypto';
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeTarIndex, type TarMember } from '@medfusion/core';
-import { checkUstarLayout, FIXED_TAR_HEADER, ustarLayout } from '@medfusion/core/internal';
-import { packTar, type TarSource } from 'modern-tar/fs';
+import { checkUstarLayout, ustarLayout } from '@medfusion/core/internal';
 import type { SampleInput } from '../input/SampleInput.js';
+import type { ScanPool } from '../input/scanPool.js';
 import { PackError } from '../PackError.js';
-import { decodePixels } from './decodePixels.js';
-import { mapInOrder } from './mapInOrder.js';
+import { type ChunkRequest, chunkBytes } from './assembleChunk.js';
 import type { PlannedMember, PlannedShard } from './planShards.js';
 
-/** Image files read (and decoded) at once while a shard is assembled. */
-const READS_IN_FLIGHT = 32;
+/** Most bytes of tar a worker assembles per message (one write to the shard file each), unless one sample is larger. */
+const CHUNK_BYTES = 2 << 20;
+
+/** Chunks assembled or waiting at once (bounds the memory: about this many x CHUNK_BYTES). */
+const CHUNKS_IN_FLIGHT = 4;
 
 /** Suffix of a file being written; renamed to its final name once complete. */
 export const TEMP_SUFFIX = '.partial';
@@ -63,66 +65,23 @@ export async function completedShard(
 }
 
 /**
- * The bytes of a sample's image member: the file as scanned (same size and
- * sha256, else the file changed), decoded to a `.npy` with `--decode`.
- */
-async function imageMember(sample: SampleInput, m: PlannedMember): Promise<Uint8Array> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(sample.path);
-  } catch (error) {
-    const why =
-      (error as { code?: string }).code === 'ENOENT' ? 'vanished while packing' : String(error);
-    throw new PackError('PACK_INPUT', sample.source, `cannot read the file: ${why}`, {
-      cause: error,
-    });
-  }
-  const sha = createHash('sha256').update(bytes).digest('hex');
-  if (bytes.length !== sample.size || sha !== sample.sha256) {
-    throw new PackError(
-      'PACK_INPUT',
-      sample.source,
-      'the file changed while packing (size or sha256 differ from the scan)',
-    );
-  }
-  if (!m.decode) return bytes;
-  let decoded: Uint8Array;
-  try {
-    decoded = await decodePixels(bytes, m.decode);
-  } catch (error) {
-    throw new PackError(
-      'PACK_INPUT',
-      sample.source,
-      `cannot decode the image: ${(error as Error).message}`,
-      { cause: error },
-    );
-  }
-  if (decoded.length !== m.size) {
-    throw new PackError(
-      'PACK_INPUT',
-      sample.source,
-      `decoded to ${decoded.length} bytes, ${m.size} expected (its size differs from its header's)`,
-    );
-  }
-  return decoded;
-}
-
-/**
- * Write one shard: read its image files, several at once (checking each is still
- * the file that was scanned: same size and sha256; decoding it with `--decode`), pack the tar (modern-tar's Node packer, ustar, fixed
- * mtime/uid/gid/names), check every header is where the index says, then write
- * the sidecar index and the tar, each through a temporary name. `signal` stops
- * between files (nothing of the shard is left under its final name).
+ * Write one shard: cut its samples into chunks of about {@link CHUNK_BYTES}, have
+ * the pool's workers assemble each chunk's tar bytes (headers with core's fixed
+ * fields, the image files read straight into place and checked against the scan:
+ * same size and sha256; decoded with `--decode`), a few chunks at once, and write
+ * them in order to a temporary file, hashing on the way and checking every header
+ * is where the index says; then the sidecar index and the rename. `signal` stops
+ * between chunks (nothing of the shard is left under its final name).
  */
 export async function writeShard(
+  pool: ScanPool,
   dir: string,
   shard: PlannedShard,
   membersOf: (sample: SampleInput) => PlannedMember[],
   signal: AbortSignal,
-  onSample: (bytes: number) => void,
+  onChunk: (samples: number, bytes: number) => void,
 ): Promise<WrittenShard> {
-  const planned = shard.samples.map((sample) => ({ sample, members: membersOf(sample) }));
-  const { members: layout, size } = ustarLayout(planned.flatMap((x) => x.members));
+  const { members: layout, size } = ustarLayout(shard.samples.flatMap(membersOf));
   if (size !== shard.size) {
     throw new PackError(
       'PACK_OUTPUT',
@@ -130,79 +89,119 @@ export async function writeShard(
       `layout of ${size} bytes, the plan says ${shard.size}`,
     );
   }
-  const bodies = await mapInOrder(
-    planned,
-    READS_IN_FLIGHT,
-    async ({ sample, members }) => {
-      const got = await Promise.all(members.map((m) => m.body ?? imageMember(sample, m)));
-      onSample(members.reduce((a, m) => a + m.size, 0));
-      return got;
-    },
-    signal,
-  );
-  signal.throwIfAborted();
-  const sources: TarSource[] = [];
-  planned.forEach(({ members }, i) => {
-    members.forEach((m, k) => {
-      const content = (bodies[i] as Uint8Array[])[k] as Uint8Array;
-      sources.push({ type: 'content', target: m.name, content, ...FIXED_TAR_HEADER });
-    });
-  });
   const path = join(dir, shard.name);
-  const { bytes, sha256 } = await streamTar(`${path}${TEMP_SUFFIX}`, sources, shard, layout);
+  const { bytes, sha256 } = await streamTar(
+    pool,
+    `${path}${TEMP_SUFFIX}`,
+    cutChunks(shard.samples, membersOf),
+    shard,
+    layout,
+    signal,
+    onChunk,
+  );
   await writeAtomic(`${path}.idx.json`, encodeTarIndex(layout, { size: bytes, sha256 }));
   await rename(`${path}${TEMP_SUFFIX}`, path);
   return { bytes, sha256 };
 }
 
-/** Bytes gathered before one write to the shard file. */
-const WRITE_BYTES = 1 << 20;
+/**
+ * The shard's samples cut into chunks of at most {@link CHUNK_BYTES} (a larger
+ * sample alone), made as they are asked for: a chunk's objects live only until
+ * its reply (short-lived garbage, not a whole shard's worth kept for its write).
+ */
+function* cutChunks(
+  samples: readonly SampleInput[],
+  membersOf: (sample: SampleInput) => PlannedMember[],
+): Generator<ChunkRequest> {
+  let chunk: ChunkRequest = { samples: [], bytes: 0 };
+  for (const sample of samples) {
+    const members = membersOf(sample);
+    const bytes = chunkBytes(members);
+    if (chunk.samples.length > 0 && chunk.bytes + bytes > CHUNK_BYTES) {
+      yield chunk;
+      chunk = { samples: [], bytes: 0 };
+    }
+    chunk.samples.push({
+      path: sample.path,
+      source: sample.source,
+      size: sample.size as number,
+      sha256: sample.sha256 as string,
+      members,
+    });
+    chunk.bytes += bytes;
+  }
+  if (chunk.samples.length > 0) yield chunk;
+}
 
 /**
- * Pack `sources` (modern-tar's Node packer) straight into the file at `temp`,
- * about 1 MB per write, hashing on the way and checking each ustar header is
- * where the shard's layout says (so the sidecar index is right), then sync it.
- * The whole tar is never held in memory.
+ * Spent chunks' memory, sent back to the workers to fill again: a few buffers go
+ * round instead of one new one per chunk (freed ones, allocated in a worker's
+ * malloc arena and released in the main thread's, kept the resident size growing).
+ */
+const spares: ArrayBuffer[] = [];
+
+/** The two zero blocks that end a tar archive. */
+const END_OF_ARCHIVE = new Uint8Array(1024);
+
+/**
+ * Write the chunks' tar bytes (assembled by the pool, {@link CHUNKS_IN_FLIGHT} at
+ * once, written in order) and the end-of-archive blocks to the file at `temp`,
+ * hashing on the way and checking each ustar header is where the shard's layout
+ * says (so the sidecar index is right), then sync it. The whole tar is never held
+ * in memory.
  */
 async function streamTar(
+  pool: ScanPool,
   temp: string,
-  sources: TarSource[],
+  chunks: Iterator<ChunkRequest>,
   shard: PlannedShard,
   layout: readonly TarMember[],
+  signal: AbortSignal,
+  onChunk: (samples: number, bytes: number) => void,
 ): Promise<WrittenShard> {
   const hash = createHash('sha256');
   const handle = await open(temp, 'w');
+  const inFlight: { samples: number; bytes: Promise<Uint8Array> }[] = [];
+  let more = true;
+  const ask = () => {
+    while (more && inFlight.length < CHUNKS_IN_FLIGHT) {
+      const next = chunks.next();
+      if (next.done) {
+        more = false;
+        return;
+      }
+      const chunk = next.value;
+      if (chunk.bytes <= CHUNK_BYTES) chunk.reuse = spares.pop() ?? new ArrayBuffer(CHUNK_BYTES);
+      const bytes = pool.assemble(chunk);
+      bytes.catch(() => {}); // awaited in order below
+      inFlight.push({ samples: chunk.samples.length, bytes });
+    }
+  };
   try {
-    let written = 0; // file position of `batch[0]`
-    let carry: Uint8Array = new Uint8Array(0); // the previous write's last block: a header may straddle
+    let written = 0;
     let next = 0; // first layout entry whose header is not checked yet
-    let batch: Uint8Array[] = [];
-    let batched = 0;
-    const flush = async () => {
-      const buf = Buffer.concat(batch);
-      batch = [];
-      batched = 0;
+    const put = async (buf: Uint8Array) => {
       hash.update(buf);
-      const view = carry.length > 0 ? Buffer.concat([carry, buf]) : buf;
-      const base = written - carry.length;
       const end = written + buf.length;
       const due: TarMember[] = [];
-      while (next < layout.length && (layout[next] as { offset: number }).offset <= end) {
+      while (next < layout.length && (layout[next] as TarMember).offset <= end) {
         const m = layout[next] as TarMember;
-        due.push({ ...m, offset: m.offset - base });
+        due.push({ name: m.name, size: m.size, offset: m.offset - written });
         next++;
       }
-      checkUstarLayout(view, due, shard.name);
+      checkUstarLayout(buf, due, shard.name);
       await handle.write(buf);
       written = end;
-      carry = buf.subarray(Math.max(0, buf.length - 512));
     };
-    for await (const chunk of packTar(sources)) {
-      batch.push(chunk as Uint8Array);
-      batched += (chunk as Uint8Array).length;
-      if (batched >= WRITE_BYTES) await flush();
+    for (ask(); inFlight.length > 0; ask()) {
+      signal.throwIfAborted();
+      const c = inFlight.shift() as { samples: number; bytes: Promise<Uint8Array> };
+      const buf = await c.bytes;
+      await put(buf);
+      onChunk(c.samples, buf.length);
+      if (buf.buffer.byteLength === CHUNK_BYTES) spares.push(buf.buffer as ArrayBuffer);
     }
-    if (batched > 0) await flush();
+    await put(END_OF_ARCHIVE);
     if (written !== shard.size || next !== layout.length) {
       throw new PackError(
         'PACK_OUTPUT',

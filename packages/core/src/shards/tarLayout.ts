@@ -65,6 +65,76 @@ export function ustarLayout(members: readonly { name: string; size: number }[]):
   return { members: out, size: at + 2 * TAR_BLOCK };
 }
 
+/** Largest member size a ustar header's 11 octal digits hold (8 GiB - 1). */
+const USTAR_MAX_SIZE = 8 ** 11 - 1;
+
+/**
+ * Write the ustar header block of a plain member (see {@link isPlainUstarName})
+ * into `block` at `offset` (all 512 bytes of it): a regular file with
+ * fixed fields (mode 0644, uid/gid 0, no user or group names, mtime 0), so a
+ * shard's bytes depend on its members only. The members of {@link ustarLayout}
+ * written in order, each header then its data padded with zeros to whole blocks,
+ * and two zero blocks at the end, are the archive that layout describes (the same
+ * bytes GNU tar and Python's tarfile read, and modern-tar's packer writes for
+ * these fields). A name that is not plain is a `BAD_FORMAT` SourceFormatError; a
+ * size beyond the header's range a RangeError.
+ */
+export function writeUstarHeader(
+  block: Uint8Array,
+  offset: number,
+  name: string,
+  size: number,
+): void {
+  if (!isPlainUstarName(name)) {
+    throw new SourceFormatError(
+      `tar member name ${JSON.stringify(name)} needs more than one ustar header (printable ASCII, at most ${USTAR_NAME_BYTES} bytes)`,
+    );
+  }
+  if (!Number.isInteger(size) || size < 0 || size > USTAR_MAX_SIZE) {
+    throw new RangeError(
+      `tar member ${name}: size must be an integer in 0..${USTAR_MAX_SIZE}, got ${size}`,
+    );
+  }
+  block.set(USTAR_TEMPLATE, offset);
+  let sum = USTAR_TEMPLATE_SUM;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    block[offset + i] = c;
+    sum += c;
+  }
+  let v = size;
+  for (let i = offset + 134; i >= offset + 124; i--, v = Math.floor(v / 8)) {
+    const d = 48 + (v % 8);
+    block[i] = d;
+    sum += d - 48; // the template holds '0' there already
+  }
+  writeOctal(block, offset + 148, 7, sum); // six digits,
+  block[offset + 154] = 0; // a NUL, then the template's space
+}
+
+/** Write `value` as `width - 1` octal digits at `at` (the field's last byte left as is). */
+function writeOctal(block: Uint8Array, at: number, width: number, value: number): void {
+  let v = value;
+  for (let i = at + width - 2; i >= at; i--, v = Math.floor(v / 8)) block[i] = 48 + (v % 8);
+}
+
+/** A header block's fixed fields (see {@link writeUstarHeader}), with size 0 and the checksum field as spaces. */
+const USTAR_TEMPLATE = (() => {
+  const h = new Uint8Array(TAR_BLOCK);
+  writeOctal(h, 100, 8, 0o644); // mode
+  writeOctal(h, 108, 8, 0); // uid
+  writeOctal(h, 116, 8, 0); // gid
+  writeOctal(h, 124, 12, 0); // size
+  writeOctal(h, 136, 12, 0); // mtime
+  h[156] = 48; // typeflag '0': regular file
+  h.set([0x75, 0x73, 0x74, 0x61, 0x72, 0, 0x30, 0x30], 257); // magic "ustar\0", version "00"
+  h.fill(32, 148, 156); // the checksum counts its own field as spaces
+  return h;
+})();
+
+/** Byte sum of {@link USTAR_TEMPLATE}. */
+const USTAR_TEMPLATE_SUM = USTAR_TEMPLATE.reduce((a, b) => a + b, 0);
+
 /**
  * Check that `tar` (a whole archive) has each member's header where
  * {@link ustarLayout} put it: the name at the start of the block before the

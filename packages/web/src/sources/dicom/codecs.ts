@@ -33,6 +33,19 @@ interface WasmDecoder {
 type WasmModule = Record<string, new () => WasmDecoder>;
 
 /**
+ * In Node (no bundler rewrote `new URL(..., import.meta.url)`; the CLI's `pack
+ * --decode` runs this decoder in worker threads): the `.wasm` file's path,
+ * resolved like an import. Undefined in browsers.
+ */
+function nodeWasmPath(specifier: string): string | undefined {
+  const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions
+    ?.node;
+  const resolve = (import.meta as { resolve?: (s: string) => string }).resolve;
+  if (!node || !resolve) return undefined;
+  return decodeURIComponent(new URL(resolve(specifier)).pathname);
+}
+
+/**
  * Loads an Emscripten codec once per realm (page or worker). The `.wasm` file
  * is located with `new URL(..., import.meta.url)`, which bundlers (Vite,
  * webpack, Rollup with its URL plugin) rewrite to the emitted asset. The
@@ -42,13 +55,15 @@ type WasmModule = Record<string, new () => WasmDecoder>;
 function lazyWasm(
   load: () => Promise<{ default: unknown }>,
   wasmUrl: () => URL,
+  specifier: string,
 ): () => Promise<WasmModule> {
   let module: Promise<WasmModule> | undefined;
   return () => {
     module ??= load().then((m) => {
       const factory = m.default as (o: object) => Promise<WasmModule>;
       return factory({
-        locateFile: (path: string) => (path.endsWith('.wasm') ? wasmUrl().href : path),
+        locateFile: (path: string) =>
+          path.endsWith('.wasm') ? (nodeWasmPath(specifier) ?? wasmUrl().href) : path,
         print: () => {},
         printErr: () => {},
       });
@@ -63,14 +78,17 @@ function lazyWasm(
 const libjpegTurbo = lazyWasm(
   () => import('@cornerstonejs/codec-libjpeg-turbo-8bit/decodewasmjs'),
   () => new URL('@cornerstonejs/codec-libjpeg-turbo-8bit/decodewasm', import.meta.url),
+  '@cornerstonejs/codec-libjpeg-turbo-8bit/decodewasm',
 );
 const charls = lazyWasm(
   () => import('@cornerstonejs/codec-charls/decodewasmjs'),
   () => new URL('@cornerstonejs/codec-charls/decodewasm', import.meta.url),
+  '@cornerstonejs/codec-charls/decodewasm',
 );
 const openjpeg = lazyWasm(
   () => import('@cornerstonejs/codec-openjpeg/decodewasmjs'),
   () => new URL('@cornerstonejs/codec-openjpeg/decodewasm', import.meta.url),
+  '@cornerstonejs/codec-openjpeg/decodewasm',
 );
 
 /**
