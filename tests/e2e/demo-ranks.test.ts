@@ -83,6 +83,12 @@ describe('demo: four ranks share one epoch', () => {
       expect(s).toBeGreaterThan(0.2);
       expect(s).toBeLessThanOrEqual(0.3);
     }
+    // the panel fits a phone: nothing to scroll sideways
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(1);
     expect(errors).toEqual([]);
   });
 });
