@@ -9,6 +9,7 @@ import { SettingsForm } from './form.js';
 import { mib, num, pct, secs } from './format.js';
 import { registerOffline } from './offline.js';
 import { mountOwnData } from './ownData.js';
+import { mountRanksPanel } from './ranksPanel.js';
 import { readSettings, type Settings, type Source } from './settings.js';
 import type { SourceInfo } from './sources.js';
 import { tierRates } from './stats.js';
@@ -342,6 +343,7 @@ async function start(): Promise<void> {
 }
 
 startBtn.addEventListener('click', () => void start());
+mountRanksPanel($('#ranks-panel'));
 stopBtn.addEventListener('click', () => void trainer.stop());
 resetBtn.addEventListener('click', async () => {
   resetBtn.disabled = true;

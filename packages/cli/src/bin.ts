@@ -5,7 +5,9 @@ import { parseArgs } from 'node:util';
 import { MedFusionError } from '@medfusion/core';
 import { parseImageSize, parseInteger, parseKeepTags, parseSize, parseSplit } from './args.js';
 import { formatInspect, inspect } from './inspect.js';
+import { merge } from './merge.js';
 import { type PackOptions, pack } from './pack/pack.js';
+import { parsePart } from './pack/parts.js';
 import { createProgress } from './progress.js';
 import { verify } from './verify.js';
 
@@ -26,7 +28,10 @@ const HELP = `medfusion: pack image data sets into WebDataset tar shards, inspec
       --decode                   store decoded pixels (<key>.npy, uint8 HxWxC) instead of PNG/JPEG files
       --size <WxH>               with --decode: resize to W x H (default: keep; all images one size)
       --channels <1|3>           with --decode: 1 = luminance, 3 = RGB (default 1)
+      --part <i/n>               write only the i-th of n parts (1 <= i <= n); join them with merge
       --json                     progress and result as JSON lines on stdout
+  medfusion merge <part dirs...> --out <dir> [--json]
+                                 join the outputs of pack --part 1/n ... n/n into one data set
   medfusion inspect <dir|manifest|url> [--samples <n>] [--json]
   medfusion verify <dir|manifest|url> [--json]
 
@@ -74,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
         decode: { type: 'boolean', default: false },
         size: { type: 'string' },
         channels: { type: 'string', default: '1' },
+        part: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
     });
@@ -94,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
       options.samplesPerShard = parseInteger('--samples-per-shard', values['samples-per-shard'], 1);
     if (values.split !== undefined) options.splits = parseSplit(values.split);
     if (values.images !== undefined) options.images = values.images;
+    if (values.part !== undefined) options.part = parsePart(values.part);
     if (values.decode) {
       const channels = parseInteger('--channels', values.channels, 1);
       if (channels !== 1 && channels !== 3)
@@ -116,13 +123,33 @@ async function main(argv: string[]): Promise<number> {
     else {
       const how = result.upToDate
         ? 'already complete'
-        : result.resumed > 0
-          ? `resumed: ${result.resumed} shards kept from the last run`
-          : 'packed';
+        : options.part
+          ? `packed part ${options.part.index}/${options.part.count} (join the parts with medfusion merge)`
+          : result.resumed > 0
+            ? `resumed: ${result.resumed} shards kept from the last run`
+            : 'packed';
       process.stdout.write(
-        `${how}: ${result.samples} samples in ${result.shards} shards, ${(result.bytes / 1e6).toFixed(1)} MB -> ${options.out}/manifest.json${result.skipped ? ` (${result.skipped} files that are not PNG, JPEG or DICOM skipped)` : ''}\n`,
+        `${how}: ${result.samples} samples in ${result.shards} shards, ${(result.bytes / 1e6).toFixed(1)} MB -> ${options.part ? options.out : `${options.out}/manifest.json`}${result.skipped ? ` (${result.skipped} files that are not PNG, JPEG or DICOM skipped)` : ''}\n`,
       );
     }
+    return 0;
+  }
+  if (command === 'merge') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { out: { type: 'string', short: 'o' }, json: { type: 'boolean', default: false } },
+    });
+    if (!values.out) throw new TypeError('merge needs --out <dir>');
+    const progress = createProgress(values.json);
+    const r = await merge(positionals, values.out, progress, controller.signal).finally(() =>
+      progress.stop(),
+    );
+    if (values.json) process.stdout.write(`${JSON.stringify({ event: 'done', ...r })}\n`);
+    else
+      process.stdout.write(
+        `${r.upToDate ? 'already complete' : `merged ${r.parts} parts`}: ${r.samples} samples in ${r.shards} shards, ${(r.bytes / 1e6).toFixed(1)} MB -> ${values.out}/manifest.json\n`,
+      );
     return 0;
   }
   if (command === 'inspect' || command === 'verify') {

@@ -7,9 +7,11 @@ import type { SampleInput } from '../input/SampleInput.js';
 import { ScanPool, type ScanResult } from '../input/scanPool.js';
 import { PackError } from '../PackError.js';
 import type { Progress } from '../progress.js';
+import { countLabels, type ManifestFacts } from './buildManifests.js';
 import type { DecodeOptions } from './decodePixels.js';
+import { type PackPart, packPart } from './parts.js';
 import { type PackLayoutOptions, type PackPlan, planShards } from './planShards.js';
-import { countLabels, type ManifestFacts, STATE_FILE, writeOutput } from './writeOutput.js';
+import { STATE_FILE, writeOutput } from './writeOutput.js';
 import { removeTemporaries, writeAtomic } from './writeShard.js';
 
 /** Options of `medfusion pack`. */
@@ -24,6 +26,8 @@ export interface PackOptions extends PackLayoutOptions {
   labelColumn: string;
   /** Folder input: label = first folder under the input. @default false */
   folderLabels: boolean;
+  /** `--part i/n`: write only this part's shards (joined by `medfusion merge`). @default the whole pack */
+  part?: PackPart;
 }
 
 /** What a pack run did. */
@@ -264,6 +268,20 @@ async function packWith(
   if (options.splits) layout.splits = options.splits;
   if (options.decode) layout.decode = options.decode;
   const plan = planShards(samples, layout, classes, columns);
+  const facts: ManifestFacts = { samples, columns };
+  if (labelType) {
+    facts.labels = { column: labelColumn, type: labelType };
+    if (classes) facts.labels.classes = [...classes.keys()];
+  }
+  if (options.splits) facts.splits = options.splits;
+  if (options.part) {
+    const done = await packPart(pool, out, plan, facts, options.part, progress, signal).catch(
+      (error: unknown) => {
+        throw diskFull(error, out);
+      },
+    );
+    return { ...done, skipped, fingerprint: plan.fingerprint };
+  }
   const state = await prepareOutput(out, plan);
   const result: PackResult = {
     samples: samples.length,
@@ -295,12 +313,6 @@ async function packWith(
     samples.length,
     plan.shards.reduce((a, s) => a + s.size, 0),
   );
-  const facts: ManifestFacts = { samples, columns };
-  if (labelType) {
-    facts.labels = { column: labelColumn, type: labelType };
-    if (classes) facts.labels.classes = [...classes.keys()];
-  }
-  if (options.splits) facts.splits = options.splits;
   try {
     const { written, resumed } = await writeOutput(
       pool,
@@ -315,17 +327,20 @@ async function packWith(
     result.bytes = written.reduce((a, w) => a + w.bytes, 0);
   } catch (error) {
     await removeTemporaries(out, names).catch(() => {});
-    const code = (error as { code?: string }).code;
-    if (code === 'ENOSPC' || code === 'EDQUOT') {
-      const path = String((error as { path?: string }).path ?? out).replace(/\.partial$/, '');
-      throw new PackError(
-        'PACK_OUTPUT',
-        path,
-        `the disk is full (${code}); complete shards are kept: free some space and run the same command again`,
-        { cause: error },
-      );
-    }
-    throw error;
+    throw diskFull(error, out);
   }
   return result;
+}
+
+/** A full disk as a `PACK_OUTPUT` PackError naming the file; other errors as they are. */
+function diskFull(error: unknown, out: string): unknown {
+  const code = (error as { code?: string }).code;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return error;
+  const path = String((error as { path?: string }).path ?? out).replace(/\.partial$/, '');
+  return new PackError(
+    'PACK_OUTPUT',
+    path,
+    `the disk is full (${code}); complete shards are kept: free some space and run the same command again`,
+    { cause: error },
+  );
 }

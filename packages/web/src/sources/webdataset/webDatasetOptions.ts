@@ -29,7 +29,10 @@ export interface WebDatasetSourceOptions<T = WebDatasetSample> extends HttpOptio
    */
   sidecar?: false | ((shardUrl: string) => string);
   /**
-   * Samples of the plan fetched ahead (in merged range requests) once a plan is set.
+   * Samples of the plan fetched ahead (in merged range requests) once a plan is set,
+   * in chunks of this many positions; a chunk also reads the samples of the next
+   * `3 × lookahead` positions that lie between its own in a shard, so up to
+   * `4 × lookahead` samples' bytes may be held ahead.
    * @default 256
    */
   lookahead?: number;
