@@ -215,7 +215,7 @@ describe('OpfsStore encryption at rest', () => {
     ]) {
       const b = new OpfsStore({ dir, ...keys });
       const got = await Promise.all(Array.from({ length: 24 }, (_, i) => b.get(`k${i}`)));
-      got.forEach((v, i) => expect(v, `k${i}`).toEqual(value(i)));
+      for (const [i, v] of got.entries()) expect(v, `k${i}`).toEqual(value(i));
       expect((await b.usage()).undecryptable).toBe(0);
       await b.close();
     }
