@@ -33,7 +33,6 @@ export { checkJpeg, checkPng, sniffImage } from './shards/imageCheck.js';
 export { sampleKey } from './shards/sampleKey.js';
 export {
   checkUstarLayout,
-  FIXED_TAR_HEADER,
   isPlainUstarName,
   paddedSize,
   TAR_BLOCK,

@@ -4,20 +4,6 @@ import type { TarMember } from './tarIndex.js';
 /** Size of a tar block: headers and padded member data are whole blocks. */
 export const TAR_BLOCK = 512;
 
-/**
- * The header fields every shard writer of ours fixes (`medfusion pack`, web's
- * `packFiles`): mtime 0, mode 644, uid/gid 0, no user or group names, so a
- * shard's bytes depend on its data only (no clock, no user).
- */
-export const FIXED_TAR_HEADER: Readonly<{
-  mtime: Date;
-  mode: number;
-  uid: number;
-  gid: number;
-  uname: string;
-  gname: string;
-}> = Object.freeze({ mtime: new Date(0), mode: 0o644, uid: 0, gid: 0, uname: '', gname: '' });
-
 /** Longest member name, in bytes, that fits a ustar header's `name` field alone (no prefix, no PAX). */
 export const USTAR_NAME_BYTES = 100;
 

@@ -1,12 +1,6 @@
 import { encodeTarIndex, type TarMember } from '@medfusion/core';
-import {
-  checkUstarLayout,
-  FIXED_TAR_HEADER,
-  TAR_BLOCK,
-  ustarLayout,
-} from '@medfusion/core/internal';
+import { TAR_BLOCK, ustarLayout, writeUstarHeader } from '@medfusion/core/internal';
 import type { IHasher } from 'hash-wasm';
-import { createTarPacker } from 'modern-tar';
 import { PackFilesError } from './PackFilesError.js';
 
 /** One member of a shard: its name and its bytes (read when the shard is written). */
@@ -53,11 +47,13 @@ export async function writeWholeFile(
 }
 
 /**
- * Write one shard into `dir`: its members packed by modern-tar (ustar, fixed
- * header fields) and streamed into the OPFS file while being hashed, then every
- * member's header read back and checked where core's {@link ustarLayout} says
- * it is (so the sidecar index is right), then the sidecar `<name>.idx.json`.
- * `onMember` is told of each member's bytes. Returns the shard's size and sha256.
+ * Write one shard into `dir`: each member's ustar header (core's
+ * {@link writeUstarHeader}: fixed fields, the one writer `medfusion pack` uses
+ * too) then its bytes padded to whole blocks, at the offsets core's
+ * {@link ustarLayout} gives (so the sidecar index is right by construction),
+ * hashed as written, then the two closing blocks and the sidecar
+ * `<name>.idx.json`. A member whose bytes are not its planned size fails the
+ * shard (`PACK_OUTPUT`). `onMember` is told of each member's bytes. Returns the shard's size and sha256.
  */
 export async function writeShardFile(
   dir: FileSystemDirectoryHandle,
@@ -71,44 +67,39 @@ export async function writeShardFile(
   const file = await syncFile(dir, name);
   try {
     hasher.init();
-    const { readable, controller } = createTarPacker();
+    const block = new Uint8Array(TAR_BLOCK);
     let at = 0;
-    const drain = (async () => {
-      for await (const chunk of readable as unknown as AsyncIterable<Uint8Array>) {
-        file.write(chunk, { at });
-        hasher.update(chunk);
-        at += chunk.length;
+    const put = (bytes: Uint8Array) => {
+      file.write(bytes, { at });
+      hasher.update(bytes);
+      at += bytes.length;
+    };
+    for (const m of members) {
+      signal.throwIfAborted();
+      const body = await m.body();
+      if (body.length !== m.size) {
+        throw new PackFilesError(
+          'PACK_OUTPUT',
+          name,
+          `member ${m.name} is ${body.length} bytes, the layout planned ${m.size}`,
+        );
       }
-    })();
-    try {
-      for (const m of members) {
-        signal.throwIfAborted();
-        const body = await m.body();
-        const writer = controller
-          .add({ name: m.name, size: body.length, ...FIXED_TAR_HEADER })
-          .getWriter();
-        await writer.write(body);
-        await writer.close();
-        onMember(body.length);
-      }
-      controller.finalize();
-    } catch (error) {
-      controller.error(error);
-      await drain.catch(() => {});
-      throw error;
+      writeUstarHeader(block, 0, m.name, m.size);
+      put(block);
+      put(body);
+      const pad = (TAR_BLOCK - (body.length % TAR_BLOCK)) % TAR_BLOCK;
+      if (pad > 0) put(new Uint8Array(block.buffer, 0, pad).fill(0));
+      onMember(body.length);
     }
-    await drain;
+    block.fill(0);
+    put(block);
+    put(block);
     if (at !== layout.size) {
       throw new PackFilesError(
         'PACK_OUTPUT',
         name,
         `tar is ${at} bytes, the layout says ${layout.size}`,
       );
-    }
-    const header = new Uint8Array(TAR_BLOCK);
-    for (const m of layout.members) {
-      file.read(header, { at: m.offset - TAR_BLOCK });
-      checkUstarLayout(header, [{ ...m, offset: TAR_BLOCK }], name);
     }
     file.flush();
     const sha256 = hasher.digest('hex');
