@@ -46,8 +46,7 @@ for shard in manifest["shards"]:
 print(json.dumps(report))
 `;
 
-// (Deflated is left out: the scan's own DICOM check refuses it today, with or without --decode.)
-const CT = ['explicit', 'implicit', 'rle', 'jpegls', 'jpeg-lossless-sv1', 'j2k'];
+const CT = ['explicit', 'implicit', 'deflated', 'rle', 'jpegls', 'jpeg-lossless-sv1', 'j2k'];
 
 let fixtures: string;
 let files: ReturnType<typeof buildDicomFixtures>;

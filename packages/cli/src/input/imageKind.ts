@@ -81,7 +81,8 @@ export function checkDicom(bytes: Uint8Array, keepTags: readonly string[]): Dico
   }
   const pixels = ds.elements.x7fe00010;
   if (!pixels) throw new Error('DICOM file has no pixel data (7FE0,0010)');
-  if (pixels.length !== 0xffffffff && pixels.dataOffset + pixels.length > bytes.length) {
+  // ds.byteArray: the data set as parsed (inflated for Deflated Explicit VR Little Endian).
+  if (pixels.length !== 0xffffffff && pixels.dataOffset + pixels.length > ds.byteArray.length) {
     throw new Error('truncated DICOM: the pixel data runs past the end of the file');
   }
   const kept: Record<string, string> = {};
