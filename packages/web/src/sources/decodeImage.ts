@@ -8,6 +8,7 @@ import {
 import { decodePlainPng } from './decodePng.js';
 import { imageSize } from './imageSize.js';
 import { pixelsToFloat32 } from './pixelsToFloat32.js';
+import { isPng, pngTruncation } from './pngTruncation.js';
 
 /** Bytes of a Blob read to find its size: enough for a JPEG's metadata before its frame. */
 const HEAD_BYTES = 256 * 1024;
@@ -101,6 +102,16 @@ export class ImageDecoder {
           : new Uint8Array(bytes);
     const size = imageSize(head);
     if (size) this.checkPixels(label, size.width, size.height);
+    if (isPng(head)) {
+      // A cut-off PNG must fail here: some engines' createImageBitmap draws it blank.
+      const whole =
+        bytes instanceof Blob && blob.size > head.length
+          ? new Uint8Array(await blob.arrayBuffer())
+          : head;
+      const truncated = pngTruncation(whole);
+      if (truncated)
+        throw new ImageDecodeError(`could not decode the image ${label}: ${truncated}`);
+    }
     const targetWidth = this.width ?? size?.width;
     const targetHeight = this.height ?? size?.height;
     // Bytes of a plain PNG at its own size: decoded here, without the Blob round trip
