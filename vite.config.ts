@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript source through this export
 // condition, so neither the tests nor the demo need a build step.
@@ -76,11 +77,15 @@ const firefox = ({ answerPersistPrompt = true }: EngineOptions = {}) => ({
 const otherEngines = { firefox };
 
 /** A browser project in Chromium, then the same project in each of `otherEngines`. */
-function inEveryEngine(name: string, test: Record<string, unknown>, engine: EngineOptions = {}) {
+function inEveryEngine(
+  name: string,
+  test: NonNullable<TestProjectInlineConfiguration['test']>,
+  engine: EngineOptions = {},
+): TestProjectInlineConfiguration[] {
   return [
-    { extends: true, test: { name, ...test, browser: chromium(engine) } },
+    { extends: true as const, test: { name, ...test, browser: chromium(engine) } },
     ...Object.entries(otherEngines).map(([id, browser]) => ({
-      extends: true,
+      extends: true as const,
       test: { name: `${name}-${id}`, ...test, browser: browser(engine) },
     })),
   ];
