@@ -8,6 +8,7 @@
 // the sample server after a pause).
 import { WebDatasetSource } from '@medfusion/web';
 import { describe, expect, inject, it } from 'vitest';
+import { server as runner } from 'vitest/browser';
 import { bounded, report } from './harness.js';
 
 const server = inject('sampleServer');
@@ -24,7 +25,18 @@ const requestsOf = async (tag: string): Promise<number> =>
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** JS heap in use after a full collection (Chromium: --enable-precise-memory-info, --expose-gc). */
+/**
+ * Whether this engine can measure the heap: Chromium with --enable-precise-memory-info and
+ * --expose-gc (vite.config.ts, reliability-web). Firefox has neither performance.memory nor a
+ * gc() for pages: there the heap bound is not checked, and the test's name says so.
+ */
+const heapMeasurable =
+  typeof (globalThis as { gc?: () => void }).gc === 'function' && 'memory' in performance;
+const heapNote = heapMeasurable
+  ? 'heap'
+  : `heap [not measured in ${runner.browser}: no performance.memory or gc()]`;
+
+/** JS heap in use after a full collection, where {@link heapMeasurable}. */
 async function heapUsed(): Promise<number> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --js-flags=--expose-gc (vite.config.ts, reliability-web)');
@@ -60,7 +72,7 @@ async function longestBlock<T>(work: () => Promise<T>): Promise<{ value: T; bloc
 }
 
 describe('hostile manifests: scale', () => {
-  it('a manifest of 10^6 shards opens lazily: one request, bounded time, heap and page block', async (ctx) => {
+  it(`a manifest of 10^6 shards opens lazily: one request, bounded time, ${heapNote} and page block`, async (ctx) => {
     const tag = `million-${Date.now()}`;
     const manifestUrl = `${server}/wds/${tag}/manifest-1000000.json?samples=1`;
     const sent: string[] = [];
@@ -81,16 +93,16 @@ describe('hostile manifests: scale', () => {
     const first = await loadJson();
     const rawMs = performance.now() - raw;
     expect(first.value).toBe(1_000_000);
-    const before = await heapUsed();
+    const before = heapMeasurable ? await heapUsed() : 0;
     const { value: opened, ms } = await bounded('open() of 10^6 shards', 10_000, () =>
       longestBlock(() => WebDatasetSource.open({ manifestUrl, fetch: recording })),
     );
     const source = opened.value;
-    const retained = (await heapUsed()) - before;
+    const retained = heapMeasurable ? (await heapUsed()) - before : Number.NaN;
     expect(source.length).toBe(1_000_000);
     expect(source.shardSizes.length).toBe(1_000_000);
     expect(sent).toEqual([manifestUrl]);
-    expect(retained).toBeLessThan(48 * MiB);
+    if (heapMeasurable) expect(retained).toBeLessThan(48 * MiB);
     // No per-shard work up front: open() blocks the page about as long as loading the JSON
     // does, where a reader and a parsed URL per shard blocked it 14 s when this was filed. The
     // bound is 3x: under a full suite on 2 cores one run read 1.32x (3.8 s against 2.9 s).
@@ -113,7 +125,7 @@ describe('hostile manifests: scale', () => {
         fetchJsonMs: Math.round(rawMs),
         longestBlockMs: Math.round(opened.blockMs),
         responseJsonBlockMs: Math.round(floorMs),
-        retainedMiB: Math.round((retained / MiB) * 10) / 10,
+        retainedMiB: heapMeasurable ? Math.round((retained / MiB) * 10) / 10 : 'n/a',
         requests: 1,
       },
     });
