@@ -148,6 +148,8 @@ export default mergeConfig(base, {
     chunkSizeWarningLimit: 4096,
     // Rolldown's report of slow plugin callbacks (the HTML and worker transforms on a busy
     // machine) is for whoever tunes the build, not for someone starting the demo.
-    rolldownOptions: { checks: { pluginTimings: false } },
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
+  // The workers are bundled on their own: the same for them.
+  worker: { rolldownOptions: { checks: { bundlerTimings: false } } },
 });
