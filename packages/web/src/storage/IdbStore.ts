@@ -77,6 +77,8 @@ export class IdbStore implements PersistentStore {
   private writes: PendingWrite[] = [];
   private reads: PendingRead[] = [];
   private writing: Promise<void> | undefined;
+  /** Re-encryptions under the current key still running (see unseal), awaited by close(). */
+  private readonly reseals = new Set<Promise<void>>();
   private counters = {
     evictions: 0,
     corruptDropped: 0,
@@ -359,9 +361,13 @@ export class IdbStore implements PersistentStore {
       // Lazily, behind the read, keeping its write time (re-encrypting does not make a
       // record younger for maxAge); a failure leaves the old record, read again next time.
       const at = this.ats.get(key);
-      void this.cipher!.seal(key, value)
+      const reseal = this.cipher!.seal(key, value)
         .then((resealed) => this.write(key, resealed, true, at))
         .catch(() => {});
+      // close() waits for it: its write starts only once the seal is done (Firefox's
+      // crypto.subtle took long enough that close() ran first and the write was lost).
+      this.reseals.add(reseal);
+      void reseal.finally(() => this.reseals.delete(reseal));
     }
     return value;
   }
@@ -630,6 +636,7 @@ export class IdbStore implements PersistentStore {
     if (this.closed) return;
     this.sweeper?.stop();
     const db = this.db;
+    while (this.reseals.size > 0) await Promise.all(this.reseals);
     while (this.writing) await this.writing;
     this.closed = true;
     if (db) (await db.catch(() => undefined))?.close();
