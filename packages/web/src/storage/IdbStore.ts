@@ -362,7 +362,9 @@ export class IdbStore implements PersistentStore {
       // record younger for maxAge); a failure leaves the old record, read again next time.
       const at = this.ats.get(key);
       const reseal = this.cipher!.seal(key, value)
-        .then((resealed) => this.write(key, resealed, true, at))
+        .then(async (resealed) => {
+          await this.write(key, resealed, true, at);
+        })
         .catch(() => {});
       // close() waits for it: its write starts only once the seal is done (Firefox's
       // crypto.subtle took long enough that close() ran first and the write was lost).
