@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { webkitgtk } from './tests/setup/webkitProvider.ts';
 
 // Workspace packages resolve to their TypeScript source through this export
@@ -20,7 +21,19 @@ const chromiumArgs = [
   '--use-webgpu-adapter=swiftshader',
 ];
 
-const browser = (extraArgs: string[] = []) => ({
+/** What a browser project asks of its engines. */
+interface EngineOptions {
+  /** Chromium flags beyond chromiumArgs. */
+  chromiumArgs?: string[];
+  /**
+   * Answer navigator.storage.persist()'s permission prompt (granted), where the engine asks the
+   * user (Firefox); false leaves it unanswered, as a user who ignores it would.
+   */
+  answerPersistPrompt?: boolean;
+}
+
+/** Chromium (Debian's, CHROMIUM_PATH overrides): the browser projects' first engine. */
+const chromium = ({ chromiumArgs: extraArgs = [] }: EngineOptions = {}) => ({
   enabled: true,
   headless: true,
   screenshotFailures: false,
@@ -33,14 +46,60 @@ const browser = (extraArgs: string[] = []) => ({
   instances: [{ browser: 'chromium' as const }],
 });
 
+/**
+ * Firefox: Debian's firefox-esr (FIREFOX_PATH overrides) driven by Playwright over WebDriver BiDi
+ * (channel moz-firefox): no geckodriver, no Playwright browser download. patches/playwright-core
+ * lets it start although ESR 153 lacks emulation.setMediaFeaturesOverride.
+ */
+const firefox = ({ answerPersistPrompt = true }: EngineOptions = {}) => ({
+  enabled: true,
+  headless: true,
+  screenshotFailures: false,
+  provider: playwright({
+    launchOptions: {
+      channel: 'moz-firefox',
+      executablePath: process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
+      firefoxUserPrefs: answerPersistPrompt
+        ? {
+            'dom.storageManager.prompt.testing': true,
+            'dom.storageManager.prompt.testing.allow': true,
+          }
+        : {},
+    },
+  }),
+  instances: [{ browser: 'firefox' as const }],
+});
+
 // WebKitGTK's MiniBrowser under Xvfb (tests/setup/webkitProvider.ts): one page at a time.
-const webkitBrowser = () => ({
+const webkit = (_engine: EngineOptions = {}) => ({
   enabled: true,
   headless: true,
   screenshotFailures: false,
   provider: webkitgtk(),
   instances: [{ browser: 'webkit' as const }],
 });
+
+/**
+ * The engines beyond Chromium that the `web` and `reliability-web` projects also run in, each as
+ * `<project>-<engine>` (web-firefox, web-webkit, reliability-web-firefox, …). scripts/run.mjs counts tests per
+ * engine from the browser name (tests/setup/engineReporter.ts), so an engine is one entry here.
+ */
+const otherEngines = { firefox, webkit };
+
+/** A browser project in Chromium, then the same project in each of `otherEngines`. */
+function inEveryEngine(
+  name: string,
+  test: NonNullable<TestProjectInlineConfiguration['test']>,
+  engine: EngineOptions = {},
+): TestProjectInlineConfiguration[] {
+  return [
+    { extends: true as const, test: { name, ...test, browser: chromium(engine) } },
+    ...Object.entries(otherEngines).map(([id, browser]) => ({
+      extends: true as const,
+      test: { name: `${name}-${id}`, ...test, browser: browser(engine) },
+    })),
+  ];
+}
 
 export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
@@ -70,25 +129,11 @@ export default defineConfig({
         extends: true,
         test: { name: 'core', environment: 'node', include: ['tests/core/**/*.test.ts'] },
       },
-      {
-        extends: true,
-        test: {
-          name: 'web',
-          include: ['tests/web/**/*.test.ts'],
-          browser: browser(),
-          // Node-side servers (nginx, faulty range servers) whose URLs tests `inject`.
-          globalSetup: ['tests/setup/servers.ts'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'web-webkit',
-          include: ['tests/web/**/*.test.ts'],
-          browser: webkitBrowser(),
-          globalSetup: ['tests/setup/servers.ts'],
-        },
-      },
+      ...inEveryEngine('web', {
+        include: ['tests/web/**/*.test.ts'],
+        // Node-side servers (nginx, faulty range servers) whose URLs tests `inject`.
+        globalSetup: ['tests/setup/servers.ts'],
+      }),
       {
         extends: true,
         test: {
@@ -98,33 +143,26 @@ export default defineConfig({
           exclude: ['tests/reliability/**/*.browser.test.ts'],
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'reliability-web',
+      ...inEveryEngine(
+        'reliability-web',
+        {
           include: ['tests/reliability/**/*.browser.test.ts'],
+          globalSetup: ['tests/setup/sampleServerSetup.ts'],
+        },
+        {
           // Memory-bound tests read performance.memory (precise) after a forced gc().
-          browser: browser(['--enable-precise-memory-info', '--js-flags=--expose-gc']),
-          provide: { preciseHeap: true },
-          globalSetup: ['tests/setup/sampleServerSetup.ts'],
+          chromiumArgs: ['--enable-precise-memory-info', '--js-flags=--expose-gc'],
+          // persist-prompt.browser.test.ts: open() must not wait on a prompt nobody answers.
+          answerPersistPrompt: false,
         },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'reliability-web-webkit',
-          include: ['tests/reliability/**/*.browser.test.ts'],
-          browser: webkitBrowser(),
-          globalSetup: ['tests/setup/sampleServerSetup.ts'],
-        },
-      },
+      ),
       {
         extends: true,
         test: {
           // DICOM files and DICOMweb (a throwaway Orthanc): fixtures made with DCMTK/GDCM at setup.
           name: 'dicom',
           include: ['tests/dicom/**/*.test.ts'],
-          browser: browser(),
+          browser: chromium(),
           globalSetup: ['tests/setup/dicomSetup.ts'],
         },
       },

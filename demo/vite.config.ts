@@ -128,10 +128,28 @@ export function shellList(): Plugin {
   };
 }
 
+/**
+ * The Cornerstone DICOM codecs are Emscripten builds that `require('fs')` and `require('path')`
+ * in a branch taken only under Node; in the browser they never touch them. Vite externalized
+ * both with a warning per codec and build (~12 lines before the demo's URL): an empty module
+ * stands in for them instead, in the browser build only.
+ */
+const nodeOnlyInCodecs = resolve(here, 'src', 'nodeBuiltinStub.ts');
+
 export default mergeConfig(base, {
   root: here,
   plugins: [demoData(), shellList()],
+  resolve: { alias: { fs: nodeOnlyInCodecs, path: nodeOnlyInCodecs } },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
-  build: { outDir: resolve(here, 'dist'), emptyOutDir: true, chunkSizeWarningLimit: 4096 },
+  build: {
+    outDir: resolve(here, 'dist'),
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 4096,
+    // Rolldown's report of slow plugin callbacks (the HTML and worker transforms on a busy
+    // machine) is for whoever tunes the build, not for someone starting the demo.
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
+  // The workers are bundled on their own: the same for them.
+  worker: { rolldownOptions: { checks: { bundlerTimings: false } } },
 });

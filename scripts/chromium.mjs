@@ -1,5 +1,7 @@
-// Finds a Chromium for the browser tests: CHROMIUM_PATH, else /usr/bin/chromium,
-// else (Debian, root) installs Debian's `chromium` with apt-get, else explains.
+// Finds the browsers of the browser tests: a Chromium (CHROMIUM_PATH, else
+// /usr/bin/chromium) and a Firefox (FIREFOX_PATH, else /usr/bin/firefox-esr),
+// else (Debian, root) installs Debian's `chromium` / `firefox-esr` with apt-get,
+// else explains. Never a download from a browser vendor's CDN.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -47,5 +49,23 @@ export function ensureChromium() {
   throw new Error(
     'No Chromium found. Install one (Debian/Ubuntu: `sudo apt-get install chromium`) ' +
       'or point CHROMIUM_PATH at a Chromium or Chrome binary.',
+  );
+}
+
+/**
+ * Firefox for the *-firefox projects: Debian's firefox-esr, driven by Playwright over WebDriver
+ * BiDi (no geckodriver, no Playwright browser download; see vite.config.ts).
+ */
+export function ensureFirefox() {
+  if (process.env.FIREFOX_PATH) {
+    if (existsSync(process.env.FIREFOX_PATH)) return process.env.FIREFOX_PATH;
+    throw new Error(`FIREFOX_PATH=${process.env.FIREFOX_PATH} does not exist`);
+  }
+  const esr = '/usr/bin/firefox-esr';
+  if (existsSync(esr)) return esr;
+  if (aptInstall(['firefox-esr']) && existsSync(esr)) return esr;
+  throw new Error(
+    'No Firefox found. Install one (Debian: `sudo apt-get install firefox-esr`) ' +
+      'or point FIREFOX_PATH at a Firefox binary (WebDriver BiDi, Firefox 129 or later).',
   );
 }

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // The README's two commands start here: `npm run demo` and `npm test`.
 // Needs only Node 20 and npm: installs pnpm 12.4.2, the locked dependencies
-// and (for tests) finds or installs Chromium and WebKitGTK before doing the work.
+// and (for tests) finds or installs Chromium, Firefox and WebKitGTK before doing the work.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { aptInstall, ensureChromium } from './chromium.mjs';
+import { aptInstall, ensureChromium, ensureFirefox } from './chromium.mjs';
 import { ensureWebKit } from './webkit.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,9 +66,14 @@ function check(label, pnpm, args, tally, env) {
   }
 }
 
+/** Engines in the order their lines are printed; others follow by name. */
+const ENGINE_ORDER = ['chromium', 'firefox', 'webkit'];
+
 function vitest(pnpm, args, tally, env) {
   const report = join(root, '.vitest-report.json');
+  const engineReport = join(root, '.vitest-engines.json');
   rmSync(report, { force: true });
+  rmSync(engineReport, { force: true });
   const status = run(
     pnpm,
     [
@@ -78,10 +83,22 @@ function vitest(pnpm, args, tally, env) {
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${report}`,
+      // Counts per engine (browser projects): tests/setup/engineReporter.ts.
+      '--reporter=./tests/setup/engineReporter.ts',
       ...args,
     ],
-    { env: { ...process.env, ...env } },
+    { env: { ...process.env, ...env, MEDFUSION_ENGINE_REPORT: engineReport } },
   );
+  if (existsSync(engineReport)) {
+    const engines = JSON.parse(readFileSync(engineReport, 'utf8'));
+    for (const [engine, t] of Object.entries(engines)) {
+      tally.engines[engine] ??= { passed: 0, failed: 0, skipped: 0 };
+      const sum = tally.engines[engine];
+      sum.passed += t.passed;
+      sum.failed += t.failed;
+      sum.skipped += t.skipped;
+    }
+  }
   if (!existsSync(report)) {
     tally.failed++;
     tally.failures.push(`vitest ${args.join(' ')} (exit ${status}, no report)`);
@@ -105,8 +122,18 @@ function vitest(pnpm, args, tally, env) {
 
 function summary(tally) {
   if (tally.failures.length) console.log(`\nFailed: \n  ${tally.failures.join('\n  ')}`);
+  // One line per engine (its browser projects' tests), then the total over everything.
+  const rank = (e) => (ENGINE_ORDER.includes(e) ? ENGINE_ORDER.indexOf(e) : ENGINE_ORDER.length);
+  const engines = Object.keys(tally.engines).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
+  if (engines.length) console.log('');
+  for (const e of engines) {
+    const t = tally.engines[e];
+    console.log(`${e}: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`);
+  }
   const skipped = tally.skipped ? `, ${tally.skipped} skipped` : '';
-  console.log(`\n${tally.passed} passed, ${tally.failed} failed${skipped}`);
+  console.log(
+    `${engines.length ? '' : '\n'}${tally.passed} passed, ${tally.failed} failed${skipped}`,
+  );
   process.exit(tally.failed > 0 ? 1 : 0);
 }
 
@@ -119,12 +146,11 @@ if (command === 'demo') {
   // Generates the data (first run), builds the app and serves it with the data: see demo/scripts/serve.mjs.
   process.exit(run(pnpm, ['--filter', '@medfusion/demo', 'run', 'start', ...extra]));
 } else if (command === 'test' || command === 'test:reliability') {
-  const chromium = ensureChromium();
+  const env = { CHROMIUM_PATH: ensureChromium(), FIREFOX_PATH: ensureFirefox() };
   ensureWebKit(); // MiniBrowser + Xvfb for the -webkit projects (tests/setup/webkitProvider.ts)
-  const env = { CHROMIUM_PATH: chromium };
   if (!existsSync('/usr/sbin/nginx') && !process.env.MEDFUSION_NO_NGINX)
     aptInstall(['nginx-light']);
-  const tally = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  const tally = { passed: 0, failed: 0, skipped: 0, failures: [], engines: {} };
   if (command === 'test') {
     check('biome (lint + format)', pnpm, ['exec', 'biome', 'ci', '.'], tally);
     check('typecheck (tsc --noEmit, every package)', pnpm, ['run', 'typecheck'], tally);
@@ -152,8 +178,8 @@ if (command === 'demo') {
     );
     vitest(pnpm, extra, tally, env);
   } else {
-    // Node and Chromium scenarios; the reporter prints the summary table at the end.
-    const projects = ['--project', 'reliability', '--project', 'reliability-web'];
+    // Node and browser scenarios (every engine); the reporter prints the summary table at the end.
+    const projects = ['--project', 'reliability', '--project', 'reliability-web*'];
     const table = '--reporter=./tests/reliability/summaryReporter.ts';
     vitest(pnpm, [...projects, table, ...extra], tally, {
       ...env,

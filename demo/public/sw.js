@@ -32,10 +32,16 @@ self.addEventListener('fetch', (event) => {
           await cache.put(shellKey(request), response.clone());
         }
         return response;
-      } catch (err) {
+      } catch {
         const cached = await caches.match(shellKey(request));
         if (cached) return cached;
-        throw err;
+        // Not cached and the server cannot be reached (offline, or the server is gone while the
+        // browser still says online): an answer the page handles, not a rejected respondWith
+        // (Firefox reports that as an uncaught error on the page).
+        return new Response('offline and not cached', {
+          status: 503,
+          headers: { 'Content-Type': 'text/plain' },
+        });
       }
     })(),
   );

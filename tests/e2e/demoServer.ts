@@ -1,11 +1,11 @@
 // Helpers for the demo e2e test: a small data set, the demo started with the
 // README's command (`node scripts/run.mjs demo`, what `npm run demo` runs) on
-// 127.0.0.1 (a free port), and Debian's Chromium with a persistent profile.
+// 127.0.0.1 (a free port), and Debian's Chromium or Firefox ESR with a persistent profile.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium } from 'playwright';
+import { type Browser, type BrowserContext, chromium, firefox } from 'playwright';
 import { freePort } from '../setup/freePort.js';
 
 /** Repository root. */
@@ -37,6 +37,8 @@ export function generateSmallDataset(count: number): string {
 export interface RunningDemo {
   /** Page URL, ending in `/`. */
   url: string;
+  /** What the command printed up to and including the URL (stdout and stderr). */
+  printed: string;
   /** Stop the command and everything it started. */
   stop(): Promise<void>;
 }
@@ -61,7 +63,7 @@ export async function startDemo(
   );
   let output = '';
   const stop = async () => {
-    if (child.exitCode !== null || child.pid === undefined) return;
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
     const exited = new Promise<void>((res) => child.once('exit', () => res()));
     process.kill(-child.pid, 'SIGTERM'); // the group this test started: pnpm, node, vite
     await exited;
@@ -89,7 +91,7 @@ export async function startDemo(
     await stop();
     throw err;
   });
-  return { url, stop };
+  return { url, printed: output, stop };
 }
 
 const CHROMIUM_ARGS = [
@@ -115,5 +117,19 @@ export function launchPersistent(name: string): Promise<BrowserContext> {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     viewport: { width: 1280, height: 800 },
     args: CHROMIUM_ARGS,
+  });
+}
+
+/**
+ * Debian's Firefox ESR (FIREFOX_PATH overrides) over WebDriver BiDi with a persistent profile in
+ * `.artifacts/<name>` (emptied first), as vite.config.ts drives it for the *-firefox projects.
+ */
+export function launchPersistentFirefox(name: string): Promise<BrowserContext> {
+  const profile = join(ARTIFACTS, name);
+  rmSync(profile, { recursive: true, force: true });
+  return firefox.launchPersistentContext(profile, {
+    channel: 'moz-firefox',
+    executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
+    viewport: { width: 1280, height: 800 },
   });
 }

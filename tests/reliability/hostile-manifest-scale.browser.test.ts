@@ -1,14 +1,14 @@
 // Hostile data, item 7: manifests at scale. A WebDataset manifest of 10^6 shards
 // opens without blocking the page longer than `fetch().json()` of the same manifest
 // does (the browser's own way, measured in the same test), without a reader or
-// parsed URL per shard (heap measured with performance.memory, precise, after a forced gc:
-// Chromium only, the other engines offer neither);
+// parsed URL per shard (heap measured with performance.memory, precise, after a forced gc);
 // it sends nothing but the manifest request when every shard declares `samples`.
 // A manifest of 2,000 missing shards (indices must be built) rejects on the first
 // 404 within a bound, and nothing is requested after open() rejected (counted at
 // the sample server after a pause).
 import { WebDatasetSource } from '@medfusion/web';
 import { describe, expect, inject, it } from 'vitest';
+import { server as runner } from 'vitest/browser';
 import { bounded, report } from './harness.js';
 
 const server = inject('sampleServer');
@@ -26,24 +26,25 @@ const requestsOf = async (tag: string): Promise<number> =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * JS heap in use after a full collection (Chromium: --enable-precise-memory-info, --expose-gc);
- * undefined where the engine offers no gc() and performance.memory (WebKit, Firefox). The
- * Chromium project provides `preciseHeap`: there a missing one is an error.
+ * Whether this engine can measure the heap: Chromium with --enable-precise-memory-info and
+ * --expose-gc (vite.config.ts, reliability-web). Firefox has neither performance.memory nor a
+ * gc() for pages: there the heap bound is not checked, and the test's name says so.
  */
-async function heapUsed(): Promise<number | undefined> {
+const heapMeasurable =
+  typeof (globalThis as { gc?: () => void }).gc === 'function' && 'memory' in performance;
+const heapNote = heapMeasurable
+  ? 'heap'
+  : `heap [not measured in ${runner.browser}: no performance.memory or gc()]`;
+
+/** JS heap in use after a full collection, where {@link heapMeasurable}. */
+async function heapUsed(): Promise<number> {
   const gc = (globalThis as { gc?: () => void }).gc;
-  const memory = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
-  // Chromium's performance.memory is a snapshot taken when read: read it after the collection.
-  if (!gc || !memory()) {
-    if (inject('preciseHeap'))
-      throw new Error('run with --js-flags=--expose-gc (vite.config.ts, reliability-web)');
-    return undefined;
-  }
+  if (!gc) throw new Error('run with --js-flags=--expose-gc (vite.config.ts, reliability-web)');
   for (let i = 0; i < 3; i++) {
     gc();
     await sleep(0);
   }
-  return memory()!.usedJSHeapSize;
+  return (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize;
 }
 
 /** The longest time the page went without running a timer, while `work` runs. */
@@ -73,7 +74,7 @@ async function longestBlock<T>(work: () => Promise<T>): Promise<{ value: T; bloc
 }
 
 describe('hostile manifests: scale', () => {
-  it('a manifest of 10^6 shards opens lazily: one request, bounded time, heap (where measurable) and page block', async (ctx) => {
+  it(`a manifest of 10^6 shards opens lazily: one request, bounded time, ${heapNote} and page block`, async (ctx) => {
     const tag = `million-${Date.now()}`;
     const manifestUrl = `${server}/wds/${tag}/manifest-1000000.json?samples=1`;
     const sent: string[] = [];
@@ -94,17 +95,16 @@ describe('hostile manifests: scale', () => {
     const first = await loadJson();
     const rawMs = performance.now() - raw;
     expect(first.value).toBe(1_000_000);
-    const before = await heapUsed();
+    const before = heapMeasurable ? await heapUsed() : 0;
     const { value: opened, ms } = await bounded('open() of 10^6 shards', 10_000, () =>
       longestBlock(() => WebDatasetSource.open({ manifestUrl, fetch: recording })),
     );
     const source = opened.value;
-    const after = await heapUsed();
-    const retained = before === undefined || after === undefined ? undefined : after - before;
+    const retained = heapMeasurable ? (await heapUsed()) - before : Number.NaN;
     expect(source.length).toBe(1_000_000);
     expect(source.shardSizes.length).toBe(1_000_000);
     expect(sent).toEqual([manifestUrl]);
-    if (retained !== undefined) expect(retained).toBeLessThan(48 * MiB);
+    if (heapMeasurable) expect(retained).toBeLessThan(48 * MiB);
     // No per-shard work up front: open() blocks the page about as long as loading the JSON
     // does, where a reader and a parsed URL per shard blocked it 14 s when this was filed. The
     // bound is 3x: under a full suite on 2 cores one run read 1.32x (3.8 s against 2.9 s).
@@ -127,7 +127,7 @@ describe('hostile manifests: scale', () => {
         fetchJsonMs: Math.round(rawMs),
         longestBlockMs: Math.round(opened.blockMs),
         responseJsonBlockMs: Math.round(floorMs),
-        ...(retained === undefined ? {} : { retainedMiB: Math.round((retained / MiB) * 10) / 10 }),
+        retainedMiB: heapMeasurable ? Math.round((retained / MiB) * 10) / 10 : 'n/a',
         requests: 1,
       },
     });

@@ -17,6 +17,9 @@ export default class ReliabilitySummary implements Reporter {
     let passed = 0;
     let failed = 0;
     for (const mod of modules) {
+      // Rows of another engine than Chromium stay apart: "scenario (firefox)".
+      const browser = mod.project.config.browser;
+      const engine = browser?.enabled && browser.name !== 'chromium' ? ` (${browser.name})` : '';
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
@@ -27,7 +30,8 @@ export default class ReliabilitySummary implements Reporter {
         if (list.length === 0 && state === 'failed') {
           rows.push([mod.moduleId.split('/').pop() ?? '', test.name, result, '']);
         }
-        for (const row of list) {
+        for (const { scenario, ...rest } of list) {
+          const row = { scenario: `${scenario}${engine}`, ...rest };
           // rows with the same scenario and case merge: numbers add up, e.g. one per table entry
           const id = `${row.scenario}\u0000${row.case}`;
           const seen = merged.get(id);

@@ -32,13 +32,15 @@ function runInCspFrame(body: string): Promise<Record<string, unknown>> {
       const web = await import(${JSON.stringify(entry)});
       ${body}
     } catch (err) {
-      out.error = String((err && err.stack) || err);
+      out.error = String((err && \`\${err.message}\\n\${err.stack}\`) || err);
     }
     parent.postMessage({ cspFrame: out }, '*');
   `;
   const frame = document.createElement('iframe');
   frames.push(frame);
-  frame.srcdoc = `<!doctype html><meta http-equiv="Content-Security-Policy" content="script-src 'self' 'unsafe-inline'"><script type="module">${script}</script>`;
+  // The page's origin by name, not 'self': in an about:srcdoc frame Chromium takes 'self' as
+  // the parent's origin, Firefox does not (it refused the import of the package).
+  frame.srcdoc = `<!doctype html><meta http-equiv="Content-Security-Policy" content="script-src ${location.origin} 'unsafe-inline'"><script type="module">${script}</script>`;
   return new Promise((resolve) => {
     const onMessage = (ev: MessageEvent) => {
       if (ev.source !== frame.contentWindow || !ev.data?.cspFrame) return;

@@ -5,9 +5,10 @@ import {
   positiveInt,
   registerErrorClass,
 } from '@medfusion/core/internal';
-import { decodePlainPng, isPng, PNG_TAIL_BYTES, pngTruncated } from './decodePng.js';
+import { decodePlainPng } from './decodePng.js';
 import { imageSize } from './imageSize.js';
 import { pixelsToFloat32 } from './pixelsToFloat32.js';
+import { isPng, pngTruncation } from './pngTruncation.js';
 
 /** Bytes of a Blob read to find its size: enough for a JPEG's metadata before its frame. */
 const HEAD_BYTES = 256 * 1024;
@@ -102,15 +103,14 @@ export class ImageDecoder {
     const size = imageSize(head);
     if (size) this.checkPixels(label, size.width, size.height);
     if (isPng(head)) {
-      const tail =
-        bytes instanceof Blob
-          ? new Uint8Array(await blob.slice(-PNG_TAIL_BYTES).arrayBuffer())
-          : head.subarray(-PNG_TAIL_BYTES);
-      if (pngTruncated(tail)) {
-        throw new ImageDecodeError(
-          `could not decode the image ${label}: the PNG is truncated (it does not end with IEND)`,
-        );
-      }
+      // A cut-off PNG must fail here: some engines' createImageBitmap draws it blank.
+      const whole =
+        bytes instanceof Blob && blob.size > head.length
+          ? new Uint8Array(await blob.arrayBuffer())
+          : head;
+      const truncated = pngTruncation(whole);
+      if (truncated)
+        throw new ImageDecodeError(`could not decode the image ${label}: ${truncated}`);
     }
     const targetWidth = this.width ?? size?.width;
     const targetHeight = this.height ?? size?.height;

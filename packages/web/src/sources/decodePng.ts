@@ -1,39 +1,14 @@
 import { decode as decodePngFile } from 'fast-png';
 import type { DecodedImage } from './decodeImage.js';
 import { pixelsToFloat32 } from './pixelsToFloat32.js';
+import { isPng } from './pngTruncation.js';
 
-const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** IHDR's fields after the signature (8), the chunk length (4) and type (4): width, height at 16. */
 const BIT_DEPTH_AT = 24;
 const COLOUR_TYPE_AT = 25;
 const INTERLACE_AT = 28;
 const GREY = 0;
 const RGB = 2;
-
-/** The IEND chunk every PNG ends with: length 0, type "IEND", its CRC. */
-const IEND = [0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
-
-/** Bytes {@link pngTruncated} needs from the end of the file. */
-export const PNG_TAIL_BYTES = IEND.length;
-
-/** Whether `head` starts with the PNG signature. */
-export function isPng(head: Uint8Array): boolean {
-  if (head.length < SIGNATURE.length) return false;
-  for (let k = 0; k < SIGNATURE.length; k++) if (head[k] !== SIGNATURE[k]) return false;
-  return true;
-}
-
-/**
- * Whether a PNG whose last bytes are `tail` (up to {@link PNG_TAIL_BYTES}) was cut off: it does
- * not end with the IEND chunk. Some platform decoders (WebKit's, Firefox's createImageBitmap)
- * resolve such a file to a blank image instead of failing.
- */
-export function pngTruncated(tail: Uint8Array): boolean {
-  if (tail.length < IEND.length) return true;
-  const at = tail.length - IEND.length;
-  for (let k = 0; k < IEND.length; k++) if (tail[at + k] !== IEND[k]) return true;
-  return false;
-}
 
 /**
  * Whether `bytes` is a PNG the pure-JS path decodes to exactly the platform's values:

@@ -40,6 +40,17 @@ const MAX_GET_BATCH = 64;
 const MAX_WRITE_BATCH_BYTES = 16 * 2 ** 20;
 
 /**
+ * Longest wait at the end of open() for the answer to `navigator.storage.persist()` (asked when
+ * the store starts opening): browsers that decide alone answer well within it; a prompt the user
+ * leaves open does not hold the store up longer.
+ */
+const PERSIST_ANSWER_WAIT_MS = 1000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
  * A {@link PersistentStore} in the Origin Private File System. Samples are
  * packed into large segment files with an offset index (per-file OPFS access
  * is slow); a dedicated worker reads and writes them through
@@ -115,14 +126,15 @@ export class OpfsStore implements PersistentStore {
         'OPFS (navigator.storage.getDirectory) is not available here',
       );
     }
-    if (this.persistAsked) {
-      this.persistedAnswer = await navigator.storage.persist?.().catch(() => false);
-    }
+    const asked = this.persistAsked ? this.askPersistence() : undefined;
     this.valueChecksum = await ValueChecksum.load(this.args.webAssembly);
     await this.client.start(this.useWorker, {
       ...this.args,
       pageChecksXxh64: this.valueChecksum.algorithm === 'xxh64',
     });
+    // An answer that comes while the store opens is in `persisted` at once; a prompt the user
+    // leaves open (Firefox) does not hold up open(): its answer lands in `persisted` when given.
+    if (asked) await Promise.race([asked, sleep(PERSIST_ANSWER_WAIT_MS)]);
     const { maxAge, clock } = this.retention;
     if (maxAge !== undefined) {
       // Expired records go for real now, then every sweep interval.
@@ -362,10 +374,25 @@ export class OpfsStore implements PersistentStore {
   /**
    * Answer of `navigator.storage.persist()` (true: the browser will not
    * evict this origin's data under storage pressure); undefined when
-   * `persist` was not asked or the store is not open yet.
+   * `persist` was not asked, the store is not open yet, or the browser has
+   * not answered yet (Firefox asks the user, who may never answer: open()
+   * does not wait for that).
    */
   get persisted(): boolean | undefined {
     return this.persistedAnswer;
+  }
+
+  /** Ask for persistent storage; `persistedAnswer` is set when (if ever) the browser answers. */
+  private askPersistence(): Promise<void> {
+    const ask = navigator.storage.persist?.() ?? Promise.resolve(false);
+    return ask.then(
+      (granted) => {
+        this.persistedAnswer = granted;
+      },
+      () => {
+        this.persistedAnswer = false;
+      },
+    );
   }
 
   /** Finish and flush the queued puts, persist the index, release the handles and stop the worker. */

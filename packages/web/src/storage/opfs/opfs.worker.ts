@@ -4,23 +4,22 @@
 // OpfsStore's calls over comlink (OpfsHost). Falls back to the async File
 // System API when sync handles are missing or do not open (WebKitGTK). Its
 // group commits' fsyncs run on a flush thread of its own (opfsFlush.worker.ts),
-// so writes go on meanwhile.
+// so writes go on meanwhile. Where sync handles are exclusive (no
+// 'readwrite-unsafe': Firefox), a store holds them only while it holds the
+// writer lock (opfsLeasedSyncBackend.ts).
 
 import * as Comlink from 'comlink';
 import { asyncBackend, syncAccessHandlesWork } from './opfsAsyncFallback.js';
 import { type FileBackend, isNotFound, listFiles, type OpfsFile, removeFile } from './opfsFiles.js';
 import { FlushAside } from './opfsFlushAside.js';
 import { OpfsHost } from './opfsHost.js';
+import {
+  leasedSyncBackend,
+  type SyncCapable,
+  type SyncHandle,
+  syncHandlesShareable,
+} from './opfsLeasedSyncBackend.js';
 import type { FlushJob } from './opfsProtocol.js';
-
-interface SyncHandle {
-  read(buffer: Uint8Array, options?: { at: number }): number;
-  write(buffer: Uint8Array, options?: { at: number }): number;
-  truncate(size: number): void;
-  getSize(): number;
-  flush(): void;
-  close(): void;
-}
 
 class SyncOpfsFile implements OpfsFile {
   constructor(
@@ -62,10 +61,6 @@ class SyncOpfsFile implements OpfsFile {
   }
 }
 
-type SyncCapable = FileSystemFileHandle & {
-  createSyncAccessHandle(options?: { mode?: string }): Promise<SyncHandle>;
-};
-
 /** One flush thread for the worker's life, started at the first group commit. */
 const aside = new FlushAside();
 
@@ -99,7 +94,9 @@ Comlink.expose(
   new OpfsHost(async (dir, kind, quotaBytes) =>
     kind === 'async' || !(await syncAccessHandlesWork())
       ? asyncBackend(dir)
-      : syncBackend(dir, quotaBytes),
+      : syncHandlesShareable()
+        ? syncBackend(dir, quotaBytes)
+        : leasedSyncBackend(dir),
   ),
   self as unknown as Comlink.Endpoint,
 );

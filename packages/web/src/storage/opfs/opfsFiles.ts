@@ -42,6 +42,12 @@ export interface FileBackend {
   remove(name: string): Promise<boolean>;
   /** Names of the files in the directory. */
   list(): Promise<string[]>;
+  /**
+   * Called before the store lets go of the directory's writer lock: release
+   * what another store would need to write (exclusive sync handles, see
+   * opfsLeasedSyncBackend.ts). Absent where nothing is held.
+   */
+  letGo?(): Promise<void>;
 }
 
 /** Resolve (creating) a nested OPFS directory like `'medfusion/xray'`. */

@@ -290,7 +290,7 @@ export class OpfsHost implements OpfsHostApi {
         flushDelayMs: a.flushDelayMs,
         ...(a.quotaBytes === undefined ? {} : { quotaBytes: a.quotaBytes }),
       },
-      new WriterLease(lockName),
+      new WriterLease(lockName, async () => fs.letGo?.()),
       await ValueChecksum.load(a.webAssembly),
       () => ch?.postMessage({ from: this.self }),
     );

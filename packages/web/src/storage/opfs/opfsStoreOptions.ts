@@ -107,7 +107,10 @@ export interface OpfsStoreOptions extends EncryptionOptions, RetentionOptions {
 export interface OpfsStoreUsage extends EngineUsage, EncryptionUsage {
   /** Records deleted because they were older than `maxAge` (on open and by the periodic sweep). */
   expired: number;
-  /** Answer of `navigator.storage.persist()` when `persist: true` was asked. */
+  /**
+   * Answer of `navigator.storage.persist()` when `persist: true` was asked; absent while the
+   * browser has not answered (a permission prompt still open, Firefox).
+   */
   persisted?: boolean;
 }
 

@@ -14,8 +14,14 @@ export class WriterLease {
   /** How many times the lock was taken (see WriterLock.taken). */
   taken = 0;
 
-  /** @param name the Web Lock's name */
-  constructor(private readonly name: string) {}
+  /**
+   * @param name the Web Lock's name
+   * @param beforeLetGo run before the lock goes (the backend releases its exclusive handles)
+   */
+  constructor(
+    private readonly name: string,
+    private readonly beforeLetGo: () => Promise<void> = async () => {},
+  ) {}
 
   /** Run `fn` holding the lock (taken first when not held); the lock stays held after. */
   run<T>(fn: () => Promise<T>): Promise<T> {
@@ -29,7 +35,9 @@ export class WriterLease {
 
   /** Let go of the lock once every run queued so far has finished. */
   release(): Promise<void> {
-    const r = this.chain.then(() => {
+    const r = this.chain.then(async () => {
+      // Failing to close a handle must not keep the lock: the next writer's open reports it.
+      if (this.letGo) await this.beforeLetGo().catch(() => {});
       const letGo = this.letGo;
       this.letGo = undefined;
       this.held = undefined;
