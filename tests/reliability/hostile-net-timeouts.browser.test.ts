@@ -22,12 +22,40 @@ const BOUND_MS = 2_000;
 const timedOut = (label: string, work: () => Promise<unknown>) =>
   failsWithin<RequestTimeoutError>(label, BOUND_MS, work);
 
+/**
+ * Whether this engine hands the page a response once its headers arrive, before any body byte
+ * (asked of the platform with a fetch of the stall-body endpoint, none of our code). Chromium
+ * does; Firefox ESR 153 holds the response back until body bytes come (a plain GET too), so
+ * there a server that stalls after its headers is, as far as the page can tell, still in the
+ * headers phase.
+ */
+async function headersBeforeBody(): Promise<boolean> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), 1_500);
+  try {
+    // As RangeReader asks: a Range, no HTTP cache.
+    await fetch(hostileUrl('stall-body', 'shard.tar'), {
+      headers: { Range: 'bytes=0-511' },
+      cache: 'no-store',
+      signal: abort.signal,
+    });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+}
+/** The phase a stall right after the headers is reported in, in this engine. */
+const afterHeaders = (await headersBeforeBody()) ? 'body' : 'headers';
+
 describe('a stalled server ends in REQUEST_TIMEOUT', () => {
   it('RangeReader: stall before headers, after headers, mid-body; stream mid-body', async (ctx) => {
     const figures: Record<string, number> = {};
     for (const [mode, phase] of [
       ['stall-headers', 'headers'],
-      ['stall-body', 'body'],
+      ['stall-body', afterHeaders],
       ['stall-mid', 'body'],
     ] as const) {
       const url = hostileUrl(mode, 'shard.tar');
@@ -127,7 +155,7 @@ describe('a stalled server ends in REQUEST_TIMEOUT', () => {
     const clock = new ManualClock();
     for (const [mode, phase] of [
       ['stall-headers', 'headers'],
-      ['stall-body', 'body'],
+      ['stall-body', afterHeaders],
     ] as const) {
       const reader = new RangeReader({ url: hostileUrl(mode, 'shard.tar'), clock });
       const read = reader.read(0, 512);
