@@ -30,6 +30,8 @@ export { isRetryable } from './reliability/retry.js';
 // --- the shard format's tar layout, for the writers (the CLI, web's packFiles, the demo's generator) ---
 export type { ImageKind } from './shards/imageCheck.js';
 export { checkJpeg, checkPng, sniffImage } from './shards/imageCheck.js';
+export type { LabelledRow, LabelledRows } from './shards/labelledRows.js';
+export { readLabelledRows } from './shards/labelledRows.js';
 export { sampleKey } from './shards/sampleKey.js';
 export {
   checkUstarLayout,

@@ -1,5 +1,5 @@
 import type { ShardManifestColumn } from '@medfusion/core';
-import { DEFAULT_MISSING_VALUES, sampleKey } from '@medfusion/core/internal';
+import { readLabelledRows, sampleKey } from '@medfusion/core/internal';
 import { CsvFormatError, parseManifest } from '../sources/csvManifest.js';
 import type { LocalFile } from '../sources/dicom/localFiles.js';
 import { PackFilesError } from './PackFilesError.js';
@@ -36,13 +36,6 @@ export interface PackInput {
   labels?: { column: string; type: 'number' | 'class' };
   /** The CSV's other columns (each sample's `.json`). */
   columns: ShardManifestColumn[];
-}
-
-const MISSING = new Set(DEFAULT_MISSING_VALUES);
-
-function isNumber(cell: string): boolean {
-  const t = cell.trim();
-  return t !== '' && Number.isFinite(Number(t));
 }
 
 /**
@@ -101,88 +94,35 @@ export function csvInput(
     }
     throw error;
   }
-  const imageAt = header.indexOf(options.imageColumn);
-  if (imageAt < 0) {
-    throw new PackFilesError(
-      'PACK_INPUT',
-      csvName,
-      `no image column "${options.imageColumn}" (columns: ${header.join(', ')}); set imageColumn`,
-    );
-  }
-  const labelAt = header.indexOf(options.labelColumn);
-  if (rows.length === 0)
-    throw new PackFilesError('PACK_INPUT', csvName, 'no rows after the header');
-  let labelType: 'number' | 'class' | undefined;
-  if (labelAt >= 0) {
-    const present = rows.filter((r) => !MISSING.has((r[labelAt] as string).trim()));
-    const numeric = present.filter((r) => isNumber(r[labelAt] as string)).length;
-    labelType = numeric * 2 > present.length ? 'number' : 'class';
-  }
-  const columns: ShardManifestColumn[] = [];
-  header.forEach((name, c) => {
-    if (c === imageAt || c === labelAt) return;
-    const values = rows.map((r) => r[c] as string).filter((v) => !MISSING.has(v.trim()));
-    columns.push({ name, type: values.length > 0 && values.every(isNumber) ? 'number' : 'string' });
-  });
+  const fail = (message: string): never => {
+    throw new PackFilesError('PACK_INPUT', csvName, message);
+  };
+  const read = readLabelledRows(header, rows, options, fail, 'set imageColumn');
   const paths = relativePaths(files);
   const byPath = new Map<string, LocalFile>();
   files.forEach((f, i) => {
     byPath.set(paths[i] as string, f);
   });
   const used = new Set<string>();
-  const samples = rows.map((row, i) => {
-    const cell = (row[imageAt] as string).trim();
-    const rel = cell
+  const samples = read.rows.map((row, i) => {
+    const rel = row.image
       .replace(/\\/g, '/')
       .split('/')
       .filter((p) => p !== '' && p !== '.')
       .join('/');
-    if (rel === '') {
-      throw new PackFilesError('PACK_INPUT', csvName, `row ${i + 1}: the image column is empty`);
-    }
     const file = byPath.get(rel);
-    if (!file) {
-      throw new PackFilesError(
-        'PACK_INPUT',
-        csvName,
-        `row ${i + 1} names ${cell}, which is not among the picked files`,
-      );
-    }
+    if (!file) fail(`row ${i + 1} names ${row.image}, which is not among the picked files`);
     used.add(rel);
     const s: PackSample = {
       key: sampleKey(rel, hash),
-      blob: file.blob,
-      source: `${csvName} row ${i + 1} (${cell})`,
+      blob: (file as LocalFile).blob,
+      source: `${csvName} row ${i + 1} (${row.image})`,
     };
-    if (labelAt >= 0) {
-      const label = (row[labelAt] as string).trim();
-      if (MISSING.has(label)) {
-        throw new PackFilesError(
-          'PACK_INPUT',
-          csvName,
-          `row ${i + 1} (${cell}): no label in column "${options.labelColumn}"`,
-        );
-      }
-      if (labelType === 'number' && !isNumber(label)) {
-        throw new PackFilesError(
-          'PACK_INPUT',
-          csvName,
-          `row ${i + 1} (${cell}): label "${label}" is not a number, and the other labels in column "${options.labelColumn}" are numbers`,
-        );
-      }
-      s.label = labelType === 'number' ? String(Number(label)) : label;
-    }
-    if (columns.length > 0) {
-      const fields: Record<string, number | string> = {};
-      for (const col of columns) {
-        const v = (row[header.indexOf(col.name)] as string).trim();
-        if (MISSING.has(v)) continue;
-        fields[col.name] = col.type === 'number' ? Number(v) : v;
-      }
-      s.fields = fields;
-    }
+    if (row.label !== undefined) s.label = row.label;
+    if (row.fields) s.fields = row.fields;
     return s;
   });
+  const { columns, labelType } = read;
   const input: PackInput = { samples, fromCsv: true, unused: files.length - used.size, columns };
   if (labelType) input.labels = { column: options.labelColumn, type: labelType };
   return input;
