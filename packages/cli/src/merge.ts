@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import type { ShardManifest, ShardManifestEntry } from '@medfusion/core';
 import { PackError } from './PackError.js';
 import { manifestText } from './pack/buildManifests.js';
+import { existingFingerprint } from './pack/existingFingerprint.js';
 import { PART_FILE, type PartRecord, partName } from './pack/parts.js';
 import { STATE_FILE } from './pack/writeOutput.js';
 import {
@@ -155,13 +156,7 @@ async function prepareMerge(
   await mkdir(out, { recursive: true });
   const names = await readdir(out);
   if (names.includes('manifest.json')) {
-    let fingerprint: unknown;
-    try {
-      fingerprint = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')).fingerprint;
-    } catch {
-      fingerprint = undefined;
-    }
-    if (fingerprint === manifest.fingerprint) return 'done';
+    if ((await existingFingerprint(out)) === manifest.fingerprint) return 'done';
   }
   const ours = new Set(files.flatMap((f) => [f, `${f}${TEMP_SUFFIX}`]));
   const other = names.filter((n) => !ours.has(n));

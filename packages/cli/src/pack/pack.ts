@@ -9,6 +9,7 @@ import { PackError } from '../PackError.js';
 import type { Progress } from '../progress.js';
 import { countLabels, type ManifestFacts } from './buildManifests.js';
 import type { DecodeOptions } from './decodePixels.js';
+import { existingFingerprint } from './existingFingerprint.js';
 import { type PackPart, packPart } from './parts.js';
 import { type PackLayoutOptions, type PackPlan, planShards } from './planShards.js';
 import { STATE_FILE, writeOutput } from './writeOutput.js';
@@ -148,13 +149,7 @@ async function prepareOutput(out: string, plan: PackPlan): Promise<'fresh' | 're
   const names = await readdir(out);
   if (names.length === 0) return 'fresh';
   if (names.includes('manifest.json')) {
-    let fingerprint: unknown;
-    try {
-      fingerprint = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')).fingerprint;
-    } catch {
-      fingerprint = undefined;
-    }
-    if (fingerprint === plan.fingerprint) return 'done';
+    if ((await existingFingerprint(out)) === plan.fingerprint) return 'done';
     throw new PackError(
       'PACK_OUTPUT',
       out,
