@@ -11,9 +11,9 @@
 //   the shards (merged range reads, shard-aware shuffle, as the demo's shard source), the `.npy`
 //   viewed by core's decodeNpy and scaled to [0, 1] on the page's thread.
 // - After an uncounted warm-up round (256 samples each), each round runs both, order alternating,
-//   in one Chromium process, each a fresh pipeline
-//   (the demo's strategy --epoch-strategy, default `both`: memory cache + prefetch, no disk tier)
-//   over the first --epoch-samples samples, one epoch (cold). Figures: samples/s (median and
+//   in one Chromium process, each a fresh pipeline (the demo's strategy --epoch-strategy, default
+//   `both`: memory cache + prefetch, no disk tier) over the first --epoch-samples samples, one
+//   epoch (cold). Figures: samples/s (median and
 //   range over rounds), ratio decoded/png per round and its median (target >= 1.5), Chromium CPU
 //   ms per sample on the page's thread, in the Web Workers and in the rest of Chromium.
 import { spawnSync } from 'node:child_process';
