@@ -27,12 +27,9 @@ import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright';
-import { createServer, defaultClientConditions, type Plugin } from 'vite';
-import { demoData } from '../demo/vite.config.js';
-import { chromiumLaunchOptions } from './_chromium.js';
+import type { Plugin } from 'vite';
 import { printTable } from './_table.js';
-import { CpuMeter } from './pipeline/cpu.js';
+import { openPipelinePage } from './pipeline/harness.js';
 import { describeProfile, summarizeProfile } from './pipeline/profile.js';
 import { describeStep, type RequestEvent } from './pipeline/timeline.js';
 import { ROWS, type Row, type RowConfig, type RowResult } from './pipeline/types.js';
@@ -128,6 +125,14 @@ function figures(e: RowResult['cold']): Figures {
   };
 }
 
+/** One epoch of a row (this bench always runs two). */
+function epochOf(r: RowResult, epoch: 'cold' | 'warm'): RowResult['cold'] {
+  const e = r[epoch];
+  if (e === null) throw new Error(`${r.strategy}: no ${epoch} epoch`);
+  return e;
+}
+const warmOf = (r: RowResult) => epochOf(r, 'warm');
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -147,48 +152,15 @@ async function main(): Promise<void> {
   });
   if (gen.status !== 0) throw new Error('generating the demo data failed');
   const events: RequestEvent[] = [];
-  const server = await createServer({
-    configFile: false,
-    root: resolve(here, 'pipeline'),
-    logLevel: 'warn',
-    plugins: [requestLog(events), demoData()],
-    resolve: { conditions: ['@medfusion/source', ...defaultClientConditions] },
-    worker: { format: 'es' },
-    optimizeDeps: {
-      entries: ['index.html', '../../demo/src/loader.worker.ts'],
-      include: ['@tensorflow/tfjs', 'comlink', 'idb', '@medfusion/web > papaparse'],
-    },
-    cacheDir: resolve(repoRoot, 'node_modules/.vite-bench-pipeline'),
-    server: { host: '127.0.0.1', port: 0, fs: { allow: [repoRoot] }, hmr: false, watch: null },
+  const { page, backend, profile, close } = await openPipelinePage({
+    latency: LATENCY,
+    backend: BACKEND,
+    plugins: [requestLog(events)],
   });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (address === null || address === undefined || typeof address === 'string') {
-    throw new Error('the Vite server has no TCP address');
-  }
-  const url = `http://127.0.0.1:${address.port}/`;
-  const browserServer = await chromium.launchServer(chromiumLaunchOptions());
-  const pid = browserServer.process().pid;
-  if (pid === undefined) throw new Error('no browser process id');
-  const browser = await chromium.connect(browserServer.wsEndpoint());
   const results: RowResult[][] = [];
   const timelines: string[] = [];
   const profiles: string[] = [];
   try {
-    const context = await browser.newContext();
-    await context.addCookies([{ name: 'mf-latency', value: String(LATENCY), url }]);
-    const page = await context.newPage();
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' || msg.text().startsWith('[bench]'))
-        console.error(`  page: ${msg.text()}`);
-    });
-    page.on('pageerror', (err) => console.error(`  page error: ${err.message}`));
-    const cpu = new CpuMeter(pid);
-    await page.exposeFunction('benchCpu', () => cpu.mark());
-    await page.goto(`${url}?backend=${BACKEND}`);
-    const backend = await (
-      await page.waitForFunction(() => window.benchReady, undefined, { timeout: 180_000 })
-    ).jsonValue();
     console.error(
       `pipeline bench: ${SAMPLES} samples of the demo's data, ${LATENCY} ms latency, batch 32, ` +
         `2 decode workers, TF.js ${backend} on the page's thread, ${CORES} cores, ${RUNS} run(s), ` +
@@ -206,23 +178,17 @@ async function main(): Promise<void> {
           backend: BACKEND,
           timelineStep: run === 0 ? TIMELINE_STEP : 0,
           loadsInFlight: LOADS,
+          source: 'png',
+          decodedDir: '',
+          epochs: 2,
         };
-        const cdp = PROFILE && run === 0 ? await context.newCDPSession(page) : undefined;
-        if (cdp) {
-          await cdp.send('Profiler.enable');
-          await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
-          await cdp.send('Profiler.start');
-        }
+        const stop = PROFILE && run === 0 ? await profile() : undefined;
         const r = await page.evaluate((c) => window.runRow(c), cfg);
-        if (cdp) {
-          const { profile } = await cdp.send('Profiler.stop');
-          profiles.push(describeProfile(strategy, summarizeProfile(profile)));
-          await cdp.detach();
-        }
+        if (stop) profiles.push(describeProfile(strategy, summarizeProfile(await stop())));
         const f = figures(r.cold);
         console.error(
           `  run ${run + 1} ${strategy.padEnd(9)} cold ${f.samplesPerSec.toFixed(0)}/s stall ${(f.stallShare * 100).toFixed(0)} %, ` +
-            `warm ${figures(r.warm).samplesPerSec.toFixed(0)}/s stall ${(figures(r.warm).stallShare * 100).toFixed(0)} %`,
+            `warm ${figures(warmOf(r)).samplesPerSec.toFixed(0)}/s stall ${(figures(warmOf(r)).stallShare * 100).toFixed(0)} %`,
         );
         if (r.timeline) {
           timelines.push(...describeStep(strategy, r.timeline, [...events], SAMPLES, LOADER_SEED));
@@ -232,9 +198,7 @@ async function main(): Promise<void> {
       results.push(got);
     }
   } finally {
-    await browser.close();
-    await browserServer.close();
-    await server.close();
+    await close();
   }
   report(results, timelines, profiles);
 }
@@ -244,7 +208,9 @@ function report(runs: RowResult[][], timelines: string[], profiles: string[]): v
   const lines: string[][] = [];
   for (const epoch of ['cold', 'warm'] as const) {
     const perRun = (strategy: Row) =>
-      runs.map((run) => figures((run.find((r) => r.strategy === strategy) as RowResult)[epoch]));
+      runs.map((run) =>
+        figures(epochOf(run.find((r) => r.strategy === strategy) as RowResult, epoch)),
+      );
     const none = rows.includes('none') ? perRun('none') : undefined;
     for (const strategy of rows) {
       const fs = perRun(strategy);

@@ -17,6 +17,16 @@ export interface RowConfig {
   timelineStep: number;
   /** The engine's loads in flight; 0 = the demo's default (`'auto'`). */
   loadsInFlight: number;
+  /**
+   * Where the samples come from: `png` = the demo's CSV manifest + one PNG per sample (decoded
+   * in the demo's Web Workers); `decoded` = `medfusion pack --decode` shards under
+   * `/data/<decodedDir>/` (uint8 `.npy` members, read by range requests on the page's thread).
+   */
+  source: 'png' | 'decoded';
+  /** With `source: 'decoded'`: the folder under `/data/` holding the shards' manifest.json. */
+  decodedDir: string;
+  /** Epochs to run: 2 = cold then warm, 1 = the cold epoch only (`warm` is null). */
+  epochs: 1 | 2;
 }
 
 /** CPU time (ms) of Chromium's threads since the last mark. */
@@ -83,6 +93,7 @@ export interface StepTimeline {
 export interface RowResult {
   strategy: Row;
   cold: EpochResult;
-  warm: EpochResult;
+  /** The second epoch; null when the row ran the cold epoch only. */
+  warm: EpochResult | null;
   timeline: StepTimeline | undefined;
 }
