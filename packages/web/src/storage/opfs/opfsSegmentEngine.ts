@@ -26,8 +26,10 @@ import { OpfsSegmentIndex, type Segment } from './opfsSegmentIndex.js';
 import { readNewestSnapshot } from './opfsSnapshotFiles.js';
 import { OpfsSnapshotWriter } from './opfsSnapshotWriter.js';
 import {
+  appendChunks,
   appendEnd,
   type BatchPlan,
+  concatBytes,
   checkedKeyLength as keyLength,
   packRecords,
   planBatch,
@@ -333,10 +335,16 @@ export class OpfsSegmentEngine {
    * another one or a reloaded page; the flush that makes them survive an OS
    * crash follows within `flushDelayMs`, once for everything written
    * meanwhile (at once when it is 0). Returns one error (or undefined) per
-   * record.
+   * record. `tails[i]`, when given, holds record i's last bytes (a sealed
+   * value's ciphertext where WebCrypto left it): written after its part in
+   * `bytes`, with no copy into the batch (on sync handles).
    */
-  async writeBatch(bytes: Uint8Array, keys: readonly string[]): Promise<(unknown | undefined)[]> {
-    const plan = planBatch(bytes, keys, this.opts.maxBytes);
+  async writeBatch(
+    bytes: Uint8Array,
+    keys: readonly string[],
+    tails?: readonly (Uint8Array | undefined)[],
+  ): Promise<(unknown | undefined)[]> {
+    const plan = planBatch(bytes, keys, this.opts.maxBytes, tails);
     return this.locked(() => this.appendLocked(bytes, keys, plan));
   }
 
@@ -346,7 +354,7 @@ export class OpfsSegmentEngine {
     keys: readonly string[],
     plan: BatchPlan,
   ): Promise<(unknown | undefined)[]> {
-    const { results, starts, ends } = plan;
+    const { results, starts, sizes, tails } = plan;
     {
       // Held since this engine's last write: no other store wrote meanwhile.
       if (this.headTaken !== this.lock.taken) await this.refreshIfChanged();
@@ -355,7 +363,7 @@ export class OpfsSegmentEngine {
       while (k < keys.length) {
         // Fill one append to the active segment.
         let segment = this.index.active();
-        const firstSize = ends[k]! - starts[k]!;
+        const firstSize = sizes[k]!;
         if (!segment || (segment.end > 0 && segment.end + firstSize > this.opts.segmentBytes)) {
           await this.evictor.makeRoom(firstSize);
           segment = await this.newSegment();
@@ -368,12 +376,14 @@ export class OpfsSegmentEngine {
           this.opts.maxBytes - this.index.diskBytes(),
         );
         const j = appendEnd(plan, k, room);
-        for (let t = k; t < j; t++) sealRecord(bytes, starts[t]!, this.valueChecksum);
-        const base = segment.end - starts[k]!;
-        // A view into the batch buffer: no copy on the way to the disk.
+        for (let t = k; t < j; t++) sealRecord(bytes, starts[t]!, this.valueChecksum, tails[t]);
+        let offset = segment.end;
+        // Views into the batch buffer and the tails: no copy on the way to the disk (but
+        // one write per buffer: the async API commits each, so there they go as one).
+        const chunks = appendChunks(bytes, plan, k, j);
         const err = await this.evictor.appendWithQuotaRetry(
           segment,
-          bytes.subarray(starts[k]!, ends[j - 1]!),
+          this.fs.kind === 'async' && chunks.length > 1 ? [concatBytes(chunks)] : chunks,
         );
         if (err !== undefined) {
           for (let t = k; t < keys.length; t++) results[t] ??= err;
@@ -386,13 +396,14 @@ export class OpfsSegmentEngine {
           else {
             this.index.set(keys[t]!, {
               segment: segment.id,
-              offset: base + at,
+              offset,
               keyLen: dv.getUint16(6, true),
               len: dv.getUint32(8, true),
               sum: dataSumOf(dv),
               time: dv.getUint32(20, true),
             });
           }
+          offset += sizes[t]!;
         }
         this.index.touch(segment);
         k = j;
@@ -454,14 +465,7 @@ export class OpfsSegmentEngine {
         await this.fs.remove(segmentName(s.id));
       }
       if (keep.length > 0) {
-        let total = 0;
-        for (const b of keep) total += b.length;
-        const batch = new Uint8Array(total);
-        let at = 0;
-        for (const b of keep) {
-          batch.set(b, at);
-          at += b.length;
-        }
+        const batch = concatBytes(keep);
         await this.appendLocked(batch, keepKeys, planBatch(batch, keepKeys, this.opts.maxBytes));
       } else {
         await this.bumpHead();
