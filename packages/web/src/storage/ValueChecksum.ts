@@ -44,17 +44,9 @@ export class ValueChecksum {
     return this.xxh64 ? 'xxh64' : 'xxh32';
   }
 
-  /**
-   * The checksum of `bytes` (followed by `tail`, when given: the checksum of
-   * the two back to back, with no copy under xxHash64) with this instance's algorithm.
-   */
-  of(bytes: Uint8Array, tail?: Uint8Array): number {
-    if (this.xxh64) return XXH64_TAG + low32(this.xxh64, bytes, tail);
-    if (tail === undefined) return checksum(bytes);
-    const both = new Uint8Array(bytes.length + tail.length);
-    both.set(bytes, 0);
-    both.set(tail, bytes.length);
-    return checksum(both);
+  /** The checksum of `bytes` with this instance's algorithm. */
+  of(bytes: Uint8Array): number {
+    return this.xxh64 ? XXH64_TAG + low32(this.xxh64, bytes) : checksum(bytes);
   }
 
   /**
@@ -67,10 +59,8 @@ export class ValueChecksum {
   }
 }
 
-/** The low 32 bits of the xxHash64 (seed 0) of `bytes` then `tail` (the digest is big-endian). */
-function low32(hasher: IHasher, bytes: Uint8Array, tail?: Uint8Array): number {
-  hasher.init().update(bytes);
-  if (tail !== undefined) hasher.update(tail);
-  const d = hasher.digest('binary');
+/** The low 32 bits of the xxHash64 (seed 0) of `bytes` (the digest is big-endian). */
+function low32(hasher: IHasher, bytes: Uint8Array): number {
+  const d = hasher.init().update(bytes).digest('binary');
   return ((d[4]! << 24) | (d[5]! << 16) | (d[6]! << 8) | d[7]!) >>> 0;
 }

@@ -4,8 +4,6 @@ import type { EncryptionSettings } from './encryptionOptions.js';
 const SEALED_V1 = 1;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
-/** Bytes before a sealed value's ciphertext: version, nonce. */
-export const SEALED_HEAD = 1 + NONCE_BYTES;
 /** Bytes a sealed value adds to its plaintext: version, nonce, tag. */
 export const SEALED_OVERHEAD = 1 + NONCE_BYTES + TAG_BYTES;
 
@@ -67,19 +65,14 @@ export class RecordCipher {
   }
 
   /**
-   * {@link seal}'s two parts, for a caller that writes them where they are
-   * (no copy of the ciphertext): `head` (version and nonce, SEALED_HEAD
-   * bytes; written into `into` when given) and `body` (ciphertext and tag,
-   * the buffer WebCrypto returned); the sealed value is `head` then `body`.
+   * {@link seal}'s two parts, for a caller that copies them into a larger
+   * buffer anyway (one copy fewer): `head` (version and nonce) and `body`
+   * (ciphertext and tag); the sealed value is `head` then `body`.
    */
-  async sealParts(
-    key: string,
-    value: Uint8Array,
-    into?: Uint8Array,
-  ): Promise<{ head: Uint8Array; body: Uint8Array }> {
-    const head = into ? into.subarray(0, SEALED_HEAD) : new Uint8Array(SEALED_HEAD);
+  async sealParts(key: string, value: Uint8Array): Promise<{ head: Uint8Array; body: Uint8Array }> {
+    const head = new Uint8Array(1 + NONCE_BYTES);
     head[0] = SEALED_V1;
-    const nonce = crypto.getRandomValues(head.subarray(1) as Uint8Array<ArrayBuffer>);
+    const nonce = crypto.getRandomValues(head.subarray(1));
     const body = new Uint8Array(
       await crypto.subtle.encrypt(
         { name: 'AES-GCM', iv: nonce, additionalData: aad(key), tagLength: 128 },

@@ -46,31 +46,19 @@ export class OpfsEvictor {
     return true;
   }
 
-  /**
-   * Append `chunks` back to back at the segment's end; on QuotaExceededError evict once and
-   * retry (a failed append is cut off the file).
-   */
-  async appendWithQuotaRetry(
-    segment: Segment,
-    chunks: readonly Uint8Array[],
-  ): Promise<unknown | undefined> {
-    let length = 0;
-    for (const c of chunks) length += c.length;
+  /** Append `chunk` at the segment's end and flush; on QuotaExceededError evict once and retry. */
+  async appendWithQuotaRetry(segment: Segment, chunk: Uint8Array): Promise<unknown | undefined> {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         if (
           this.opts.quotaBytes !== undefined &&
-          this.index.diskBytes() + length > this.opts.quotaBytes
+          this.index.diskBytes() + chunk.length > this.opts.quotaBytes
         ) {
           throw new DOMException('simulated quota exceeded', 'QuotaExceededError');
         }
-        let at = segment.end;
-        for (const c of chunks) {
-          await segment.file.write(at, c);
-          at += c.length;
-        }
+        await segment.file.write(segment.end, chunk);
         this.commit.wrote(segment.file);
-        segment.end += length;
+        segment.end += chunk.length;
         return undefined;
       } catch (err) {
         await segment.file.truncate(segment.end).catch(() => {});
@@ -84,7 +72,7 @@ export class OpfsEvictor {
         if (attempt === 0 && (await this.evictOne(segment.id))) continue;
         return new StoreError(
           'QUOTA_EXCEEDED',
-          `storage quota exceeded writing ${length} bytes, even after evicting`,
+          `storage quota exceeded writing ${chunk.length} bytes, even after evicting`,
           { cause: err },
         );
       }

@@ -108,41 +108,28 @@ export function encodeRecord(
 
 /**
  * Size of the encoded record at `at` of `buf`, or -1 when no whole record
- * starts there (wrong magic, or it runs past the end). `tail`: how many of
- * its last bytes are not in `buf` (they are written from a buffer of their
- * own, see sealRecord); the size counts them.
+ * starts there (wrong magic, or it runs past the end).
  */
-export function packedRecordSize(buf: Uint8Array, at: number, tail = 0): number {
+export function packedRecordSize(buf: Uint8Array, at: number): number {
   if (at + RECORD_HEADER > buf.length) return -1;
   const dv = new DataView(buf.buffer, buf.byteOffset + at, RECORD_HEADER);
   if (dv.getUint32(0, true) !== RECORD_MAGIC) return -1;
-  const keyLen = dv.getUint16(6, true);
-  const dataLen = dv.getUint32(8, true);
-  if (tail > dataLen) return -1;
-  const size = recordSize(keyLen, dataLen);
-  return at + size - tail > buf.length ? -1 : size;
+  const size = recordSize(dv.getUint16(6, true), dv.getUint32(8, true));
+  return at + size > buf.length ? -1 : size;
 }
 
 /**
  * Compute the checksums of the encoded record at `at` of `buf` (the data's
  * with `valueChecksum`, which sets the xxHash64 flag when it is that) and store them in
- * its header (in place: no copy). `tail`: the record's last bytes, when they
- * are not in `buf` (a sealed value's ciphertext, written from the buffer
- * WebCrypto returned). Returns the record's size (counting `tail`), or -1 when
- * no whole record starts there.
+ * its header (in place: no copy). Returns the record's size, or -1 when no
+ * whole record starts there.
  */
-export function sealRecord(
-  buf: Uint8Array,
-  at: number,
-  valueChecksum: ValueChecksum,
-  tail?: Uint8Array,
-): number {
-  const size = packedRecordSize(buf, at, tail?.length ?? 0);
+export function sealRecord(buf: Uint8Array, at: number, valueChecksum: ValueChecksum): number {
+  const size = packedRecordSize(buf, at);
   if (size < 0) return -1;
   const dv = new DataView(buf.buffer, buf.byteOffset + at, RECORD_HEADER);
   const keyLen = dv.getUint16(6, true);
-  const inBuf = at + size - (tail?.length ?? 0);
-  const sum = valueChecksum.of(buf.subarray(at + RECORD_HEADER + keyLen, inBuf), tail);
+  const sum = valueChecksum.of(buf.subarray(at + RECORD_HEADER + keyLen, at + size));
   const flags = dv.getUint16(4, true) & ~FLAG_XXH64;
   dv.setUint16(4, sum >= XXH64_TAG ? flags | FLAG_XXH64 : flags, true);
   dv.setUint32(12, sum % XXH64_TAG, true);

@@ -306,7 +306,7 @@ export class OpfsHost implements OpfsHostApi {
       ? new OpfsSealing(new RecordCipher(a.encryption), {
           entryOf: (key) => engine.entryOf(key),
           inOrder: (fn) => void this.inOrder(fn),
-          writeBatch: (bytes, keys, tails) => engine.writeBatch(bytes, keys, tails),
+          writeBatch: (bytes, keys) => engine.writeBatch(bytes, keys),
           deleteKey: (key) => engine.deleteKey(key),
         })
       : undefined;

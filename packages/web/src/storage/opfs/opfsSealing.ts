@@ -1,5 +1,5 @@
 import type { EncryptionUsage } from '../encryption/encryptionOptions.js';
-import { type RecordCipher, SEALED_HEAD } from '../encryption/RecordCipher.js';
+import { type RecordCipher, SEALED_OVERHEAD } from '../encryption/RecordCipher.js';
 import { StoreError } from '../storeErrors.js';
 import type { FileBackend } from './opfsFiles.js';
 import {
@@ -12,27 +12,22 @@ import {
 } from './opfsFormat.js';
 import { checkedKeyLength, packRecords } from './opfsWritePlan.js';
 
-/** Smallest sealed-batch buffer (headers, keys and sealed heads: the ciphertexts stay apart). */
-const MIN_SEALED_BUFFER = 2 ** 16;
+/** Smallest sealed-batch buffer. */
+const MIN_SEALED_BUFFER = 2 ** 20;
 /** Sealed-batch buffers kept for reuse (a batch is sealed while the one before it is written). */
 const MAX_SPARE_BUFFERS = 3;
 
 /** A write batch being sealed (see OpfsSealing.sealBatch). Internal. */
 export interface SealingBatch {
-  /**
-   * Each record's header, key and sealed head back to back (a sealed value's
-   * ciphertext is in `bodies`); record i is complete once `ready[i]`.
-   */
+  /** The sealed records back to back; record i is in place once `ready[i]`. */
   bytes: Uint8Array;
   /** Offset of record i in `bytes`. */
   starts: number[];
   /** End (exclusive) of record i in `bytes`. */
   ends: number[];
-  /** Record i's ciphertext and tag as WebCrypto returned them, once sealed (none: a tombstone). */
-  bodies: (Uint8Array | undefined)[];
-  /** Settles when record i is complete (rejects when sealing it failed). */
+  /** Settles when record i is in place (rejects when sealing it failed). */
   sealed: Promise<void>[];
-  /** Whether record i is complete now. */
+  /** Whether record i is in place now. */
   ready: boolean[];
 }
 
@@ -77,11 +72,7 @@ export interface SealingEngine {
   /** Run `fn` after every earlier ordered call (writes keep their order). */
   inOrder(fn: () => Promise<unknown>): void;
   /** Write a packed batch (ordered by the caller). */
-  writeBatch(
-    bytes: Uint8Array,
-    keys: readonly string[],
-    tails?: readonly (Uint8Array | undefined)[],
-  ): Promise<(unknown | undefined)[]>;
+  writeBatch(bytes: Uint8Array, keys: readonly string[]): Promise<(unknown | undefined)[]>;
   /** Tombstone `key` (ordered by the caller). */
   deleteKey(key: string): Promise<boolean>;
 }
@@ -112,23 +103,20 @@ export class OpfsSealing {
 
   /**
    * Start sealing every value of the packed batch `batch` (from packRecords)
-   * at once: each record's header, key and sealed head go into one reused
-   * buffer, its ciphertext stays in the buffer WebCrypto returns (written from
-   * there: no copy into a batch); {@link writeSealed} writes the records as
-   * they are sealed. Each record keeps its write time.
+   * at once, each straight into its place in one new buffer (sealed sizes are
+   * known ahead: a value grows by SEALED_OVERHEAD); {@link writeSealed} writes
+   * the records as they are sealed. Each record keeps its write time.
    */
   sealBatch(batch: Uint8Array, keys: readonly string[]): SealingBatch {
-    const n = keys.length;
-    const starts: number[] = new Array(n);
-    const ends: number[] = new Array(n);
-    const ready: boolean[] = new Array(n).fill(false);
-    const bodies: (Uint8Array | undefined)[] = new Array(n).fill(undefined);
-    const values: (Uint8Array | undefined)[] = new Array(n);
-    const times: number[] = new Array(n);
-    const keyLens: number[] = new Array(n);
+    const starts: number[] = new Array(keys.length);
+    const ends: number[] = new Array(keys.length);
+    const ready: boolean[] = new Array(keys.length).fill(false);
+    const values: (Uint8Array | undefined)[] = new Array(keys.length);
+    const times: number[] = new Array(keys.length);
+    const keyLens: number[] = new Array(keys.length);
     let at = 0;
     let total = 0;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < keys.length; i++) {
       const size = packedRecordSize(batch, at);
       if (size < 0) {
         throw new StoreError(
@@ -145,7 +133,10 @@ export class OpfsSealing {
         ? undefined
         : batch.subarray(at + RECORD_HEADER + dv.getUint16(6, true), at + size);
       starts[i] = total;
-      total += RECORD_HEADER + keyLen + (tombstone ? 0 : SEALED_HEAD);
+      total +=
+        RECORD_HEADER +
+        keyLen +
+        (tombstone ? 0 : size - RECORD_HEADER - dv.getUint16(6, true) + SEALED_OVERHEAD);
       ends[i] = total;
       at += size;
     }
@@ -157,23 +148,21 @@ export class OpfsSealing {
       if (value === undefined) {
         encodeRecord(bytes, pos, key, keyLen, undefined, FLAG_TOMBSTONE, times[i]);
       } else {
+        const { head, body } = await this.cipher.sealParts(key, value);
         encodeRecord(bytes, pos, key, keyLen, undefined, FLAG_ENCRYPTED, times[i]);
-        const { body } = await this.cipher.sealParts(
-          key,
-          value,
-          bytes.subarray(pos + RECORD_HEADER + keyLen, ends[i]),
-        );
-        new DataView(bytes.buffer, bytes.byteOffset + pos, RECORD_HEADER).setUint32(
+        new DataView(bytes.buffer, pos, RECORD_HEADER).setUint32(
           8,
-          SEALED_HEAD + body.length,
+          head.length + body.length,
           true,
         );
-        bodies[i] = body;
+        // The one copy of the sealed value: into its place in the batch.
+        bytes.set(head, pos + RECORD_HEADER + keyLen);
+        bytes.set(body, pos + RECORD_HEADER + keyLen + head.length);
       }
       ready[i] = true;
     });
     for (const p of sealed) p.catch(() => {}); // reported by writeSealed
-    return { bytes, starts, ends, bodies, sealed, ready };
+    return { bytes, starts, ends, sealed, ready };
   }
 
   /**
@@ -198,7 +187,6 @@ export class OpfsSealing {
       const part = await this.engine.writeBatch(
         s.bytes.subarray(s.starts[k]!, s.ends[j - 1]!),
         keys.slice(k, j),
-        s.bodies.slice(k, j),
       );
       for (let t = k; t < j; t++) results[t] = part[t - k];
       const failed = part.find(

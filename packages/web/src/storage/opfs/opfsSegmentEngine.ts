@@ -26,10 +26,8 @@ import { OpfsSegmentIndex, type Segment } from './opfsSegmentIndex.js';
 import { readNewestSnapshot } from './opfsSnapshotFiles.js';
 import { OpfsSnapshotWriter } from './opfsSnapshotWriter.js';
 import {
-  appendChunks,
   appendEnd,
   type BatchPlan,
-  concatBytes,
   checkedKeyLength as keyLength,
   packRecords,
   planBatch,
@@ -335,16 +333,10 @@ export class OpfsSegmentEngine {
    * another one or a reloaded page; the flush that makes them survive an OS
    * crash follows within `flushDelayMs`, once for everything written
    * meanwhile (at once when it is 0). Returns one error (or undefined) per
-   * record. `tails[i]`, when given, holds record i's last bytes (a sealed
-   * value's ciphertext where WebCrypto left it): written after its part in
-   * `bytes`, with no copy into the batch (on sync handles).
+   * record.
    */
-  async writeBatch(
-    bytes: Uint8Array,
-    keys: readonly string[],
-    tails?: readonly (Uint8Array | undefined)[],
-  ): Promise<(unknown | undefined)[]> {
-    const plan = planBatch(bytes, keys, this.opts.maxBytes, tails);
+  async writeBatch(bytes: Uint8Array, keys: readonly string[]): Promise<(unknown | undefined)[]> {
+    const plan = planBatch(bytes, keys, this.opts.maxBytes);
     return this.locked(() => this.appendLocked(bytes, keys, plan));
   }
 
@@ -354,7 +346,7 @@ export class OpfsSegmentEngine {
     keys: readonly string[],
     plan: BatchPlan,
   ): Promise<(unknown | undefined)[]> {
-    const { results, starts, sizes, tails } = plan;
+    const { results, starts, ends } = plan;
     {
       // Held since this engine's last write: no other store wrote meanwhile.
       if (this.headTaken !== this.lock.taken) await this.refreshIfChanged();
@@ -363,7 +355,7 @@ export class OpfsSegmentEngine {
       while (k < keys.length) {
         // Fill one append to the active segment.
         let segment = this.index.active();
-        const firstSize = sizes[k]!;
+        const firstSize = ends[k]! - starts[k]!;
         if (!segment || (segment.end > 0 && segment.end + firstSize > this.opts.segmentBytes)) {
           await this.evictor.makeRoom(firstSize);
           segment = await this.newSegment();
@@ -376,14 +368,12 @@ export class OpfsSegmentEngine {
           this.opts.maxBytes - this.index.diskBytes(),
         );
         const j = appendEnd(plan, k, room);
-        for (let t = k; t < j; t++) sealRecord(bytes, starts[t]!, this.valueChecksum, tails[t]);
-        let offset = segment.end;
-        // Views into the batch buffer and the tails: no copy on the way to the disk (but
-        // one write per buffer: the async API commits each, so there they go as one).
-        const chunks = appendChunks(bytes, plan, k, j);
+        for (let t = k; t < j; t++) sealRecord(bytes, starts[t]!, this.valueChecksum);
+        const base = segment.end - starts[k]!;
+        // A view into the batch buffer: no copy on the way to the disk.
         const err = await this.evictor.appendWithQuotaRetry(
           segment,
-          this.fs.kind === 'async' && chunks.length > 1 ? [concatBytes(chunks)] : chunks,
+          bytes.subarray(starts[k]!, ends[j - 1]!),
         );
         if (err !== undefined) {
           for (let t = k; t < keys.length; t++) results[t] ??= err;
@@ -396,14 +386,13 @@ export class OpfsSegmentEngine {
           else {
             this.index.set(keys[t]!, {
               segment: segment.id,
-              offset,
+              offset: base + at,
               keyLen: dv.getUint16(6, true),
               len: dv.getUint32(8, true),
               sum: dataSumOf(dv),
               time: dv.getUint32(20, true),
             });
           }
-          offset += sizes[t]!;
         }
         this.index.touch(segment);
         k = j;
@@ -465,7 +454,14 @@ export class OpfsSegmentEngine {
         await this.fs.remove(segmentName(s.id));
       }
       if (keep.length > 0) {
-        const batch = concatBytes(keep);
+        let total = 0;
+        for (const b of keep) total += b.length;
+        const batch = new Uint8Array(total);
+        let at = 0;
+        for (const b of keep) {
+          batch.set(b, at);
+          at += b.length;
+        }
         await this.appendLocked(batch, keepKeys, planBatch(batch, keepKeys, this.opts.maxBytes));
       } else {
         await this.bumpHead();

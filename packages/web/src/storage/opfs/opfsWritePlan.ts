@@ -67,12 +67,8 @@ export function packRecords(
 export interface BatchPlan {
   /** Offset of record i in the batch buffer. */
   starts: number[];
-  /** End (exclusive) of record i in the batch buffer. */
+  /** End (exclusive) of record i. */
   ends: number[];
-  /** Bytes record i takes on disk (its part in the buffer and its tail). */
-  sizes: number[];
-  /** Record i's last bytes when they are in a buffer of their own, else undefined. */
-  tails: readonly (Uint8Array | undefined)[];
   /** An error for a record that must not be written (too large), else undefined. */
   results: (unknown | undefined)[];
 }
@@ -80,92 +76,48 @@ export interface BatchPlan {
 /**
  * List the records of the packed batch `bytes` (not sealed yet); a record
  * larger than `maxBytes` gets its ENTRY_TOO_LARGE error and is left out.
- * `keys` names the records in order; `tails[i]`, when given, holds record i's
- * last bytes (its header counts them; `bytes` holds the rest). Internal.
+ * `keys` names the records in order. Internal.
  */
-export function planBatch(
-  bytes: Uint8Array,
-  keys: readonly string[],
-  maxBytes: number,
-  tails: readonly (Uint8Array | undefined)[] = [],
-): BatchPlan {
+export function planBatch(bytes: Uint8Array, keys: readonly string[], maxBytes: number): BatchPlan {
   const starts: number[] = new Array(keys.length);
   const ends: number[] = new Array(keys.length);
-  const sizes: number[] = new Array(keys.length);
   const results: (unknown | undefined)[] = new Array(keys.length).fill(undefined);
   let at = 0;
   for (let i = 0; i < keys.length; i++) {
-    const tail = tails[i]?.length ?? 0;
-    const size = packedRecordSize(bytes, at, tail);
+    const size = packedRecordSize(bytes, at);
     if (size < 0) {
       throw new StoreError('STORE_FAILED', `write batch is malformed at record ${i} (byte ${at})`);
     }
     starts[i] = at;
-    ends[i] = at + size - tail;
-    sizes[i] = size;
+    ends[i] = at + size;
     if (size > maxBytes) {
       results[i] = new StoreError(
         'ENTRY_TOO_LARGE',
         `value for key ${JSON.stringify(keys[i])} needs ${size} bytes, more than maxBytes ${maxBytes}`,
       );
     }
-    at += size - tail;
+    at += size;
   }
   if (at !== bytes.length) {
     throw new StoreError('STORE_FAILED', `write batch has ${bytes.length - at} stray bytes`);
   }
-  return { starts, ends, sizes, results, tails };
+  return { starts, ends, results };
 }
 
 /**
  * End (exclusive) of the append starting at record `from` (records written
- * to one segment file back to back): records are added while they fit in
- * `room` bytes and carry no error; the first one always goes. Internal.
+ * to one segment file in one write, contiguous in the batch buffer): records
+ * are added while they fit in `room` bytes and carry no error; the first one
+ * always goes. Internal.
  */
 export function appendEnd(plan: BatchPlan, from: number, room: number): number {
   let j = from + 1;
-  let used = plan.sizes[from]!;
-  while (j < plan.starts.length && plan.results[j] === undefined && used + plan.sizes[j]! <= room) {
-    used += plan.sizes[j]!;
+  while (
+    j < plan.starts.length &&
+    plan.results[j] === undefined &&
+    plan.ends[j]! - plan.starts[from]! <= room
+  ) {
     j++;
   }
   return j;
-}
-
-/**
- * The buffers that write records `from` to `to` (exclusive) of `bytes` in
- * order: runs of the batch buffer (views, no copy) and the records' tails
- * between them. Internal.
- */
-export function appendChunks(
-  bytes: Uint8Array,
-  plan: BatchPlan,
-  from: number,
-  to: number,
-): Uint8Array[] {
-  const chunks: Uint8Array[] = [];
-  let run = plan.starts[from]!;
-  for (let t = from; t < to; t++) {
-    const tail = plan.tails[t];
-    if (tail === undefined) continue;
-    chunks.push(bytes.subarray(run, plan.ends[t]!), tail);
-    run = plan.ends[t]!;
-  }
-  if (run < plan.ends[to - 1]! || chunks.length === 0) {
-    chunks.push(bytes.subarray(run, plan.ends[to - 1]!));
-  }
-  return chunks;
-}
-
-/** `parts` copied back to back into one new buffer. Internal. */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  let total = 0;
-  for (const b of parts) total += b.length;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const b of parts) {
-    out.set(b, at);
-    at += b.length;
-  }
-  return out;
 }
