@@ -40,7 +40,7 @@ function reportUrl(search: string): URL | undefined {
   const raw = new URLSearchParams(search).get('e2e-report');
   if (!raw) return undefined;
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
-  if (!url || url.protocol !== 'http:' || !LOOPBACK.includes(url.hostname)) {
+  if (url?.protocol !== 'http:' || !LOOPBACK.includes(url.hostname)) {
     console.warn(`[demo] e2e-report must be a loopback http: URL, got ${JSON.stringify(raw)}`);
     return undefined;
   }
