@@ -73,12 +73,7 @@ export function mountE2eReport(): void {
     consoleErrors.push(args.map(String).join(' '));
     error(...args);
   };
-  addEventListener('error', (e) => {
-    // Not a script failure: the spec reports a resize observed too late for this frame as an
-    // ErrorEvent, which engines do not log as an error (WebKit fires it on the charts' resize).
-    if (e.message.startsWith('ResizeObserver loop')) return;
-    consoleErrors.push(`uncaught ${e.message}`);
-  });
+  addEventListener('error', (e) => consoleErrors.push(`uncaught ${e.message}`));
   addEventListener('unhandledrejection', (e) => consoleErrors.push(`unhandled ${e.reason}`));
   void (async () => {
     const booted = await whenStatus(
