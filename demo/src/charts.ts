@@ -32,6 +32,25 @@ function widthOf(el: HTMLElement): number {
   return Math.max(240, Math.floor(el.getBoundingClientRect().width || el.clientWidth || 320));
 }
 
+/**
+ * Resize `plot` to `el`'s width whenever that changes. The resize runs on the next frame, not in
+ * the observer's callback: resizing the plot there changes `el`'s own box within the same frame,
+ * which WebKit logs as an error ("ResizeObserver loop completed with undelivered notifications").
+ */
+function followWidth(el: HTMLElement, plot: () => uPlot, height: number): void {
+  let width = 0;
+  let frame = 0;
+  new ResizeObserver(() => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => {
+      const w = widthOf(el);
+      if (w === width) return;
+      width = w;
+      plot().setSize({ width: w, height });
+    });
+  }).observe(el);
+}
+
 /** Charts waiting to redraw: one per animation frame, so no frame draws them all at once. */
 const redrawQueue: LiveChart[] = [];
 
@@ -119,7 +138,7 @@ export class LiveChart {
       this.hovering = false;
       this.showLatest();
     });
-    new ResizeObserver(() => this.plot.setSize({ width: widthOf(el), height: HEIGHT })).observe(el);
+    followWidth(el, () => this.plot, HEIGHT);
   }
 
   /** Add the values of step `x` (one per line, in order). */
@@ -205,7 +224,7 @@ export class BarChart {
     };
     this.plot = new uPlot(opts, [[], ...series.map(() => [])], el);
     el.dataset.state = 'empty';
-    new ResizeObserver(() => this.plot.setSize({ width: widthOf(el), height: 220 })).observe(el);
+    followWidth(el, () => this.plot, 220);
   }
 
   /** Replace the data: category names and one value array per series (null = no bar). */

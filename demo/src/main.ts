@@ -4,6 +4,7 @@ import { LiveChart } from './charts.js';
 import { REFERENCE_TRACE } from './compare.js';
 import { ComparePanel } from './comparePanel.js';
 import { offerDicomWeb } from './dicomWebSource.js';
+import { mountE2eReport } from './e2eReport.js';
 import { EncryptionPanel } from './encryptionPanel.js';
 import { SettingsForm } from './form.js';
 import { mib, num, pct, secs } from './format.js';
@@ -396,4 +397,5 @@ async function boot(): Promise<void> {
   }
 }
 
+mountE2eReport(); // test-only (tests/e2e/demo-webkit.test.ts): inert without ?e2e-report=
 void boot();

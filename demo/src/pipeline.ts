@@ -7,6 +7,7 @@ import {
   DataLoader,
   type Dataset,
   type Executor,
+  type OpfsStoreUsage,
   type PersistentStore,
   type PlanAware,
   type ReportsLoadPhases,
@@ -277,7 +278,10 @@ export class Pipeline {
     for (const key of keys) {
       if (key.startsWith(prefix) && Number(key.slice(prefix.length)) < this.length) entries++;
     }
-    return { entries, storeEntries: usage.entries, storeBytes: usage.bytes };
+    // an OpfsStore's usage names its file backend (sync handles or async API); an IdbStore's has none
+    const files = (usage as Partial<OpfsStoreUsage>).backend;
+    const backend = files ? (`opfs-${files}` as const) : 'idb';
+    return { entries, storeEntries: usage.entries, storeBytes: usage.bytes, backend };
   }
 
   /**

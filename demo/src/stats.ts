@@ -59,6 +59,8 @@ export interface DiskUsage {
   storeEntries: number;
   /** Bytes in the store, every data set together. */
   storeBytes: number;
+  /** What backs the store: OPFS with sync access handles, OPFS's async API, or IndexedDB. */
+  backend: 'opfs-sync' | 'opfs-async' | 'idb';
 }
 
 /**

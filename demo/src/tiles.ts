@@ -74,13 +74,14 @@ export function showDisk(usage: DiskUsage | undefined, length: number): void {
     stat('disk', 'off', 0);
     return;
   }
-  stat(
+  const el = stat(
     'disk',
     `${num(usage.entries)} of ${num(length)}`,
     usage.entries,
-    `${num(usage.entries)} of this data set's ${num(length)} samples on disk; ` +
+    `${num(usage.entries)} of this data set's ${num(length)} samples on disk (${usage.backend}); ` +
       `the store holds ${num(usage.storeEntries)} entries, ${mib(usage.storeBytes)}, for every data set`,
   );
+  if (el) el.dataset.backend = usage.backend;
 }
 
 /** Plain words for the stages `diagnose` names. */

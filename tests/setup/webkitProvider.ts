@@ -44,8 +44,8 @@ interface Session {
   profile: string;
 }
 
-/** Start Xvfb on a free display; resolves with `:N` once it is ready. */
-function startXvfb(): Promise<{ proc: ChildProcess; display: string }> {
+/** Start Xvfb on a free display; resolves with `:N` once it is ready (stop it with {@link stopGroup}). */
+export function startXvfb(): Promise<{ proc: ChildProcess; display: string }> {
   return new Promise((resolve, reject) => {
     // -displayfd 3: Xvfb writes the display number it chose there once it accepts clients.
     const proc = spawn(
@@ -80,8 +80,8 @@ function startXvfb(): Promise<{ proc: ChildProcess; display: string }> {
   });
 }
 
-/** Stop a process group we started (MiniBrowser and its helpers, or Xvfb). */
-function stop(proc: ChildProcess): Promise<void> {
+/** Stop a process group we started (MiniBrowser and its helpers, or Xvfb): SIGTERM, then SIGKILL after 3 s. */
+export function stopGroup(proc: ChildProcess): Promise<void> {
   if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) {
     return Promise.resolve();
   }
@@ -102,6 +102,61 @@ function stop(proc: ChildProcess): Promise<void> {
       clearTimeout(kill);
       resolve();
     }
+  });
+}
+
+/** What {@link spawnMiniBrowser} starts. */
+export interface MiniBrowserLaunch {
+  /** The X display (`:N`, from {@link startXvfb}). */
+  display: string;
+  /** The profile dir: HOME and the XDG_* dirs (website data, OPFS, service workers) live in it. */
+  profile: string;
+  /** The page to open. */
+  url: string;
+  /** Runtime features to switch on ({@link webkitFeatures} and any more). */
+  features: string[];
+  /**
+   * Write the pages' console messages (workers' too) to the process's stdout, piped for the
+   * caller to read (MiniBrowser's `--enable-write-console-messages-to-stdout`); else ignored.
+   * @default false
+   */
+  consoleToStdout?: boolean;
+  /**
+   * Environment variables beyond (or overriding) this process's.
+   * @default {}
+   */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Start MiniBrowser on `url` with the profile in `profile` (a process group leader: stop it with
+ * {@link stopGroup}). Its stderr is piped, for the caller to read or ignore.
+ */
+export function spawnMiniBrowser({
+  display,
+  profile,
+  url,
+  features,
+  consoleToStdout = false,
+  env = {},
+}: MiniBrowserLaunch): ChildProcess {
+  const args = [`--features=${features.map((f) => `+${f}`).join(',')}`];
+  if (consoleToStdout) args.push('--enable-write-console-messages-to-stdout=true');
+  return spawn(miniBrowserPath(), [...args, url], {
+    detached: true,
+    stdio: ['ignore', consoleToStdout ? 'pipe' : 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      ...env,
+      DISPLAY: display,
+      HOME: profile,
+      XDG_DATA_HOME: join(profile, 'data'),
+      XDG_CACHE_HOME: join(profile, 'cache'),
+      XDG_CONFIG_HOME: join(profile, 'config'),
+      // No accessibility bus or D-Bus session on a test machine.
+      NO_AT_BRIDGE: '1',
+      GTK_A11Y: 'none',
+    },
   });
 }
 
@@ -128,26 +183,12 @@ class WebKitGtkProvider implements BrowserProvider {
     this.xvfb ??= startXvfb();
     const { display } = await this.xvfb;
     const profile = mkdtempSync(join(tmpdir(), 'medfusion-webkit-'));
-    const features = [...webkitFeatures, ...(this.options.features ?? [])];
-    const proc = spawn(
-      miniBrowserPath(),
-      [`--features=${features.map((f) => `+${f}`).join(',')}`, url],
-      {
-        detached: true,
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: {
-          ...process.env,
-          DISPLAY: display,
-          HOME: profile,
-          XDG_DATA_HOME: join(profile, 'data'),
-          XDG_CACHE_HOME: join(profile, 'cache'),
-          XDG_CONFIG_HOME: join(profile, 'config'),
-          // No accessibility bus or D-Bus session on a test machine.
-          NO_AT_BRIDGE: '1',
-          GTK_A11Y: 'none',
-        },
-      },
-    );
+    const proc = spawnMiniBrowser({
+      display,
+      profile,
+      url,
+      features: [...webkitFeatures, ...(this.options.features ?? [])],
+    });
     let stderr = '';
     proc.stderr?.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-4000);
@@ -164,7 +205,7 @@ class WebKitGtkProvider implements BrowserProvider {
 
   private async end(sessionId: string, s: Session): Promise<void> {
     this.sessions.delete(sessionId);
-    await stop(s.proc);
+    await stopGroup(s.proc);
     rmSync(s.profile, { recursive: true, force: true });
   }
 
@@ -173,7 +214,7 @@ class WebKitGtkProvider implements BrowserProvider {
     await Promise.all([...this.sessions].map(([id, s]) => this.end(id, s)));
     const x = await this.xvfb?.catch(() => undefined);
     this.xvfb = undefined;
-    if (x) await stop(x.proc);
+    if (x) await stopGroup(x.proc);
   }
 }
 
