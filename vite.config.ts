@@ -2,6 +2,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
+import { otherEnginesRequested } from './tests/setup/engines.ts';
 import { webkitgtk } from './tests/setup/webkitProvider.ts';
 
 // Workspace packages resolve to their TypeScript source through this export
@@ -80,11 +81,14 @@ const webkit = (_engine: EngineOptions = {}) => ({
 });
 
 /**
- * The engines beyond Chromium that the `web` and `reliability-web` projects also run in, each as
+ * The engines beyond Chromium that the `web` and `reliability-web` projects also run in when
+ * MEDFUSION_ENGINES asks for them (tests/setup/engines.ts; `npm run test:engines`), each as
  * `<project>-<engine>` (web-firefox, web-webkit, reliability-web-firefox, …). scripts/run.mjs counts tests per
  * engine from the browser name (tests/setup/engineReporter.ts), so an engine is one entry here.
  */
-const otherEngines = { firefox, webkit };
+const otherEngines = Object.fromEntries(
+  otherEnginesRequested().map((id) => [id, { firefox, webkit }[id]]),
+);
 
 /** A browser project in Chromium, then the same project in each of `otherEngines`. */
 function inEveryEngine(

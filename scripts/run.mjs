@@ -146,8 +146,12 @@ if (command === 'demo') {
   // Generates the data (first run), builds the app and serves it with the data: see demo/scripts/serve.mjs.
   process.exit(run(pnpm, ['--filter', '@medfusion/demo', 'run', 'start', ...extra]));
 } else if (command === 'test' || command === 'test:reliability') {
-  const env = { CHROMIUM_PATH: ensureChromium(), FIREFOX_PATH: ensureFirefox() };
-  ensureWebKit(); // MiniBrowser + Xvfb for the -webkit projects (tests/setup/webkitProvider.ts)
+  const env = { CHROMIUM_PATH: ensureChromium() };
+  // Firefox and WebKit on request only (MEDFUSION_ENGINES, tests/setup/engines.ts): `npm run test:engines`.
+  const engines = (process.env.MEDFUSION_ENGINES ?? '').toLowerCase();
+  if (/\b(all|firefox)\b/.test(engines)) env.FIREFOX_PATH = ensureFirefox();
+  // MiniBrowser + Xvfb for the -webkit projects (tests/setup/webkitProvider.ts)
+  if (/\b(all|webkit)\b/.test(engines)) ensureWebKit();
   if (!existsSync('/usr/sbin/nginx') && !process.env.MEDFUSION_NO_NGINX)
     aptInstall(['nginx-light']);
   const tally = { passed: 0, failed: 0, skipped: 0, failures: [], engines: {} };

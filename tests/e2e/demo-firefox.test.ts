@@ -5,6 +5,7 @@
 // network 0). Any console error fails the test.
 import type { BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { otherEnginesRequested } from '../setup/engines.js';
 import { waitReady, waitRunEnd } from './demoPage.js';
 import {
   generateSmallDataset,
@@ -29,52 +30,57 @@ async function train(p: Page): Promise<void> {
   expect(await p.locator('#status').getAttribute('data-state'), status).toBe('done');
 }
 
-describe('demo in Firefox (npm run demo, built and served with the data)', () => {
-  beforeAll(async () => {
-    demo = await startDemo(generateSmallDataset(SAMPLES));
-    context = await launchPersistentFirefox('e2e-profile-firefox');
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') consoleErrors.push(`${page.url()}: ${msg.text()}`);
+const requested = otherEnginesRequested().includes('firefox');
+
+describe.skipIf(!requested)(
+  `demo in Firefox (npm run demo, built and served with the data)${requested ? '' : ' [firefox not in MEDFUSION_ENGINES: npm run test:engines]'}`,
+  () => {
+    beforeAll(async () => {
+      demo = await startDemo(generateSmallDataset(SAMPLES));
+      context = await launchPersistentFirefox('e2e-profile-firefox');
+      page = context.pages()[0] ?? (await context.newPage());
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') consoleErrors.push(`${page.url()}: ${msg.text()}`);
+      });
+      page.on('pageerror', (err) =>
+        consoleErrors.push(`${page.url()}: uncaught ${err.message}\n${err.stack ?? ''}`),
+      );
     });
-    page.on('pageerror', (err) =>
-      consoleErrors.push(`${page.url()}: uncaught ${err.message}\n${err.stack ?? ''}`),
-    );
-  });
 
-  afterAll(async () => {
-    await context?.close();
-    await demo?.stop();
-  });
+    afterAll(async () => {
+      await context?.close();
+      await demo?.stop();
+    });
 
-  it('npm run demo prints its URL without bundler warnings before it', () => {
-    expect(demo.printed).not.toMatch(/externalized for browser compatibility|PLUGIN_TIMINGS/);
-    expect(demo.printed.split('\n').filter((l) => /warn/i.test(l))).toEqual([]);
-  });
+    it('npm run demo prints its URL without bundler warnings before it', () => {
+      expect(demo.printed).not.toMatch(/externalized for browser compatibility|PLUGIN_TIMINGS/);
+      expect(demo.printed.split('\n').filter((l) => /warn/i.test(l))).toEqual([]);
+    });
 
-  it('trains with both + disk', async () => {
-    await page.goto(demo.url);
-    await waitReady(page);
-    // 'both + disk' is the default strategy, as in demo.test.ts
-    expect(await page.locator('#strategy').inputValue()).toBe('both-disk');
-    await train(page);
-    expect(await num(page, '#origin', 'data-delivered')).toBeGreaterThanOrEqual(SAMPLES);
-  });
+    it('trains with both + disk', async () => {
+      await page.goto(demo.url);
+      await waitReady(page);
+      // 'both + disk' is the default strategy, as in demo.test.ts
+      expect(await page.locator('#strategy').inputValue()).toBe('both-disk');
+      await train(page);
+      expect(await num(page, '#origin', 'data-delivered')).toBeGreaterThanOrEqual(SAMPLES);
+    });
 
-  it('reloads with the server gone and trains again, every sample from disk (network 0)', async () => {
-    await demo.stop();
-    await page.reload();
-    await waitReady(page);
-    expect(await page.locator('#dataset').textContent()).toMatch(/manifest from offline copy/);
-    await train(page);
-    const delivered = await num(page, '#origin', 'data-delivered');
-    expect(delivered).toBeGreaterThanOrEqual(SAMPLES);
-    expect(await num(page, '#origin', 'data-network')).toBe(0);
-    expect(await num(page, '#origin', 'data-network-errors')).toBe(0);
-    expect(await num(page, '#origin', 'data-disk')).toBeGreaterThanOrEqual(SAMPLES);
-  });
+    it('reloads with the server gone and trains again, every sample from disk (network 0)', async () => {
+      await demo.stop();
+      await page.reload();
+      await waitReady(page);
+      expect(await page.locator('#dataset').textContent()).toMatch(/manifest from offline copy/);
+      await train(page);
+      const delivered = await num(page, '#origin', 'data-delivered');
+      expect(delivered).toBeGreaterThanOrEqual(SAMPLES);
+      expect(await num(page, '#origin', 'data-network')).toBe(0);
+      expect(await num(page, '#origin', 'data-network-errors')).toBe(0);
+      expect(await num(page, '#origin', 'data-disk')).toBeGreaterThanOrEqual(SAMPLES);
+    });
 
-  it('logged no console errors', () => {
-    expect(consoleErrors).toEqual([]);
-  });
-});
+    it('logged no console errors', () => {
+      expect(consoleErrors).toEqual([]);
+    });
+  },
+);

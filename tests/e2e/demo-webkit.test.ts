@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2eReport } from '../../demo/src/e2eReport.js';
+import { otherEnginesRequested } from '../setup/engines.js';
 import { type LocalServer, listenLocal } from '../setup/listenLocal.js';
 import { spawnMiniBrowser, startXvfb, stopGroup, webkitFeatures } from '../setup/webkitProvider.js';
 import { ARTIFACTS, generateSmallDataset, type RunningDemo, startDemo } from './demoServer.js';
@@ -89,66 +90,71 @@ async function launch(name: string): Promise<E2eReport> {
 const engineErrors = (name: string) =>
   (consoleLog[name] ?? '').split('\n').filter((l) => / CONSOLE \w+ ERROR /.test(l));
 
-describe('demo in WebKitGTK (MiniBrowser, the page reports over ?e2e-report=)', () => {
-  let first: E2eReport;
+const requested = otherEnginesRequested().includes('webkit');
 
-  beforeAll(async () => {
-    rmSync(profile, { recursive: true, force: true });
-    demo = await startDemo(generateSmallDataset(SAMPLES));
-    results = await listenLocal(
-      createServer((req, res) => {
-        const name = /^\/report\/([\w-]+)$/.exec(req.url ?? '')?.[1];
-        if (req.method !== 'POST' || !name) {
-          res.writeHead(404).end();
-          return;
-        }
-        let body = '';
-        req.setEncoding('utf8');
-        req.on('data', (c: string) => {
-          body += c;
-        });
-        req.on('end', () => {
-          const r = JSON.parse(body) as E2eReport;
-          posted.set(name, r);
-          waiting.get(name)?.(r);
-          res.writeHead(204, { 'Access-Control-Allow-Origin': '*' }).end();
-        });
-      }),
-    );
-    xvfb = await startXvfb();
-  });
+describe.skipIf(!requested)(
+  `demo in WebKitGTK (MiniBrowser, the page reports over ?e2e-report=)${requested ? '' : ' [webkit not in MEDFUSION_ENGINES: npm run test:engines]'}`,
+  () => {
+    let first: E2eReport;
 
-  afterAll(async () => {
-    await demo?.stop();
-    await results?.close();
-    if (xvfb) await stopGroup(xvfb.proc);
-  });
+    beforeAll(async () => {
+      rmSync(profile, { recursive: true, force: true });
+      demo = await startDemo(generateSmallDataset(SAMPLES));
+      results = await listenLocal(
+        createServer((req, res) => {
+          const name = /^\/report\/([\w-]+)$/.exec(req.url ?? '')?.[1];
+          if (req.method !== 'POST' || !name) {
+            res.writeHead(404).end();
+            return;
+          }
+          let body = '';
+          req.setEncoding('utf8');
+          req.on('data', (c: string) => {
+            body += c;
+          });
+          req.on('end', () => {
+            const r = JSON.parse(body) as E2eReport;
+            posted.set(name, r);
+            waiting.get(name)?.(r);
+            res.writeHead(204, { 'Access-Control-Allow-Origin': '*' }).end();
+          });
+        }),
+      );
+      xvfb = await startXvfb();
+    });
 
-  it('trains one epoch with both + disk, on OPFS (async API: WebKitGTK rejects sync handles)', async () => {
-    first = await launch('first');
-    expect(first.state, first.status).toBe('done');
-    expect(first.epoch).toBe('1 of 1');
-    expect(first.origin.delivered).toBeGreaterThanOrEqual(SAMPLES);
-    expect(Number.isFinite(first.lastLoss)).toBe(true);
-    expect(first.diskBackend).toBe('opfs-async');
-    expect(first.diskEntries).toBe(SAMPLES);
-    expect(first.consoleErrors).toEqual([]);
-    expect(engineErrors('first')).toEqual([]);
-  });
+    afterAll(async () => {
+      await demo?.stop();
+      await results?.close();
+      if (xvfb) await stopGroup(xvfb.proc);
+    });
 
-  it('reloads with the server gone and trains again, every sample from disk (network 0)', async () => {
-    expect(first?.serviceWorker).toEqual({ supported: true, registered: true, controlled: true });
-    await demo.stop();
-    const again = await launch('offline');
-    expect(again.dataset).toMatch(/manifest from offline copy/);
-    expect(again.state, again.status).toBe('done');
-    expect(again.origin.delivered).toBeGreaterThanOrEqual(SAMPLES);
-    expect(again.origin.network).toBe(0);
-    expect(again.origin.networkErrors).toBe(0);
-    expect(again.origin.disk).toBeGreaterThanOrEqual(SAMPLES);
-    expect(Number.isFinite(again.lastLoss)).toBe(true);
-    expect(again.diskBackend).toBe('opfs-async');
-    expect(again.consoleErrors).toEqual([]);
-    expect(engineErrors('offline')).toEqual([]);
-  });
-});
+    it('trains one epoch with both + disk, on OPFS (async API: WebKitGTK rejects sync handles)', async () => {
+      first = await launch('first');
+      expect(first.state, first.status).toBe('done');
+      expect(first.epoch).toBe('1 of 1');
+      expect(first.origin.delivered).toBeGreaterThanOrEqual(SAMPLES);
+      expect(Number.isFinite(first.lastLoss)).toBe(true);
+      expect(first.diskBackend).toBe('opfs-async');
+      expect(first.diskEntries).toBe(SAMPLES);
+      expect(first.consoleErrors).toEqual([]);
+      expect(engineErrors('first')).toEqual([]);
+    });
+
+    it('reloads with the server gone and trains again, every sample from disk (network 0)', async () => {
+      expect(first?.serviceWorker).toEqual({ supported: true, registered: true, controlled: true });
+      await demo.stop();
+      const again = await launch('offline');
+      expect(again.dataset).toMatch(/manifest from offline copy/);
+      expect(again.state, again.status).toBe('done');
+      expect(again.origin.delivered).toBeGreaterThanOrEqual(SAMPLES);
+      expect(again.origin.network).toBe(0);
+      expect(again.origin.networkErrors).toBe(0);
+      expect(again.origin.disk).toBeGreaterThanOrEqual(SAMPLES);
+      expect(Number.isFinite(again.lastLoss)).toBe(true);
+      expect(again.diskBackend).toBe('opfs-async');
+      expect(again.consoleErrors).toEqual([]);
+      expect(engineErrors('offline')).toEqual([]);
+    });
+  },
+);

@@ -31,7 +31,7 @@ const timedOut = (label: string, work: () => Promise<unknown>) =>
  */
 async function headersBeforeBody(): Promise<boolean> {
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), 1_500);
+  const timer = setTimeout(() => abort.abort(), 5_000);
   try {
     // As RangeReader asks: a Range, no HTTP cache.
     await fetch(hostileUrl('stall-body', 'shard.tar'), {
