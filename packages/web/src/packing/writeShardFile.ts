@@ -1,6 +1,7 @@
 import { encodeTarIndex, type TarMember } from '@medfusion/core';
 import { TAR_BLOCK, ustarLayout, writeUstarHeader } from '@medfusion/core/internal';
 import type { IHasher } from 'hash-wasm';
+import { syncAccessHandlesWork } from '../storage/opfs/opfsAsyncFallback.js';
 import { PackFilesError } from './PackFilesError.js';
 
 /** One member of a shard: its name and its bytes (read when the shard is written). */
@@ -13,22 +14,55 @@ export interface ShardMember {
   body: () => Promise<Uint8Array>;
 }
 
+/** A file being written from its start, in order; `close(false)` leaves it as it was. */
+interface AppendFile {
+  write(bytes: Uint8Array): Promise<void>;
+  close(commit: boolean): Promise<void>;
+}
+
 /** The sync access handle calls the writer uses (a dedicated worker's OPFS file). */
-interface SyncFile {
+interface SyncHandle {
   write(data: Uint8Array, options: { at: number }): number;
-  read(into: Uint8Array, options: { at: number }): number;
   truncate(size: number): void;
   flush(): void;
   close(): void;
 }
 
-async function syncFile(dir: FileSystemDirectoryHandle, name: string): Promise<SyncFile> {
+/**
+ * Open `name` in `dir` for writing from its start: through a sync access handle
+ * where they work, else (WebKitGTK offers them but refuses to open one) through
+ * `createWritable()`, which commits on close, the async OPFS path the stores take
+ * there too (`syncAccessHandlesWork`).
+ */
+async function appendFile(dir: FileSystemDirectoryHandle, name: string): Promise<AppendFile> {
   const handle = await dir.getFileHandle(name, { create: true });
-  const file = await (
-    handle as unknown as { createSyncAccessHandle(): Promise<SyncFile> }
-  ).createSyncAccessHandle();
-  file.truncate(0);
-  return file;
+  if (await syncAccessHandlesWork()) {
+    const file = await (
+      handle as unknown as { createSyncAccessHandle(): Promise<SyncHandle> }
+    ).createSyncAccessHandle();
+    file.truncate(0);
+    let at = 0;
+    return {
+      write: async (bytes) => {
+        at += file.write(bytes, { at });
+      },
+      close: async (commit) => {
+        if (commit) file.flush();
+        file.close();
+      },
+    };
+  }
+  const writable = await handle.createWritable({ keepExistingData: false });
+  return {
+    // A view of part of a buffer is copied: WebKit writes a view's whole ArrayBuffer.
+    write: (bytes) =>
+      writable.write(
+        bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+          ? (bytes as Uint8Array<ArrayBuffer>)
+          : bytes.slice(),
+      ),
+    close: (commit) => (commit ? writable.close() : writable.abort()),
+  };
 }
 
 /** Write `bytes` as the whole file `name` of `dir`, flushed. */
@@ -37,12 +71,13 @@ export async function writeWholeFile(
   name: string,
   bytes: Uint8Array,
 ): Promise<void> {
-  const file = await syncFile(dir, name);
+  const file = await appendFile(dir, name);
+  let done = false;
   try {
-    file.write(bytes, { at: 0 });
-    file.flush();
+    await file.write(bytes);
+    done = true;
   } finally {
-    file.close();
+    await file.close(done);
   }
 }
 
@@ -64,13 +99,14 @@ export async function writeShardFile(
   onMember: (bytes: number) => void,
 ): Promise<{ bytes: number; sha256: string }> {
   const layout: { members: TarMember[]; size: number } = ustarLayout(members);
-  const file = await syncFile(dir, name);
+  const file = await appendFile(dir, name);
+  let done = false;
   try {
     hasher.init();
     const block = new Uint8Array(TAR_BLOCK);
     let at = 0;
-    const put = (bytes: Uint8Array) => {
-      file.write(bytes, { at });
+    const put = async (bytes: Uint8Array) => {
+      await file.write(bytes);
       hasher.update(bytes);
       at += bytes.length;
     };
@@ -85,15 +121,15 @@ export async function writeShardFile(
         );
       }
       writeUstarHeader(block, 0, m.name, m.size);
-      put(block);
-      put(body);
+      await put(block);
+      await put(body);
       const pad = (TAR_BLOCK - (body.length % TAR_BLOCK)) % TAR_BLOCK;
-      if (pad > 0) put(new Uint8Array(block.buffer, 0, pad).fill(0));
+      if (pad > 0) await put(new Uint8Array(block.buffer, 0, pad).fill(0));
       onMember(body.length);
     }
     block.fill(0);
-    put(block);
-    put(block);
+    await put(block);
+    await put(block);
     if (at !== layout.size) {
       throw new PackFilesError(
         'PACK_OUTPUT',
@@ -101,7 +137,8 @@ export async function writeShardFile(
         `tar is ${at} bytes, the layout says ${layout.size}`,
       );
     }
-    file.flush();
+    done = true;
+    await file.close(true);
     const sha256 = hasher.digest('hex');
     await writeWholeFile(
       dir,
@@ -110,6 +147,6 @@ export async function writeShardFile(
     );
     return { bytes: at, sha256 };
   } finally {
-    file.close();
+    if (!done) await file.close(false);
   }
 }
