@@ -113,7 +113,21 @@ export async function packFiles(options: PackFilesOptions): Promise<PackFilesRes
         settle();
         reject(new Error(`the packing worker failed: ${event.message ?? 'error'}`));
       });
-      worker.postMessage(request);
+      try {
+        worker.postMessage(request);
+      } catch (error) {
+        const directory = request.directory;
+        if (!(error instanceof DOMException && error.name === 'DataCloneError') || !directory) {
+          throw error;
+        }
+        // WebKit cannot send a FileSystemDirectoryHandle to a worker: walk the folder here and
+        // send its files (the worker walks it itself where it can).
+        delete request.directory;
+        allLocalFiles({ directory }, signal).then((found) => {
+          request.files = found;
+          worker.postMessage(request);
+        }, reject);
+      }
     });
   } finally {
     worker.terminate();
