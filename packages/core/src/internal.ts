@@ -32,7 +32,7 @@ export type { ImageKind } from './shards/imageCheck.js';
 export { checkJpeg, checkPng, sniffImage } from './shards/imageCheck.js';
 export type { LabelledRow, LabelledRows } from './shards/labelledRows.js';
 export { readLabelledRows } from './shards/labelledRows.js';
-export { sampleKey } from './shards/sampleKey.js';
+export { checkUniqueKeys, sampleKey } from './shards/sampleKey.js';
 export {
   checkUstarLayout,
   isPlainUstarName,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ShardManifestColumn } from '@medfusion/core';
+import { checkUniqueKeys } from '@medfusion/core/internal';
 import type { SampleInput } from '../input/SampleInput.js';
 import { PackError } from '../PackError.js';
 import { assignSplits, type SplitSpec, seededRank } from './assignSplits.js';
@@ -103,18 +104,9 @@ export function planShards(
   classes: Map<string, number> | undefined,
   columns: readonly ShardManifestColumn[],
 ): PackPlan {
-  const seen = new Map<string, SampleInput>();
-  for (const s of samples) {
-    const other = seen.get(s.key);
-    if (other) {
-      throw new PackError(
-        'PACK_INPUT',
-        s.source,
-        `sample key "${s.key}" is also the key of ${other.source}: two files would be one sample (rename one of them)`,
-      );
-    }
-    seen.set(s.key, s);
-  }
+  checkUniqueKeys(samples, (s, message) => {
+    throw new PackError('PACK_INPUT', s.source, message);
+  });
   const splitOf = options.splits ? assignSplits(samples, options.splits, options.seed) : undefined;
   const groups = options.splits ? options.splits.map((s) => s.name) : [undefined];
   const shards: PlannedShard[] = [];

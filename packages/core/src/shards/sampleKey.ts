@@ -21,3 +21,25 @@ export function sampleKey(rel: string, sha256Hex: (text: string) => string): str
   if (key.length <= MAX_KEY) return key;
   return `${key.slice(0, MAX_KEY - 17)}_${sha256Hex(posix).slice(0, 16)}`;
 }
+
+/**
+ * Check that no two samples share a key (two files would become one sample):
+ * the first repeat goes to `fail` with a message naming both sources (the
+ * packers' one rule; `medfusion pack` and `packFiles` each raise their own error).
+ */
+export function checkUniqueKeys<T extends { key: string; source: string }>(
+  samples: readonly T[],
+  fail: (sample: T, message: string) => never,
+): void {
+  const seen = new Map<string, T>();
+  for (const s of samples) {
+    const other = seen.get(s.key);
+    if (other) {
+      fail(
+        s,
+        `sample key "${s.key}" is also the key of ${other.source}: two files would be one sample (rename one of them)`,
+      );
+    }
+    seen.set(s.key, s);
+  }
+}

@@ -1,5 +1,12 @@
 import type { ShardManifest, ShardManifestEntry } from '@medfusion/core';
-import { checkJpeg, checkPng, paddedSize, sniffImage, TAR_BLOCK } from '@medfusion/core/internal';
+import {
+  checkJpeg,
+  checkPng,
+  checkUniqueKeys,
+  paddedSize,
+  sniffImage,
+  TAR_BLOCK,
+} from '@medfusion/core/internal';
 import { createSHA256, type IHasher } from 'hash-wasm';
 import type { LocalFile } from '../sources/dicom/localFiles.js';
 import { PackFilesError } from './PackFilesError.js';
@@ -202,18 +209,9 @@ export async function packSamples(
       'hold no PNG or JPEG image',
     );
   }
-  const seen = new Map<string, PackSample>();
-  for (const s of samples) {
-    const other = seen.get(s.key);
-    if (other) {
-      throw new PackFilesError(
-        'PACK_INPUT',
-        s.source,
-        `sample key "${s.key}" is also the key of ${other.source}: two files would be one sample (rename one of them)`,
-      );
-    }
-    seen.set(s.key, s);
-  }
+  checkUniqueKeys(samples, (s, message) => {
+    throw new PackFilesError('PACK_INPUT', s.source, message);
+  });
 
   // Plan: shards cut by size, in input order; the fingerprint names this exact output.
   const labelCounts = countLabels(samples);
