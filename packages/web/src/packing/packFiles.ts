@@ -118,15 +118,22 @@ export async function packFiles(options: PackFilesOptions): Promise<PackFilesRes
       } catch (error) {
         const directory = request.directory;
         if (!(error instanceof DOMException && error.name === 'DataCloneError') || !directory) {
+          settle();
           throw error;
         }
         // WebKit cannot send a FileSystemDirectoryHandle to a worker: walk the folder here and
         // send its files (the worker walks it itself where it can).
         delete request.directory;
-        allLocalFiles({ directory }, signal).then((found) => {
-          request.files = found;
-          worker.postMessage(request);
-        }, reject);
+        allLocalFiles({ directory }, signal).then(
+          (found) => {
+            request.files = found;
+            worker.postMessage(request);
+          },
+          (walkError: unknown) => {
+            settle();
+            reject(walkError);
+          },
+        );
       }
     });
   } finally {
