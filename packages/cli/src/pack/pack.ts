@@ -4,7 +4,6 @@ import type { ShardManifestColumn } from '@medfusion/core';
 import { collectCsv } from '../input/collectCsv.js';
 import { collectFolder } from '../input/collectFolder.js';
 import type { SampleInput } from '../input/SampleInput.js';
-import { ScanPool, type ScanResult } from '../input/scanPool.js';
 import { PackError } from '../PackError.js';
 import type { Progress } from '../progress.js';
 import { countLabels, type ManifestFacts } from './buildManifests.js';
@@ -12,6 +11,7 @@ import type { DecodeOptions } from './decodePixels.js';
 import { existingFingerprint } from './existingFingerprint.js';
 import { type PackPart, packPart } from './parts.js';
 import { type PackLayoutOptions, type PackPlan, planShards } from './planShards.js';
+import { ScanPool, type ScanResult } from './scanPool.js';
 import { STATE_FILE, writeOutput } from './writeOutput.js';
 import { removeTemporaries, writeAtomic } from './writeShard.js';
 

@@ -1,10 +1,10 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ScanPool } from '../input/scanPool.js';
 import { PackError } from '../PackError.js';
 import type { Progress } from '../progress.js';
 import { buildManifests, type ManifestFacts, type ManifestFile } from './buildManifests.js';
 import type { PackPlan, PlannedShard } from './planShards.js';
+import type { ScanPool } from './scanPool.js';
 import { STATE_FILE, writeShards } from './writeOutput.js';
 import { removeTemporaries, type WrittenShard, writeAtomic } from './writeShard.js';
 

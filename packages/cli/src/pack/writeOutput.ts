@@ -2,10 +2,10 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { ScanPool } from '../input/scanPool.js';
 import type { Progress } from '../progress.js';
 import { buildManifests, type ManifestFacts, manifestText } from './buildManifests.js';
 import type { PackPlan, PlannedShard } from './planShards.js';
+import type { ScanPool } from './scanPool.js';
 import { completedShard, type WrittenShard, writeAtomic, writeShard } from './writeShard.js';
 
 /** V8's collector, exposed at run time (`--expose-gc` set from here, no command-line flag). */

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { encodeTarIndex, type TarMember } from '@medfusion/core';
 import { checkUstarLayout, ustarLayout } from '@medfusion/core/internal';
 import type { SampleInput } from '../input/SampleInput.js';
-import type { ScanPool } from '../input/scanPool.js';
 import { PackError } from '../PackError.js';
 import { type ChunkRequest, chunkBytes } from './assembleChunk.js';
 import type { PlannedMember, PlannedShard } from './planShards.js';
+import type { ScanPool } from './scanPool.js';
 
 /** Most bytes of tar a worker assembles per message (one write to the shard file each), unless one sample is larger. */
 const CHUNK_BYTES = 2 << 20;

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { ImageCheck } from '../input/checkImage.js';
 import { PackError } from '../PackError.js';
-import type { ChunkRequest } from '../pack/assembleChunk.js';
-import type { ImageCheck } from './checkImage.js';
+import type { ChunkRequest } from './assembleChunk.js';
 
 /** What a scan worker found for one file: its size, sha256 and check, or why it failed. */
 export interface ScanResult {

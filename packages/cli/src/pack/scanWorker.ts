@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { checkImage } from '../input/checkImage.js';
 import { PackError } from '../PackError.js';
-import { assembleChunk } from '../pack/assembleChunk.js';
-import { checkImage } from './checkImage.js';
+import { assembleChunk } from './assembleChunk.js';
 import type { PoolReply, PoolRequest, ScanResult } from './scanPool.js';
 
 /** One buffer the files are read into, grown as needed: no allocation per file. */
