@@ -7,10 +7,18 @@ import { png, removeOpfsDir } from './packFixtures.js';
 const INPUT = 'pack-dir-input';
 const OUT = 'pack-dir-output';
 
+/**
+ * Write the test's input file, then read it back: the input must hold exactly `bytes`. fast-png's
+ * `encode` returns a view of a larger buffer, and WebKit's `createWritable().write(view)` writes
+ * the view's whole ArrayBuffer, so the view is copied to a buffer of its own first.
+ */
 async function write(dir: FileSystemDirectoryHandle, name: string, bytes: Uint8Array | string) {
-  const w = await (await dir.getFileHandle(name, { create: true })).createWritable();
-  await w.write(bytes as FileSystemWriteChunkType);
+  const handle = await dir.getFileHandle(name, { create: true });
+  const w = await handle.createWritable();
+  await w.write(typeof bytes === 'string' ? bytes : bytes.slice());
   await w.close();
+  const want = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
+  expect(new Uint8Array(await (await handle.getFile()).arrayBuffer())).toEqual(want);
 }
 
 describe('packFiles: a directory handle with folder labels', () => {

@@ -20,8 +20,10 @@ function runInCspFrame(body: string): Promise<Record<string, unknown>> {
   const entry = new URL('../../packages/web/src/index.ts', import.meta.url).href;
   const script = `
     const out = { wasmRefused: false };
+    // Instantiate, as the library does: WebKit refuses WebAssembly under this policy only
+    // there (WebAssembly.compile resolves), Chromium and Firefox already at compile.
     try {
-      await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+      await WebAssembly.instantiate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
     } catch {
       out.wasmRefused = true;
     }

@@ -8,32 +8,82 @@ interface WritableLike {
   abort(): Promise<void>;
 }
 
-class AsyncOpfsFile implements OpfsFile {
-  constructor(private readonly handle: FileSystemFileHandle) {}
+/**
+ * Keeps one file's reads and edits apart: reads run together, an edit runs
+ * alone (after the reads and edits before it, before those after it). WebKit
+ * (2.50) serves a read through `getFile()` that overlaps a `createWritable()`
+ * on the same file with wrong bytes, no error: zeros in place of the data, or
+ * an empty file while the writable is open, and zeros from a `File` taken
+ * before the writable closed. Those bytes fail the record checks, so a record
+ * read while its segment was appended to was dropped as corrupt.
+ */
+class ReadWriteGate {
+  /** Settles when the last edit queued has run. */
+  private edits: Promise<void> = Promise.resolve();
+  private readonly reads = new Set<Promise<unknown>>();
 
-  async size(): Promise<number> {
-    return (await this.handle.getFile()).size;
-  }
-
-  async read(at: number, length: number): Promise<Uint8Array> {
-    const file = await this.handle.getFile();
-    return new Uint8Array(await file.slice(at, at + length).arrayBuffer());
-  }
-
-  private async edit(cmd: Parameters<WritableLike['write']>[0]): Promise<void> {
-    const w = (await (
-      this.handle as unknown as {
-        createWritable(o: { keepExistingData: boolean }): Promise<WritableLike>;
-      }
-    ).createWritable({ keepExistingData: true })) as WritableLike;
-    try {
-      await w.write(cmd);
-    } catch (err) {
-      await w.abort().catch(() => {});
-      throw err;
+  async read<T>(fn: () => Promise<T>): Promise<T> {
+    // Wait until no edit is queued or running (one may be queued while we wait).
+    for (let last = this.edits; ; last = this.edits) {
+      await last;
+      if (last === this.edits) break;
     }
-    // close() commits the swap file atomically: a crash leaves the old bytes.
-    await w.close();
+    const p = fn();
+    this.reads.add(p);
+    try {
+      return await p;
+    } finally {
+      this.reads.delete(p);
+    }
+  }
+
+  edit<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.edits.then(async () => {
+      while (this.reads.size > 0) await Promise.allSettled([...this.reads]);
+      return fn();
+    });
+    this.edits = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
+  }
+}
+
+class AsyncOpfsFile implements OpfsFile {
+  constructor(
+    private readonly handle: FileSystemFileHandle,
+    /** Shared by every AsyncOpfsFile of this file in the backend. */
+    private readonly gate: ReadWriteGate,
+  ) {}
+
+  size(): Promise<number> {
+    return this.gate.read(async () => (await this.handle.getFile()).size);
+  }
+
+  read(at: number, length: number): Promise<Uint8Array> {
+    return this.gate.read(async () => {
+      const file = await this.handle.getFile();
+      return new Uint8Array(await file.slice(at, at + length).arrayBuffer());
+    });
+  }
+
+  private edit(cmd: Parameters<WritableLike['write']>[0]): Promise<void> {
+    return this.gate.edit(async () => {
+      const w = (await (
+        this.handle as unknown as {
+          createWritable(o: { keepExistingData: boolean }): Promise<WritableLike>;
+        }
+      ).createWritable({ keepExistingData: true })) as WritableLike;
+      try {
+        await w.write(cmd);
+      } catch (err) {
+        await w.abort().catch(() => {});
+        throw err;
+      }
+      // close() commits the swap file atomically: a crash leaves the old bytes.
+      await w.close();
+    });
   }
 
   write(at: number, data: Uint8Array): Promise<void> {
@@ -55,20 +105,28 @@ class AsyncOpfsFile implements OpfsFile {
 /**
  * The OPFS backend for browsers without `createSyncAccessHandle`: reads
  * through `getFile()`, writes through `createWritable()` (each write commits
- * atomically on close). Slower than sync handles, same on-disk format.
+ * atomically on close), never a read of a file during a write of it (see
+ * ReadWriteGate). Slower than sync handles, same on-disk format.
  */
 export function asyncBackend(dir: FileSystemDirectoryHandle): FileBackend {
+  const gates = new Map<string, ReadWriteGate>();
   return {
     kind: 'async',
     async open(name, create) {
       try {
-        return new AsyncOpfsFile(await dir.getFileHandle(name, { create }));
+        const handle = await dir.getFileHandle(name, { create });
+        const gate = gates.get(name) ?? new ReadWriteGate();
+        gates.set(name, gate);
+        return new AsyncOpfsFile(handle, gate);
       } catch (err) {
         if (isNotFound(err)) return undefined;
         throw err;
       }
     },
-    remove: (name) => removeFile(dir, name),
+    remove: (name) => {
+      gates.delete(name);
+      return removeFile(dir, name);
+    },
     list: () => listFiles(dir),
   };
 }
