@@ -8,8 +8,9 @@
 //   served by one server on 127.0.0.1 (the demo's data middleware: the same 10 ms added latency
 //   per response, Range requests for the shards).
 // - png: the demo's CSV source, PNGs decoded in its 2 Web Workers. decoded: WebDatasetSource over
-//   the shards (merged range reads, shard-aware shuffle, as the demo's shard source), the `.npy`
-//   viewed by core's decodeNpy and scaled to [0, 1] on the page's thread.
+//   the shards (merged range reads on the page, shard-aware shuffle, as the demo's shard source),
+//   each sample's bytes moved to 2 Web Workers (the source's transformExecutor, exposeTransform)
+//   where core's decodeNpy views the `.npy`, scales it to [0, 1] and parses the `.json` fields.
 // - After an uncounted warm-up round (256 samples each), each round runs both, order alternating,
 //   in one Chromium process, each a fresh pipeline (the demo's strategy --epoch-strategy, default
 //   `both`: memory cache + prefetch, no disk tier) over the first --epoch-samples samples, one
