@@ -115,14 +115,17 @@ class EpochMeter {
  * The pre-decoded shards under /data/<dir>/, opened afresh for every row (before the epoch's
  * clock starts, as the CSV manifest is): no read-ahead bytes carry over from the previous row.
  */
-async function openDecoded(dir: string): Promise<DecodedSource> {
+async function openDecoded(dir: string, on: 'workers' | 'page'): Promise<DecodedSource> {
   const csv = await openCsv();
   if (csv.kind !== 'csv') throw new Error('the CSV source is not a CSV source');
-  return openDecodedSource(csv.dataset, dir);
+  return openDecodedSource(csv.dataset, dir, on);
 }
 
 async function runRow(cfg: RowConfig): Promise<RowResult> {
-  const decoded = cfg.source === 'decoded' ? await openDecoded(cfg.decodedDir) : undefined;
+  const decoded =
+    cfg.source === 'png'
+      ? undefined
+      : await openDecoded(cfg.decodedDir, cfg.source === 'decoded' ? 'workers' : 'page');
   const src = decoded ? decoded.source : await openCsv();
   if (cfg.strategy === 'both-disk') await clearDisk();
   const settings: Settings = {
