@@ -13,7 +13,7 @@ import { clearDisk, Pipeline, type PipelineSource } from '../../demo/src/pipelin
 import { DEFAULTS, type Settings } from '../../demo/src/settings.js';
 import { type PipelineStats, phasesSince } from '../../demo/src/stats.js';
 import { trainModel } from '../../demo/src/train.js';
-import { openDecodedSource } from './decodedSource.js';
+import { type DecodedSource, openDecodedSource } from './decodedSource.js';
 import type { CpuDelta, EpochResult, RowConfig, RowResult, StepTimeline } from './types.js';
 
 declare global {
@@ -115,14 +115,18 @@ class EpochMeter {
  * The pre-decoded shards under /data/<dir>/, opened afresh for every row (before the epoch's
  * clock starts, as the CSV manifest is): no read-ahead bytes carry over from the previous row.
  */
-async function openDecoded(dir: string): Promise<PipelineSource> {
+async function openDecoded(dir: string, on: 'workers' | 'page'): Promise<DecodedSource> {
   const csv = await openCsv();
   if (csv.kind !== 'csv') throw new Error('the CSV source is not a CSV source');
-  return openDecodedSource(csv.dataset, dir);
+  return openDecodedSource(csv.dataset, dir, on);
 }
 
 async function runRow(cfg: RowConfig): Promise<RowResult> {
-  const src = cfg.source === 'decoded' ? await openDecoded(cfg.decodedDir) : await openCsv();
+  const decoded =
+    cfg.source === 'png'
+      ? undefined
+      : await openDecoded(cfg.decodedDir, cfg.source === 'decoded' ? 'workers' : 'page');
+  const src = decoded ? decoded.source : await openCsv();
   if (cfg.strategy === 'both-disk') await clearDisk();
   const settings: Settings = {
     ...DEFAULTS,
@@ -181,7 +185,7 @@ async function runRow(cfg: RowConfig): Promise<RowResult> {
   } finally {
     model.dispose();
     await p.close();
-    if (src.kind === 'shards') src.dataset.close();
+    await decoded?.close();
     if (cfg.strategy === 'both-disk') await clearDisk();
   }
   const [cold, warm] = epochs;

@@ -20,10 +20,11 @@ export interface RowConfig {
   /**
    * Where the samples come from: `png` = the demo's CSV manifest + one PNG per sample (decoded
    * in the demo's Web Workers); `decoded` = `medfusion pack --decode` shards under
-   * `/data/<decodedDir>/` (uint8 `.npy` members, read by range requests on the page's thread).
+   * `/data/<decodedDir>/` (uint8 `.npy` members, read by range requests on the page's thread,
+   * decoded in 2 Web Workers); `decoded-page` = the same, decoded on the page's thread.
    */
-  source: 'png' | 'decoded';
-  /** With `source: 'decoded'`: the folder under `/data/` holding the shards' manifest.json. */
+  source: 'png' | 'decoded' | 'decoded-page';
+  /** With `source: 'decoded'` or `'decoded-page'`: the folder under `/data/` holding the shards' manifest.json. */
   decodedDir: string;
   /** Epochs to run: 2 = cold then warm, 1 = the cold epoch only (`warm` is null). */
   epochs: 1 | 2;

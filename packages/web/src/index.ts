@@ -247,6 +247,8 @@ export type {
   ParquetSourceOptions,
   ParquetStats,
 } from './sources/parquetOptions.js';
+export type { ShardTransform } from './sources/webdataset/exposeTransform.js';
+export { exposeTransform } from './sources/webdataset/exposeTransform.js';
 export { indexTarStream } from './sources/webdataset/indexTarStream.js';
 export { WebDatasetSource } from './sources/webdataset/WebDatasetSource.js';
 export type {

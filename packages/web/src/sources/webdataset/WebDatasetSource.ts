@@ -17,9 +17,13 @@ import {
   object,
   positiveInt,
   raceAbort,
+  showValue,
   throwIfAborted,
   toEpochPlan,
 } from '@medfusion/core/internal';
+import * as Comlink from 'comlink';
+import type { WorkerExecutor } from '../../workers/createWorkerExecutor.js';
+import { WorkerCrashedError } from '../../workers/workerErrors.js';
 import { assembleSample } from './assembleSample.js';
 import { ReadAhead } from './ReadAhead.js';
 import { ShardIndexLoader } from './ShardIndexLoader.js';
@@ -65,6 +69,48 @@ async function countSamples(
   return sizes;
 }
 
+/** `transform` and `transformExecutor` exclude each other; the executor must have a `run`. */
+function checkTransform(options: WebDatasetSourceOptions<unknown>): void {
+  const executor = options.transformExecutor;
+  if (executor === undefined) return;
+  if (executor === null || typeof executor !== 'object' || typeof executor.run !== 'function') {
+    throw new TypeError(
+      `transformExecutor must be a worker pool (createWorkerExecutor), got ${showValue(executor)}`,
+    );
+  }
+  if (options.transform !== undefined) {
+    throw new TypeError(
+      'give transform or transformExecutor, not both (the workers of transformExecutor run their own transform: exposeTransform)',
+    );
+  }
+}
+
+/**
+ * The payload of a sample's call to the transform pool: its bytes cut from the
+ * (merged) read in one copy, the members views into it, that one buffer moved to
+ * the worker. A function, as the pool calls it per attempt: the retry after a
+ * crash finds the buffer gone with the dead worker and fails the call instead.
+ */
+function movePayload(
+  index: number,
+  entry: TarSampleEntry,
+  shard: number,
+  bytes: Uint8Array,
+): () => unknown {
+  let sent = false;
+  return () => {
+    if (sent) {
+      throw new WorkerCrashedError(
+        index,
+        "the worker that held the sample's bytes died; they were moved to it, so read the sample again",
+      );
+    }
+    sent = true;
+    const own = bytes.slice();
+    return Comlink.transfer(assembleSample(entry, shard, own, true), [own.buffer]);
+  };
+}
+
 /**
  * WebDataset tar shards over HTTP range requests, as a random-access
  * {@link Dataset}: members sharing a basename form one sample; each shard's
@@ -91,6 +137,7 @@ export class WebDatasetSource<T = WebDatasetSample>
   private readonly shards: ShardTable;
   private readonly layout: ShardLayout;
   private readonly transform: WebDatasetSourceOptions<T>['transform'];
+  private readonly transformExecutor: WorkerExecutor<T> | undefined;
   private readonly indices: ShardIndexLoader;
   private readonly readAhead: ReadAhead;
   private readonly phases = new LoadPhaseCounter();
@@ -109,6 +156,7 @@ export class WebDatasetSource<T = WebDatasetSample>
     this.layout = new ShardLayout(sizes);
     this.length = this.layout.length;
     this.transform = options.transform;
+    this.transformExecutor = options.transformExecutor;
     this.indices = indices;
     this.closer = closer;
     this.readAhead = new ReadAhead(
@@ -142,6 +190,7 @@ export class WebDatasetSource<T = WebDatasetSample>
     positiveInt('lookahead', options.lookahead ?? 256);
     positiveInt('maxRequestBytes', options.maxRequestBytes ?? 8 << 20);
     if (options.maxGap !== undefined) nonNegativeInt('maxGap', options.maxGap);
+    checkTransform(options);
     const concurrency = positiveInt('indexConcurrency', options.indexConcurrency ?? 6);
     const shards = await openShards(options as WebDatasetSourceOptions<unknown>);
     const closer = new AbortController();
@@ -187,10 +236,16 @@ export class WebDatasetSource<T = WebDatasetSample>
     const bytes = await raceAbort(this.readAhead.take(index, opts?.signal), opts?.signal);
     const decodeAt = performance.now();
     const s = this.layout.shardOf(index);
-    const entry = this.shards.shard(s).samples?.[this.layout.localIndex(index)];
-    const sample = assembleSample(entry as TarSampleEntry, s, bytes);
-    const transform = this.transform;
-    const out = transform ? await transform(sample, index) : (sample as unknown as T);
+    const entry = this.shards.shard(s).samples?.[this.layout.localIndex(index)] as TarSampleEntry;
+    const executor = this.transformExecutor;
+    let out: T;
+    if (executor) {
+      out = await executor.run(index, opts?.signal, movePayload(index, entry, s, bytes), opts);
+    } else {
+      const sample = assembleSample(entry, s, bytes);
+      const transform = this.transform;
+      out = transform ? await transform(sample, index) : (sample as unknown as T);
+    }
     this.phases.record(decodeAt - startAt, performance.now() - decodeAt);
     return out;
   }

@@ -1,6 +1,7 @@
 import type { PersistentStore } from '@medfusion/core';
 import type { HttpOptions } from '../../remote/RangeReader.js';
 import type { UrlPolicy } from '../../remote/urlPolicy.js';
+import type { WorkerExecutor } from '../../workers/createWorkerExecutor.js';
 
 /** One WebDataset sample: the member files sharing a key, by extension. */
 export interface WebDatasetSample {
@@ -18,8 +19,24 @@ export interface WebDatasetSourceOptions<T = WebDatasetSample> extends HttpOptio
   urls?: readonly (string | URL)[];
   /** URL of a {@link ShardManifest} JSON. Give this or `urls`. */
   manifestUrl?: string | URL;
-  /** Maps a raw sample to what `get` returns (decode images, parse labels). */
+  /**
+   * Maps a raw sample to what `get` returns (decode images, parse labels), on the
+   * thread that calls `get`. To run it in Web Workers instead, give `transformExecutor`.
+   * @default undefined (`get` returns the raw {@link WebDatasetSample})
+   */
   transform?: (sample: WebDatasetSample, index: number) => T | Promise<T>;
+  /**
+   * Runs the transform in Web Workers: a `createWorkerExecutor` pool whose workers call
+   * `exposeTransform(fn)`. Reads stay here (merged range requests, read-ahead); each
+   * sample's member bytes are cut from the read in one copy and moved (not copied) to a
+   * worker with `get`'s signal and speculation, and what `fn` returns is moved back. Give
+   * this or `transform`, not both. The pool stays yours: `close()` does not close it. A
+   * worker that dies holding a sample fails that load with `WorkerCrashedError` (its bytes
+   * were moved, so the pool cannot resend them); a `DataLoader`'s `onError: 'retry'` reads
+   * the sample again.
+   * @default undefined (the transform, if any, runs on the calling thread)
+   */
+  transformExecutor?: WorkerExecutor<T>;
   /** Disk tier that keeps built shard indices (keyed by URL, checked by ETag) across visits. */
   store?: PersistentStore;
   /**
