@@ -17,8 +17,9 @@
 //   in one Chromium process, each a fresh pipeline (the demo's strategy --epoch-strategy, default
 //   `both`: memory cache + prefetch, no disk tier) over the first --epoch-samples samples, one
 //   epoch (cold). Figures: samples/s (median and
-//   range over rounds), ratio decoded/png per round and its median (target >= 1.5; the same for
-//   decoded-page/png, for reference), Chromium CPU ms per sample on the page's thread, in the Web
+//   range over rounds), ratio decoded-page/png per round and its median (the headline, target
+//   >= 1.5: decoding on the page is the default and the faster path for these small arrays; the
+//   same for decoded-in-workers/png, for reference), Chromium CPU ms per sample on the page's thread, in the Web
 //   Workers and in the rest of Chromium.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
@@ -169,10 +170,12 @@ export async function runColdEpoch(
   }
   const out: Record<string, unknown> = {
     name: 'cold-epoch-decoded-vs-png',
-    ratio: round(median(ratios), 3),
-    ratios: ratios.map((x) => round(x, 2)),
-    decodedPageRatio: round(median(pageRatios), 3),
-    decodedPageRatios: pageRatios.map((x) => round(x, 2)),
+    // The headline is the default path (decode on the page: a .npy view costs less than a
+    // worker round trip); decode in workers is kept as its own ratio.
+    ratio: round(median(pageRatios), 3),
+    ratios: pageRatios.map((x) => round(x, 2)),
+    decodedWorkersRatio: round(median(ratios), 3),
+    decodedWorkersRatios: ratios.map((x) => round(x, 2)),
     target: TARGET,
     samples,
     strategy,
@@ -212,11 +215,11 @@ export async function runColdEpoch(
     ],
     table,
   );
-  const ratio = median(ratios);
+  const ratio = median(pageRatios);
   console.log(
-    `cold epoch decoded/png: ${ratio.toFixed(2)}x [${ratios.map((x) => x.toFixed(2)).join(', ')}] ` +
-      `(target >= ${TARGET}x: ${ratio >= TARGET ? 'met' : 'NOT met'}); decoded on the page/png: ` +
-      `${median(pageRatios).toFixed(2)}x [${pageRatios.map((x) => x.toFixed(2)).join(', ')}]; CPU figures are medians per round`,
+    `cold epoch decoded (on the page)/png: ${ratio.toFixed(2)}x [${pageRatios.map((x) => x.toFixed(2)).join(', ')}] ` +
+      `(target >= ${TARGET}x: ${ratio >= TARGET ? 'met' : 'NOT met'}); decoded in workers/png: ` +
+      `${median(ratios).toFixed(2)}x [${ratios.map((x) => x.toFixed(2)).join(', ')}]; CPU figures are medians per round`,
   );
   return [out];
 }
