@@ -10,7 +10,10 @@
 //
 // What it offers is what Vitest's "preview" provider offers: the test files run in the page and
 // report over Vitest's own websocket. No `userEvent`, screenshots, CDP or provider commands
-// (the suite uses none), and one page at a time (`supportsParallelism: false`).
+// (the suite uses none), and one page at a time (`supportsParallelism: false`). Vitest runs such
+// a provider's projects after the other browser projects: declaring a mocker and parallelism to
+// start them beside the others was tried and made nothing faster on 2 cores (14 min 25 s against
+// 14 min 20 s) while the load rose to 15 and seven timing tests failed.
 // The binaries come from scripts/webkit.mjs (`ensureWebKit`, which `npm test` runs).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
