@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { paddedSize, TAR_BLOCK, writeUstarHeader } from '@medfusion/core/internal';
 import { sniffImage } from '../input/imageKind.js';
 import { PackError } from '../PackError.js';
@@ -19,6 +19,8 @@ export interface ChunkSample {
   sha256: string;
   /** The sample's members, in tar order (the first one is the image unless it has a body). */
   members: PlannedMember[];
+  /** The file's bytes as scanned, when kept: copied in place of a read (the file is only checked to be still there, same size). */
+  bytes?: Uint8Array;
 }
 
 /** A run of consecutive samples of a shard, assembled in a pack worker. */
@@ -85,6 +87,23 @@ function readInto(sample: ChunkSample, out: Uint8Array, at: number): void {
   if (got !== sample.size || more !== 0 || sha !== sample.sha256) throw changed(sample.source);
 }
 
+/**
+ * Copy the kept bytes of `sample` into `out` at `at`, once a stat says its file
+ * is still there with the scanned size (a file that vanished or changed size
+ * while packing is an error, as when it is read again). The bytes written are
+ * the ones scanned and hashed, so the shard matches the plan's fingerprint.
+ */
+function copyKept(sample: ChunkSample, bytes: Uint8Array, out: Uint8Array, at: number): void {
+  let size: number;
+  try {
+    size = statSync(sample.path).size;
+  } catch (error) {
+    throw unreadable(sample.source, error);
+  }
+  if (size !== sample.size || bytes.length !== sample.size) throw changed(sample.source);
+  out.set(bytes, at);
+}
+
 /** The image of `sample` decoded (`--decode`) to the `.npy` member `m`, checked against its planned size. */
 async function decodeMember(sample: ChunkSample, m: PlannedMember): Promise<Uint8Array> {
   let bytes: Uint8Array;
@@ -138,6 +157,7 @@ export async function assembleChunk(request: ChunkRequest): Promise<Uint8Array> 
       at += TAR_BLOCK;
       if (m.body) out.set(m.body, at);
       else if (m.decode) out.set(await decodeMember(sample, m), at);
+      else if (sample.bytes) copyKept(sample, sample.bytes, out, at);
       else readInto(sample, out, at);
       out.fill(0, at + m.size, at + paddedSize(m.size)); // a reused chunk holds old bytes
       at += paddedSize(m.size);

@@ -11,7 +11,7 @@ import type { DecodeOptions } from './decodePixels.js';
 import { existingFingerprint } from './existingFingerprint.js';
 import { type PackPart, packPart } from './parts.js';
 import { type PackLayoutOptions, type PackPlan, planShards } from './planShards.js';
-import { ScanPool, type ScanResult } from './scanPool.js';
+import { type ScanBatch, ScanPool, type ScanResult } from './scanPool.js';
 import { STATE_FILE, writeOutput } from './writeOutput.js';
 import { removeTemporaries, writeAtomic } from './writeShard.js';
 
@@ -53,7 +53,15 @@ export interface PackResult {
 const SCAN_BATCH = 256;
 
 /** Stands in for a batch of scan results already folded into the samples. */
-const DONE: Promise<ScanResult[]> = Promise.resolve([]);
+const DONE: Promise<ScanBatch> = Promise.resolve({ results: [] });
+
+/**
+ * Bytes of scanned files kept in memory for the write, so that many files are
+ * read and hashed once, not twice (the write copies them into the tar; past
+ * the budget, files are read again and checked against the scan). The first
+ * files scanned are kept, and each is let go once its shard is written.
+ */
+const KEEP_BYTES = 64 << 20;
 
 /** Scan every candidate (in parallel workers); the first failure in input order is thrown. */
 async function scanAll(
@@ -67,7 +75,7 @@ async function scanAll(
   progress.phase('scan', candidates.length);
   const kept = new Array<boolean>(candidates.length).fill(false);
   let firstFailure: PackError | undefined;
-  const fold = (c: SampleInput, index: number, r: ScanResult): void => {
+  const fold = (c: SampleInput, index: number, r: ScanResult, bytes?: ArrayBuffer): void => {
     if (r.error !== undefined) {
       firstFailure ??= new PackError('PACK_INPUT', c.source, r.error);
       return;
@@ -80,6 +88,7 @@ async function scanAll(
     c.kind = r.check.kind;
     c.size = r.size as number;
     c.sha256 = r.sha256 as string;
+    if (bytes && r.at !== undefined) c.bytes = new Uint8Array(bytes, r.at, c.size);
     if (r.check.width !== undefined) c.width = r.check.width;
     if (r.check.height !== undefined) c.height = r.check.height;
     const dicom = r.check.dicom;
@@ -92,7 +101,7 @@ async function scanAll(
   };
   // Every batch queued at once (the pool feeds the workers); replies are folded in
   // input order, so the failure reported is the first bad file in input order.
-  const batches: Promise<ScanResult[]>[] = [];
+  const batches: Promise<ScanBatch>[] = [];
   for (let i = 0; i < candidates.length; i += SCAN_BATCH) {
     const paths = candidates.slice(i, i + SCAN_BATCH).map((c) => c.path);
     const batch = pool.scan(paths, keepTags);
@@ -101,11 +110,11 @@ async function scanAll(
   }
   try {
     for (let b = 0; b < batches.length; b++) {
-      const results = await (batches[b] as Promise<ScanResult[]>);
+      const { results, bytes } = await (batches[b] as Promise<ScanBatch>);
       batches[b] = DONE; // let the results go: a settled promise holds them
       results.forEach((r, k) => {
         const index = b * SCAN_BATCH + k;
-        fold(candidates[index] as SampleInput, index, r);
+        fold(candidates[index] as SampleInput, index, r, bytes);
       });
       progress.tick(
         results.length,
@@ -184,7 +193,8 @@ export async function pack(
   signal: AbortSignal,
 ): Promise<PackResult> {
   // Workers start now and load while the input is listed; Ctrl-C ends them.
-  const pool = new ScanPool();
+  // --decode reads the files again to decode them (in the workers): nothing is kept.
+  const pool = new ScanPool(options.decode ? 0 : KEEP_BYTES);
   const abort = () => void pool.close();
   signal.addEventListener('abort', abort, { once: true });
   try {

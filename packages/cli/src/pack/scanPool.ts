@@ -14,6 +14,16 @@ export interface ScanResult {
   check?: ImageCheck;
   /** What went wrong (read error or broken image). */
   error?: string;
+  /** Where the file's bytes are in its batch's `bytes`, when they were kept. */
+  at?: number;
+}
+
+/** The results of one scan message, and the bytes of the files it kept (see {@link ScanResult.at}). */
+export interface ScanBatch {
+  /** One result per path, in order. */
+  results: ScanResult[];
+  /** The kept files' bytes, one after another; absent once the worker's share of the budget is spent. */
+  bytes?: ArrayBuffer;
 }
 
 /** A message to a pool worker: scan files, or assemble a chunk of tar. */
@@ -23,7 +33,7 @@ export type PoolRequest =
 
 /** A pool worker's answer. */
 export type PoolReply =
-  | { id: number; results: ScanResult[] }
+  | ({ id: number } & ScanBatch)
   | { id: number; bytes: Uint8Array }
   | { id: number; failure: { code: PackError['code']; file: string; message: string } };
 
@@ -52,12 +62,18 @@ export class ScanPool {
   private nextId = 0;
   private failure: unknown;
 
-  constructor(size = Math.min(8, Math.max(1, availableParallelism()))) {
+  /**
+   * @param keepBytes - scanned bytes the workers send back to keep for the write, all
+   *   workers together (each gets an equal share; 0 keeps none)
+   * @param size - worker threads
+   */
+  constructor(keepBytes = 0, size = Math.min(8, Math.max(1, availableParallelism()))) {
     for (let i = 0; i < size; i++) {
       // A small young generation: a worker's heap holds one message's work, and each
       // worker's default (up to 48 MB) counted against the pack's flat memory.
       const worker = new Worker(new URL('./scanWorker.js', import.meta.url), {
         resourceLimits: { maxYoungGenerationSizeMb: 8 },
+        workerData: { keepBytes: Math.floor(keepBytes / size) },
       });
       worker.on('message', (reply: PoolReply) => {
         this.busy.set(worker, (this.busy.get(worker) ?? 1) - 1);
@@ -72,10 +88,10 @@ export class ScanPool {
     }
   }
 
-  /** Read, check and hash the files at `paths` (one result per path, in order). */
-  async scan(paths: string[], keepTags: readonly string[]): Promise<ScanResult[]> {
+  /** Read, check and hash the files at `paths` (one result per path, in order), with the bytes kept of them. */
+  async scan(paths: string[], keepTags: readonly string[]): Promise<ScanBatch> {
     const reply = await this.run({ id: this.nextId++, op: 'scan', paths, keepTags });
-    return (reply as { results: ScanResult[] }).results;
+    return reply as ScanBatch;
   }
 
   /** The tar bytes of a chunk (see assembleChunk); a bad file rejects with its PackError. */

@@ -5,7 +5,7 @@ import { encodeTarIndex, type TarMember } from '@medfusion/core';
 import { checkUstarLayout, ustarLayout } from '@medfusion/core/internal';
 import type { SampleInput } from '../input/SampleInput.js';
 import { PackError } from '../PackError.js';
-import { type ChunkRequest, chunkBytes } from './assembleChunk.js';
+import { assembleChunk, type ChunkRequest, type ChunkSample, chunkBytes } from './assembleChunk.js';
 import type { PlannedMember, PlannedShard } from './planShards.js';
 import type { ScanPool } from './scanPool.js';
 
@@ -121,16 +121,27 @@ function* cutChunks(
       yield chunk;
       chunk = { samples: [], bytes: 0 };
     }
-    chunk.samples.push({
+    const c: ChunkSample = {
       path: sample.path,
       source: sample.source,
       size: sample.size as number,
       sha256: sample.sha256 as string,
       members,
-    });
+    };
+    if (sample.bytes) {
+      c.bytes = sample.bytes;
+      sample.bytes = undefined; // the chunk holds them until it is assembled
+    }
+    chunk.samples.push(c);
     chunk.bytes += bytes;
   }
   if (chunk.samples.length > 0) yield chunk;
+}
+
+/** `chunk` without kept bytes (a worker reads the files: copying the bytes to it would cost as much). */
+function withoutKept(chunk: ChunkRequest): ChunkRequest {
+  for (const s of chunk.samples) s.bytes = undefined;
+  return chunk;
 }
 
 /**
@@ -172,7 +183,11 @@ async function streamTar(
       }
       const chunk = next.value;
       if (chunk.bytes <= CHUNK_BYTES) chunk.reuse = spares.pop() ?? new ArrayBuffer(CHUNK_BYTES);
-      const bytes = pool.assemble(chunk);
+      // Every file's bytes kept: the chunk is copied together here (no round trip
+      // to a worker, nothing to read); else a worker reads the files.
+      const bytes = chunk.samples.every((s) => s.bytes)
+        ? assembleChunk(chunk)
+        : pool.assemble(withoutKept(chunk));
       bytes.catch(() => {}); // awaited in order below
       inFlight.push({ samples: chunk.samples.length, bytes });
     }
