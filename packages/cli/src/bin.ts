@@ -1,15 +1,13 @@
 #!/usr/bin/env node
 // The `medfusion` command: pack, inspect, verify.
+// Each command's modules are imported when it runs: a pack never loads the
+// readers of inspect and verify, and start-up is part of every command's time.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { MedFusionError } from '@medfusion/core';
 import { parseImageSize, parseInteger, parseKeepTags, parseSize, parseSplit } from './args.js';
-import { formatInspect, inspect } from './inspect.js';
-import { merge } from './merge.js';
-import { type PackOptions, pack } from './pack/pack.js';
-import { parsePart } from './pack/parts.js';
+import type { PackOptions } from './pack/pack.js';
 import { createProgress } from './progress.js';
-import { verify } from './verify.js';
 
 const HELP = `medfusion: pack image data sets into WebDataset tar shards, inspect and verify them
 
@@ -100,7 +98,8 @@ async function main(argv: string[]): Promise<number> {
       options.samplesPerShard = parseInteger('--samples-per-shard', values['samples-per-shard'], 1);
     if (values.split !== undefined) options.splits = parseSplit(values.split);
     if (values.images !== undefined) options.images = values.images;
-    if (values.part !== undefined) options.part = parsePart(values.part);
+    if (values.part !== undefined)
+      options.part = (await import('./pack/parts.js')).parsePart(values.part);
     if (values.decode) {
       const channels = parseInteger('--channels', values.channels, 1);
       if (channels !== 1 && channels !== 3)
@@ -112,6 +111,7 @@ async function main(argv: string[]): Promise<number> {
     } else if (values.size !== undefined) {
       throw new TypeError('--size resizes decoded pixels: give --decode with it');
     }
+    const { pack } = await import('./pack/pack.js');
     const progress = createProgress(values.json);
     const result = await pack(
       positionals[0] as string,
@@ -141,6 +141,7 @@ async function main(argv: string[]): Promise<number> {
       options: { out: { type: 'string', short: 'o' }, json: { type: 'boolean', default: false } },
     });
     if (!values.out) throw new TypeError('merge needs --out <dir>');
+    const { merge } = await import('./merge.js');
     const progress = createProgress(values.json);
     const r = await merge(positionals, values.out, progress, controller.signal).finally(() =>
       progress.stop(),
@@ -165,10 +166,12 @@ async function main(argv: string[]): Promise<number> {
       throw new TypeError(`${command} takes one data set: a folder, a manifest or a URL`);
     const target = positionals[0] as string;
     if (command === 'inspect') {
+      const { formatInspect, inspect } = await import('./inspect.js');
       const r = await inspect(target, parseInteger('--samples', values.samples, 0));
       process.stdout.write(values.json ? `${JSON.stringify(r)}\n` : `${formatInspect(r)}\n`);
       return 0;
     }
+    const { verify } = await import('./verify.js');
     const progress = createProgress(values.json);
     const r = await verify(target, progress).finally(() => progress.stop());
     if (values.json) process.stdout.write(`${JSON.stringify({ event: 'done', ...r })}\n`);

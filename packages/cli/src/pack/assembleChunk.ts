@@ -3,8 +3,6 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { paddedSize, TAR_BLOCK, writeUstarHeader } from '@medfusion/core/internal';
 import { sniffImage } from '../input/imageKind.js';
 import { PackError } from '../PackError.js';
-import { decodeDicom } from './decodeDicom.js';
-import { decodePixels } from './decodePixels.js';
 import type { PlannedMember } from './planShards.js';
 
 /** One sample of a chunk: where its image is, what the scan found, its members. */
@@ -117,10 +115,11 @@ async function decodeMember(sample: ChunkSample, m: PlannedMember): Promise<Uint
   let decoded: Uint8Array;
   try {
     const options = m.decode as NonNullable<PlannedMember['decode']>;
+    // the decoders are loaded with --decode only
     decoded =
       sniffImage(bytes) === 'dcm'
-        ? await decodeDicom(bytes, options)
-        : await decodePixels(bytes, options);
+        ? await (await import('./decodeDicom.js')).decodeDicom(bytes, options)
+        : await (await import('./decodePixels.js')).decodePixels(bytes, options);
   } catch (error) {
     throw new PackError(
       'PACK_INPUT',

@@ -1,7 +1,6 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ShardManifestColumn } from '@medfusion/core';
-import { collectCsv } from '../input/collectCsv.js';
 import { collectFolder } from '../input/collectFolder.js';
 import type { SampleInput } from '../input/SampleInput.js';
 import { PackError } from '../PackError.js';
@@ -238,6 +237,8 @@ async function packWith(
       labelColumn = '(folder)';
     }
   } else {
+    // papaparse is loaded for a CSV input only
+    const { collectCsv } = await import('../input/collectCsv.js');
     const csv = await collectCsv(inputPath, options);
     candidates = csv.samples;
     columns = csv.columns;
