@@ -28,7 +28,7 @@ export interface ScanBatch {
 
 /** A message to a pool worker: scan files, or assemble a chunk of tar. */
 export type PoolRequest =
-  | { id: number; op: 'scan'; paths: string[]; keepTags: readonly string[] }
+  | { id: number; op: 'scan'; paths: string[]; keepTags: readonly string[]; keepBytes: number }
   | { id: number; op: 'tar'; chunk: ChunkRequest };
 
 /** A pool worker's answer. */
@@ -62,18 +62,12 @@ export class ScanPool {
   private nextId = 0;
   private failure: unknown;
 
-  /**
-   * @param keepBytes - scanned bytes the workers send back to keep for the write, all
-   *   workers together (each gets an equal share; 0 keeps none)
-   * @param size - worker threads
-   */
-  constructor(keepBytes = 0, size = Math.min(8, Math.max(1, availableParallelism()))) {
+  constructor(size = Math.min(8, Math.max(1, availableParallelism()))) {
     for (let i = 0; i < size; i++) {
       // A small young generation: a worker's heap holds one message's work, and each
       // worker's default (up to 48 MB) counted against the pack's flat memory.
       const worker = new Worker(new URL('./scanWorker.js', import.meta.url), {
         resourceLimits: { maxYoungGenerationSizeMb: 8 },
-        workerData: { keepBytes: Math.floor(keepBytes / size) },
       });
       worker.on('message', (reply: PoolReply) => {
         this.busy.set(worker, (this.busy.get(worker) ?? 1) - 1);
@@ -88,9 +82,20 @@ export class ScanPool {
     }
   }
 
-  /** Read, check and hash the files at `paths` (one result per path, in order), with the bytes kept of them. */
-  async scan(paths: string[], keepTags: readonly string[]): Promise<ScanBatch> {
-    const reply = await this.run({ id: this.nextId++, op: 'scan', paths, keepTags });
+  /**
+   * Read, check and hash the files at `paths` (one result per path, in order),
+   * with the images' bytes while the workers have sent back fewer than
+   * `keepBytes` (all workers together; 0 keeps none).
+   */
+  async scan(paths: string[], keepTags: readonly string[], keepBytes: number): Promise<ScanBatch> {
+    const share = Math.floor(keepBytes / this.workers.length);
+    const reply = await this.run({
+      id: this.nextId++,
+      op: 'scan',
+      paths,
+      keepTags,
+      keepBytes: share,
+    });
     return reply as ScanBatch;
   }
 

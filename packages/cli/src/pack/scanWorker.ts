@@ -7,48 +7,34 @@
 // file is read and hashed once (the write copies them into the tar).
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { checkImage } from '../input/checkImage.js';
 import { PackError } from '../PackError.js';
 import { assembleChunk } from './assembleChunk.js';
 import type { PoolReply, PoolRequest, ScanBatch, ScanResult } from './scanPool.js';
 
-/** Bytes of scanned files this worker may send back to keep (the pool's share of its memory budget). */
-const keepBudget = (workerData as { keepBytes?: number } | null)?.keepBytes ?? 0;
-
-/** Bytes sent back to keep so far (batch buffers, counted whole). */
+/** Bytes of scanned files this worker sent back to keep so far. */
 let kept = 0;
 
-/** Bytes the last kept batch used: the next batch's buffer starts a little larger (rarely grown, little unused). */
-let lastKept = 1 << 20;
-
-/** One buffer the files are read into when their bytes are not kept, grown as needed: no allocation per file. */
+/** The buffer a batch's files are read into, grown as needed: no allocation per file. */
 let scratch: Buffer = Buffer.allocUnsafe(1 << 20);
 
-/** The buffer files are being read into (scratch, or a batch's own buffer whose bytes are kept). */
-let target: Buffer = scratch;
-
-/** A fresh buffer of `size` bytes with an ArrayBuffer of its own (so it can be transferred). */
-function ownBuffer(size: number): Buffer {
-  return Buffer.from(new ArrayBuffer(size));
-}
-
 /**
- * Read the whole file at `path` into `target` from `at` (open, reads to the end,
- * close), growing `target` (doubling, its first `at` bytes kept) as needed.
- * Returns the file's length.
+ * Read the whole file at `path` into `scratch` from `at` (open, reads to the
+ * end, close), growing `scratch` (doubling, its first `at` bytes kept) as
+ * needed. Returns the file's length.
  */
 function readWhole(path: string, at: number): number {
   const fd = openSync(path, 'r');
   try {
     let got = 0;
     for (;;) {
-      if (at + got === target.length) {
-        const bigger = ownBuffer(target.length * 2);
-        target.copy(bigger, 0, 0, at + got);
-        target = bigger;
+      if (at + got === scratch.length) {
+        const bigger = Buffer.allocUnsafe(scratch.length * 2);
+        scratch.copy(bigger, 0, 0, at + got);
+        scratch = bigger;
       }
-      const n = readSync(fd, target, at + got, target.length - at - got, null);
+      const n = readSync(fd, scratch, at + got, scratch.length - at - got, null);
       if (n === 0) return got;
       got += n;
     }
@@ -60,7 +46,7 @@ function readWhole(path: string, at: number): number {
 function scanOne(path: string, at: number, keepTags: readonly string[]): ScanResult {
   try {
     const size = readWhole(path, at);
-    const bytes = target.subarray(at, at + size);
+    const bytes = scratch.subarray(at, at + size);
     const check = checkImage(bytes, keepTags);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     return { size, sha256, ...(check ? { check } : {}) };
@@ -72,15 +58,19 @@ function scanOne(path: string, at: number, keepTags: readonly string[]): ScanRes
 }
 
 /**
- * Scan a batch of files. While this worker's share of the budget lasts, the
- * files are read one after another into a buffer of the batch's own, sent back
- * (transferred, not copied) so the pack writes them without reading them again;
- * each kept file's result says where its bytes are (`at`). Past the budget they
- * are read into the one scratch buffer and only the results go back.
+ * Scan a batch of files. While this worker has sent back fewer than `keepBytes`
+ * bytes, the batch's images are read one after another into `scratch` and sent
+ * back with the results (one copy of exactly their bytes, transferred), so the
+ * pack writes them without reading them again; each kept file's result says
+ * where its bytes are (`at`). Past that, each file is read at the start of
+ * `scratch` and only the results go back.
  */
-function scanBatch(paths: readonly string[], keepTags: readonly string[]): ScanBatch {
-  const keep = kept < keepBudget;
-  target = keep ? ownBuffer(Math.ceil((lastKept * 1.125) / 4096) * 4096) : scratch;
+function scanBatch(
+  paths: readonly string[],
+  keepTags: readonly string[],
+  keepBytes: number,
+): ScanBatch {
+  const keep = kept < keepBytes;
   let at = 0;
   const results = paths.map((p) => {
     const r = scanOne(p, at, keepTags);
@@ -90,20 +80,15 @@ function scanBatch(paths: readonly string[], keepTags: readonly string[]): ScanB
     }
     return r;
   });
-  if (!keep) {
-    scratch = target; // grown, perhaps
-    return { results };
-  }
-  kept += target.length;
-  lastKept = Math.max(at, 4096);
-  const batch = { results, bytes: target.buffer as ArrayBuffer };
-  target = scratch;
-  return batch;
+  if (!keep || at === 0) return { results };
+  kept += at;
+  const start = scratch.byteOffset;
+  return { results, bytes: scratch.buffer.slice(start, start + at) as ArrayBuffer };
 }
 
 parentPort?.on('message', async (request: PoolRequest) => {
   if (request.op === 'scan') {
-    const batch = scanBatch(request.paths, request.keepTags);
+    const batch = scanBatch(request.paths, request.keepTags, request.keepBytes);
     parentPort?.postMessage(
       { id: request.id, ...batch } satisfies PoolReply,
       batch.bytes ? [batch.bytes] : [],
