@@ -85,21 +85,33 @@ function readInto(sample: ChunkSample, out: Uint8Array, at: number): void {
   if (got !== sample.size || more !== 0 || sha !== sample.sha256) throw changed(sample.source);
 }
 
+/** A file whose kept bytes are written: where it is, how errors name it, its size when scanned. */
+export interface KeptFile {
+  /** Absolute path of the file. */
+  path: string;
+  /** How errors name the sample. */
+  source: string;
+  /** Size of the file when scanned. */
+  size: number;
+}
+
 /**
- * Copy the kept bytes of `sample` into `out` at `at`, once a stat says its file
- * is still there with the scanned size (a file that vanished or changed size
- * while packing is an error, as when it is read again). The bytes written are
- * the ones scanned and hashed, so the shard matches the plan's fingerprint.
+ * Check that the files whose kept bytes a chunk copies are still there with
+ * their scanned size (one stat each): a file that vanished or changed size
+ * while packing is the same `PACK_INPUT` PackError as when it is read again.
+ * (The bytes written are the ones scanned and hashed, so the shard matches the
+ * plan's fingerprint either way.) Run by a pool worker, beside the main thread's copy.
  */
-function copyKept(sample: ChunkSample, bytes: Uint8Array, out: Uint8Array, at: number): void {
-  let size: number;
-  try {
-    size = statSync(sample.path).size;
-  } catch (error) {
-    throw unreadable(sample.source, error);
+export function checkKept(files: readonly KeptFile[]): void {
+  for (const file of files) {
+    let size: number;
+    try {
+      size = statSync(file.path).size;
+    } catch (error) {
+      throw unreadable(file.source, error);
+    }
+    if (size !== file.size) throw changed(file.source);
   }
-  if (size !== sample.size || bytes.length !== sample.size) throw changed(sample.source);
-  out.set(bytes, at);
 }
 
 /** The image of `sample` decoded (`--decode`) to the `.npy` member `m`, checked against its planned size. */
@@ -141,7 +153,8 @@ async function decodeMember(sample: ChunkSample, m: PlannedMember): Promise<Uint
 /**
  * The tar bytes of a chunk, as one buffer (the request's spent one when it fits): per member its ustar header (core's
  * fixed fields) and its data padded with zeros, the image files read straight
- * into place (or decoded with `--decode`), each checked against its scan. A
+ * into place (or copied from the scan's kept bytes, which {@link checkKept}
+ * checks, or decoded with `--decode`), each checked against its scan. A
  * `PACK_INPUT` PackError names the first file that vanished, changed or does
  * not decode.
  */
@@ -156,7 +169,7 @@ export async function assembleChunk(request: ChunkRequest): Promise<Uint8Array> 
       at += TAR_BLOCK;
       if (m.body) out.set(m.body, at);
       else if (m.decode) out.set(await decodeMember(sample, m), at);
-      else if (sample.bytes) copyKept(sample, sample.bytes, out, at);
+      else if (sample.bytes?.length === m.size) out.set(sample.bytes, at);
       else readInto(sample, out, at);
       out.fill(0, at + m.size, at + paddedSize(m.size)); // a reused chunk holds old bytes
       at += paddedSize(m.size);

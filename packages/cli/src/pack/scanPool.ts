@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ImageCheck } from '../input/checkImage.js';
 import { PackError } from '../PackError.js';
-import type { ChunkRequest } from './assembleChunk.js';
+import type { ChunkRequest, KeptFile } from './assembleChunk.js';
 
 /** What a scan worker found for one file: its size, sha256 and check, or why it failed. */
 export interface ScanResult {
@@ -29,13 +29,20 @@ export interface ScanBatch {
 /** A message to a pool worker: scan files, or assemble a chunk of tar. */
 export type PoolRequest =
   | { id: number; op: 'scan'; paths: string[]; keepTags: readonly string[]; keepBytes: number }
-  | { id: number; op: 'tar'; chunk: ChunkRequest };
+  | { id: number; op: 'tar'; chunk: ChunkRequest }
+  | { id: number; op: 'kept'; files: KeptFile[] };
 
 /** A pool worker's answer. */
 export type PoolReply =
   | ({ id: number } & ScanBatch)
   | { id: number; bytes: Uint8Array }
+  | { id: number; checked: true }
   | { id: number; failure: { code: PackError['code']; file: string; message: string } };
+
+/** The PackError a worker's failure reply stands for. */
+function replyError(f: { code: PackError['code']; file: string; message: string }): PackError {
+  return new PackError(f.code, f.file, f.message.slice(f.file.length + 2));
+}
 
 /** Messages a worker holds at once: it starts the next while the last reply travels. */
 const PER_WORKER = 2;
@@ -103,11 +110,14 @@ export class ScanPool {
   async assemble(chunk: ChunkRequest): Promise<Uint8Array> {
     const reply = await this.run({ id: this.nextId++, op: 'tar', chunk });
     delete chunk.reuse; // moved to the worker
-    if ('failure' in reply) {
-      const f = reply.failure;
-      throw new PackError(f.code, f.file, f.message.slice(f.file.length + 2));
-    }
+    if ('failure' in reply) throw replyError(reply.failure);
     return (reply as { bytes: Uint8Array }).bytes;
+  }
+
+  /** Check files whose kept bytes are written (see checkKept); a vanished or changed one rejects with its PackError. */
+  async checkKept(files: KeptFile[]): Promise<void> {
+    const reply = await this.run({ id: this.nextId++, op: 'kept', files });
+    if ('failure' in reply) throw replyError(reply.failure);
   }
 
   /** End the workers; pending calls reject. */

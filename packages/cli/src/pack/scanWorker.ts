@@ -10,7 +10,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { checkImage } from '../input/checkImage.js';
 import { PackError } from '../PackError.js';
-import { assembleChunk } from './assembleChunk.js';
+import { assembleChunk, checkKept } from './assembleChunk.js';
 import type { PoolReply, PoolRequest, ScanBatch, ScanResult } from './scanPool.js';
 
 /** Bytes of scanned files this worker sent back to keep so far. */
@@ -96,6 +96,11 @@ parentPort?.on('message', async (request: PoolRequest) => {
     return;
   }
   try {
+    if (request.op === 'kept') {
+      checkKept(request.files);
+      parentPort?.postMessage({ id: request.id, checked: true } satisfies PoolReply);
+      return;
+    }
     const bytes = await assembleChunk(request.chunk);
     parentPort?.postMessage({ id: request.id, bytes } satisfies PoolReply, [
       bytes.buffer as ArrayBuffer,

@@ -138,6 +138,12 @@ function* cutChunks(
   if (chunk.samples.length > 0) yield chunk;
 }
 
+/** A chunk whose files' bytes are all kept: copied together here, once a pool worker found the files unchanged. */
+async function assembleKept(pool: ScanPool, chunk: ChunkRequest): Promise<Uint8Array> {
+  await pool.checkKept(chunk.samples.map(({ path, source, size }) => ({ path, source, size })));
+  return assembleChunk(chunk);
+}
+
 /** `chunk` without kept bytes (a worker reads the files: copying the bytes to it would cost as much). */
 function withoutKept(chunk: ChunkRequest): ChunkRequest {
   for (const s of chunk.samples) s.bytes = undefined;
@@ -183,10 +189,10 @@ async function streamTar(
       }
       const chunk = next.value;
       if (chunk.bytes <= CHUNK_BYTES) chunk.reuse = spares.pop() ?? new ArrayBuffer(CHUNK_BYTES);
-      // Every file's bytes kept: the chunk is copied together here (no round trip
-      // to a worker, nothing to read); else a worker reads the files.
+      // Every file's bytes kept: the chunk is copied together here (nothing to
+      // read) while a worker checks the files are still there; else a worker reads them.
       const bytes = chunk.samples.every((s) => s.bytes)
-        ? assembleChunk(chunk)
+        ? assembleKept(pool, chunk)
         : pool.assemble(withoutKept(chunk));
       bytes.catch(() => {}); // awaited in order below
       inFlight.push({ samples: chunk.samples.length, bytes });
