@@ -68,10 +68,22 @@ const KEEP_BUDGET = 112 << 20;
 /** What the main thread holds per sample (its records, plan and layout), about: 280 MB at 200,000 samples. */
 const RECORD_BYTES = 1 << 10;
 
+/** Environment variable that sets {@link KEEP_BUDGET} in MB (0: read every file again when writing it). */
+const KEEP_ENV = 'MEDFUSION_PACK_KEEP_MB';
+
 /** Bytes of scanned files to keep when packing `candidates` files (see {@link KEEP_BUDGET}). */
 function keepBytes(candidates: number, decode: boolean): number {
   // --decode reads the files again to decode them (in the workers): nothing is kept.
-  return decode ? 0 : Math.max(0, KEEP_BUDGET - candidates * RECORD_BYTES);
+  if (decode) return 0;
+  const env = process.env[KEEP_ENV];
+  let budget = KEEP_BUDGET;
+  if (env !== undefined && env !== '') {
+    const mb = Number(env);
+    if (!Number.isFinite(mb) || mb < 0)
+      throw new RangeError(`${KEEP_ENV} must be a number of MB >= 0, got ${JSON.stringify(env)}`);
+    budget = mb * 2 ** 20;
+  }
+  return Math.max(0, budget - candidates * RECORD_BYTES);
 }
 
 /** Scan every candidate (in parallel workers); the first failure in input order is thrown. */
