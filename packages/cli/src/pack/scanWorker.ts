@@ -97,7 +97,7 @@ parentPort?.on('message', async (request: PoolRequest) => {
   }
   try {
     if (request.op === 'kept') {
-      checkKept(request.files);
+      checkKept(JSON.parse(request.files));
       parentPort?.postMessage({ id: request.id, checked: true } satisfies PoolReply);
       return;
     }

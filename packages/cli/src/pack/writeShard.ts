@@ -90,6 +90,14 @@ export async function writeShard(
     );
   }
   const path = join(dir, shard.name);
+  // The files whose kept bytes are copied are stat'ed by a worker (one message
+  // for the shard) while the tar is put together here; the shard is complete
+  // only once they are found unchanged.
+  const kept = shard.samples
+    .filter((s) => s.bytes)
+    .map(({ path, source, size }) => ({ path, source, size: size as number }));
+  const checked = kept.length > 0 ? pool.checkKept(kept) : Promise.resolve();
+  checked.catch(() => {}); // awaited below
   const { bytes, sha256 } = await streamTar(
     pool,
     `${path}${TEMP_SUFFIX}`,
@@ -99,6 +107,7 @@ export async function writeShard(
     signal,
     onChunk,
   );
+  await checked;
   await writeAtomic(`${path}.idx.json`, encodeTarIndex(layout, { size: bytes, sha256 }));
   await rename(`${path}${TEMP_SUFFIX}`, path);
   return { bytes, sha256 };
@@ -136,12 +145,6 @@ function* cutChunks(
     chunk.bytes += bytes;
   }
   if (chunk.samples.length > 0) yield chunk;
-}
-
-/** A chunk whose files' bytes are all kept: copied together here, once a pool worker found the files unchanged. */
-async function assembleKept(pool: ScanPool, chunk: ChunkRequest): Promise<Uint8Array> {
-  await pool.checkKept(chunk.samples.map(({ path, source, size }) => ({ path, source, size })));
-  return assembleChunk(chunk);
 }
 
 /** `chunk` without kept bytes (a worker reads the files: copying the bytes to it would cost as much). */
@@ -190,9 +193,9 @@ async function streamTar(
       const chunk = next.value;
       if (chunk.bytes <= CHUNK_BYTES) chunk.reuse = spares.pop() ?? new ArrayBuffer(CHUNK_BYTES);
       // Every file's bytes kept: the chunk is copied together here (nothing to
-      // read) while a worker checks the files are still there; else a worker reads them.
+      // read, no round trip); else a worker reads the files.
       const bytes = chunk.samples.every((s) => s.bytes)
-        ? assembleKept(pool, chunk)
+        ? assembleChunk(chunk)
         : pool.assemble(withoutKept(chunk));
       bytes.catch(() => {}); // awaited in order below
       inFlight.push({ samples: chunk.samples.length, bytes });
