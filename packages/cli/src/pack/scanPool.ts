@@ -1,8 +1,8 @@
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ImageCheck } from '../input/checkImage.js';
 import { PackError } from '../PackError.js';
 import type { ChunkRequest, KeptFile } from './assembleChunk.js';
+import { poolSize, startPoolWorker, takePrestarted } from './prestartWorkers.js';
 
 /** What a scan worker found for one file: its size, sha256 and check, or why it failed. */
 export interface ScanResult {
@@ -69,13 +69,12 @@ export class ScanPool {
   private nextId = 0;
   private failure: unknown;
 
-  constructor(size = Math.min(8, Math.max(1, availableParallelism()))) {
-    for (let i = 0; i < size; i++) {
-      // A small young generation: a worker's heap holds one message's work, and each
-      // worker's default (up to 48 MB) counted against the pack's flat memory.
-      const worker = new Worker(new URL('./scanWorker.js', import.meta.url), {
-        resourceLimits: { maxYoungGenerationSizeMb: 8 },
-      });
+  /** @param size - worker threads; the default takes those bin.ts started ahead, if any */
+  constructor(size?: number) {
+    const early = size === undefined ? (takePrestarted() ?? []) : [];
+    const count = size ?? (early.length || poolSize());
+    for (let i = 0; i < count; i++) {
+      const worker = early[i]?.worker ?? startPoolWorker();
       worker.on('message', (reply: PoolReply) => {
         this.busy.set(worker, (this.busy.get(worker) ?? 1) - 1);
         const job = this.pending.get(reply.id);
@@ -87,6 +86,8 @@ export class ScanPool {
       this.workers.push(worker);
       this.busy.set(worker, 0);
     }
+    // a worker that failed before this pool took it (its error event is past)
+    for (const e of early) if (e.error !== undefined) this.fail(e.error);
   }
 
   /**
