@@ -204,8 +204,9 @@ async function streamTar(
   try {
     let written = 0;
     let next = 0; // first layout entry whose header is not checked yet
-    const put = async (buf: Uint8Array) => {
-      hash.update(buf);
+    // Check the headers, start the write, and hash while the thread pool writes;
+    // the returned promise is the write's (the caller assembles more meanwhile).
+    const put = (buf: Uint8Array): Promise<unknown> => {
       const end = written + buf.length;
       const due: TarMember[] = [];
       while (next < layout.length && (layout[next] as TarMember).offset <= end) {
@@ -214,14 +215,19 @@ async function streamTar(
         next++;
       }
       checkUstarLayout(buf, due, shard.name);
-      await handle.write(buf);
+      const writing = handle.write(buf);
+      writing.catch(() => {}); // awaited by the caller
+      hash.update(buf);
       written = end;
+      return writing;
     };
-    for (ask(); inFlight.length > 0; ask()) {
+    for (ask(); inFlight.length > 0; ) {
       signal.throwIfAborted();
       const c = inFlight.shift() as { samples: number; bytes: Promise<Uint8Array> };
       const buf = await c.bytes;
-      await put(buf);
+      const writing = put(buf);
+      ask(); // the next chunks are put together while this one is written
+      await writing;
       onChunk(c.samples, buf.length);
       if (buf.buffer.byteLength === CHUNK_BYTES) spares.push(buf.buffer as ArrayBuffer);
     }
