@@ -24,19 +24,24 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Run `medfusion <args>` to its end. */
-export function runCli(args: string[], cwd = repo): CliRun {
+/** Run `medfusion <args>` to its end (`env`: variables set for it, beside the test's own). */
+export function runCli(args: string[], cwd = repo, env: Record<string, string> = {}): CliRun {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd,
+    env: { ...process.env, ...env },
     encoding: 'utf8',
     timeout: 120_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Start `medfusion <args>` without waiting. */
-export function startCli(args: string[]): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Start `medfusion <args>` without waiting (`env`: variables set for it, beside the test's own). */
+export function startCli(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** A fresh temporary folder. */

@@ -121,31 +121,42 @@ describe('medfusion pack refuses bad input, naming the file', () => {
     expect(readdirSync(out)).toEqual(['thesis.docx']);
   });
 
-  it('a file that vanishes mid-pack: exit 1 naming it, no manifest, no temporary file', async () => {
-    const root = tempDir();
-    const files: [string, Uint8Array][] = [];
-    for (let i = 0; i < 200; i++) files.push([`d/f${String(i).padStart(3, '0')}.png`, png(i, 96)]);
-    writeTree(root, files);
-    const out = join(tempDir(), 'out');
-    const child = startCli(['pack', root, '--out', out, '--samples-per-shard', '2', '--json']);
-    let stdout = '';
-    let stderr = '';
-    child.stderr?.on('data', (d) => {
-      stderr += d;
-    });
-    const code = await new Promise<number | null>((resolve) => {
-      child.stdout?.on('data', (d) => {
-        stdout += d;
-        if (/"event":"note"/.test(stdout) && existsSync(join(root, 'd/f199.png'))) {
-          rmSync(join(root, 'd/f199.png'));
-        }
+  // Kept in memory since the scan (only stat'ed when written), or read again (MEDFUSION_PACK_KEEP_MB=0).
+  it.each([
+    ['kept', {}],
+    ['read again', { MEDFUSION_PACK_KEEP_MB: '0' }],
+  ])(
+    'a file that vanishes mid-pack (%s): exit 1 naming it, no manifest, no temporary file',
+    async (_, env: Record<string, string>) => {
+      const root = tempDir();
+      const files: [string, Uint8Array][] = [];
+      for (let i = 0; i < 200; i++)
+        files.push([`d/f${String(i).padStart(3, '0')}.png`, png(i, 96)]);
+      writeTree(root, files);
+      const out = join(tempDir(), 'out');
+      const child = startCli(
+        ['pack', root, '--out', out, '--samples-per-shard', '2', '--json'],
+        env,
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stderr?.on('data', (d) => {
+        stderr += d;
       });
-      child.on('exit', resolve);
-    });
-    expect(code).toBe(1);
-    expect(stderr).toMatch(/d\/f199\.png: cannot read the file: vanished while packing/);
-    const names = readdirSync(out);
-    expect(names).not.toContain('manifest.json');
-    expect(names.filter((n) => n.endsWith('.partial'))).toEqual([]);
-  });
+      const code = await new Promise<number | null>((resolve) => {
+        child.stdout?.on('data', (d) => {
+          stdout += d;
+          if (/"event":"note"/.test(stdout) && existsSync(join(root, 'd/f199.png'))) {
+            rmSync(join(root, 'd/f199.png'));
+          }
+        });
+        child.on('exit', resolve);
+      });
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/d\/f199\.png: cannot read the file: vanished while packing/);
+      const names = readdirSync(out);
+      expect(names).not.toContain('manifest.json');
+      expect(names.filter((n) => n.endsWith('.partial'))).toEqual([]);
+    },
+  );
 });

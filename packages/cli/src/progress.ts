@@ -1,4 +1,12 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type CliProgress from 'cli-progress';
+
+/** cli-progress, loaded when a bar is drawn (on a terminal): lines and `--json` never load it. */
+let cliProgressModule: typeof CliProgress | undefined;
+function cliProgress(): typeof CliProgress {
+  cliProgressModule ??= createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
+  return cliProgressModule;
+}
 
 /** Where `medfusion` reports progress: a bar on a terminal, lines otherwise, JSON lines with `--json`. */
 export interface Progress {
@@ -18,21 +26,22 @@ function mb(bytes: number): string {
 
 /** A progress bar (cli-progress) with counts, MB/s and ETA, for a terminal. */
 class BarProgress implements Progress {
-  private bar: cliProgress.SingleBar | undefined;
+  private bar: CliProgress.SingleBar | undefined;
   private bytes = 0;
   private started = 0;
   phase(name: string, total: number): void {
     this.stop();
     this.bytes = 0;
     this.started = Date.now();
-    this.bar = new cliProgress.SingleBar(
+    const { SingleBar, Presets } = cliProgress();
+    this.bar = new SingleBar(
       {
         format: `${name.padEnd(5)} [{bar}] {value}/{total} | {rate} | ETA {eta_formatted}`,
         hideCursor: true,
         clearOnComplete: false,
         stream: process.stderr,
       },
-      cliProgress.Presets.shades_classic,
+      Presets.shades_classic,
     );
     this.bar.start(total, 0, { rate: '0.0 MB/s' });
   }

@@ -24,4 +24,9 @@ export interface SampleInput {
   width?: number;
   /** Image height from its header, once scanned. */
   height?: number;
+  /**
+   * The file's bytes as scanned, when the pack's memory budget kept them: the
+   * write copies them instead of reading the file again, then lets them go.
+   */
+  bytes?: Uint8Array;
 }

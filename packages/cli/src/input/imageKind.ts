@@ -1,6 +1,7 @@
+import { createRequire } from 'node:module';
 import { crc32 } from 'node:zlib';
 import { checkPng as checkPngWith } from '@medfusion/core/internal';
-import dicomParser from 'dicom-parser';
+import type DicomParser from 'dicom-parser';
 
 export type { ImageKind } from '@medfusion/core/internal';
 export { checkJpeg, sniffImage } from '@medfusion/core/internal';
@@ -8,6 +9,13 @@ export { checkJpeg, sniffImage } from '@medfusion/core/internal';
 /** {@link checkPngWith} with zlib's CRC-32 (native, faster than the JavaScript one). */
 export function checkPng(bytes: Uint8Array): { width: number; height: number } {
   return checkPngWith(bytes, crc32);
+}
+
+/** dicom-parser, loaded with the first DICOM file: packing PNG and JPEG files never loads it. */
+let dicomParserModule: typeof DicomParser | undefined;
+function dicomParser(): typeof DicomParser {
+  dicomParserModule ??= createRequire(import.meta.url)('dicom-parser') as typeof DicomParser;
+  return dicomParserModule;
 }
 
 /** What a DICOM file's header says (the tags the packer reads). */
@@ -67,9 +75,9 @@ export const DICOM_KEYWORDS: Readonly<Record<string, string>> = {
  * `keepTags`. Throws an Error saying what is wrong (truncated, no pixel data).
  */
 export function checkDicom(bytes: Uint8Array, keepTags: readonly string[]): DicomInfo {
-  let ds: dicomParser.DataSet;
+  let ds: DicomParser.DataSet;
   try {
-    ds = dicomParser.parseDicom(bytes);
+    ds = dicomParser().parseDicom(bytes);
   } catch (error) {
     const why =
       typeof error === 'string'

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { paddedSize, TAR_BLOCK, writeUstarHeader } from '@medfusion/core/internal';
 import { sniffImage } from '../input/imageKind.js';
 import { PackError } from '../PackError.js';
-import { decodeDicom } from './decodeDicom.js';
-import { decodePixels } from './decodePixels.js';
 import type { PlannedMember } from './planShards.js';
 
 /** One sample of a chunk: where its image is, what the scan found, its members. */
@@ -19,6 +17,8 @@ export interface ChunkSample {
   sha256: string;
   /** The sample's members, in tar order (the first one is the image unless it has a body). */
   members: PlannedMember[];
+  /** The file's bytes as scanned, when kept: copied in place of a read (the file is only checked to be still there, same size). */
+  bytes?: Uint8Array;
 }
 
 /** A run of consecutive samples of a shard, assembled in a pack worker. */
@@ -85,6 +85,35 @@ function readInto(sample: ChunkSample, out: Uint8Array, at: number): void {
   if (got !== sample.size || more !== 0 || sha !== sample.sha256) throw changed(sample.source);
 }
 
+/** A file whose kept bytes are written: where it is, how errors name it, its size when scanned. */
+export interface KeptFile {
+  /** Absolute path of the file. */
+  path: string;
+  /** How errors name the sample. */
+  source: string;
+  /** Size of the file when scanned. */
+  size: number;
+}
+
+/**
+ * Check that the files whose kept bytes a chunk copies are still there with
+ * their scanned size (one stat each): a file that vanished or changed size
+ * while packing is the same `PACK_INPUT` PackError as when it is read again.
+ * (The bytes written are the ones scanned and hashed, so the shard matches the
+ * plan's fingerprint either way.) Run by a pool worker, beside the main thread's copy.
+ */
+export function checkKept(files: readonly KeptFile[]): void {
+  for (const file of files) {
+    let size: number;
+    try {
+      size = statSync(file.path).size;
+    } catch (error) {
+      throw unreadable(file.source, error);
+    }
+    if (size !== file.size) throw changed(file.source);
+  }
+}
+
 /** The image of `sample` decoded (`--decode`) to the `.npy` member `m`, checked against its planned size. */
 async function decodeMember(sample: ChunkSample, m: PlannedMember): Promise<Uint8Array> {
   let bytes: Uint8Array;
@@ -98,10 +127,11 @@ async function decodeMember(sample: ChunkSample, m: PlannedMember): Promise<Uint
   let decoded: Uint8Array;
   try {
     const options = m.decode as NonNullable<PlannedMember['decode']>;
+    // the decoders are loaded with --decode only
     decoded =
       sniffImage(bytes) === 'dcm'
-        ? await decodeDicom(bytes, options)
-        : await decodePixels(bytes, options);
+        ? await (await import('./decodeDicom.js')).decodeDicom(bytes, options)
+        : await (await import('./decodePixels.js')).decodePixels(bytes, options);
   } catch (error) {
     throw new PackError(
       'PACK_INPUT',
@@ -123,7 +153,8 @@ async function decodeMember(sample: ChunkSample, m: PlannedMember): Promise<Uint
 /**
  * The tar bytes of a chunk, as one buffer (the request's spent one when it fits): per member its ustar header (core's
  * fixed fields) and its data padded with zeros, the image files read straight
- * into place (or decoded with `--decode`), each checked against its scan. A
+ * into place (or copied from the scan's kept bytes, which {@link checkKept}
+ * checks, or decoded with `--decode`), each checked against its scan. A
  * `PACK_INPUT` PackError names the first file that vanished, changed or does
  * not decode.
  */
@@ -138,6 +169,7 @@ export async function assembleChunk(request: ChunkRequest): Promise<Uint8Array> 
       at += TAR_BLOCK;
       if (m.body) out.set(m.body, at);
       else if (m.decode) out.set(await decodeMember(sample, m), at);
+      else if (sample.bytes?.length === m.size) out.set(sample.bytes, at);
       else readInto(sample, out, at);
       out.fill(0, at + m.size, at + paddedSize(m.size)); // a reused chunk holds old bytes
       at += paddedSize(m.size);

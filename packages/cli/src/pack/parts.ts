@@ -5,7 +5,7 @@ import type { Progress } from '../progress.js';
 import { buildManifests, type ManifestFacts, type ManifestFile } from './buildManifests.js';
 import type { PackPlan, PlannedShard } from './planShards.js';
 import type { ScanPool } from './scanPool.js';
-import { STATE_FILE, writeShards } from './writeOutput.js';
+import { dropKept, STATE_FILE, writeShards } from './writeOutput.js';
 import { removeTemporaries, type WrittenShard, writeAtomic } from './writeShard.js';
 
 /** `--part i/n`: the i-th (from 1) of n parts of one pack. */
@@ -137,6 +137,8 @@ export async function packPart(
   signal: AbortSignal,
 ): Promise<PartResult> {
   const mine = partShards(plan.shards, part);
+  const ours = new Set(mine);
+  for (const shard of plan.shards) if (!ours.has(shard)) dropKept(shard);
   const result: PartResult = {
     samples: mine.reduce((a, s) => a + s.samples.length, 0),
     shards: mine.length,

@@ -1,8 +1,8 @@
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ImageCheck } from '../input/checkImage.js';
 import { PackError } from '../PackError.js';
-import type { ChunkRequest } from './assembleChunk.js';
+import type { ChunkRequest, KeptFile } from './assembleChunk.js';
+import { poolSize, startPoolWorker, takePrestarted } from './prestartWorkers.js';
 
 /** What a scan worker found for one file: its size, sha256 and check, or why it failed. */
 export interface ScanResult {
@@ -14,18 +14,35 @@ export interface ScanResult {
   check?: ImageCheck;
   /** What went wrong (read error or broken image). */
   error?: string;
+  /** Where the file's bytes are in its batch's `bytes`, when they were kept. */
+  at?: number;
+}
+
+/** The results of one scan message, and the bytes of the files it kept (see {@link ScanResult.at}). */
+export interface ScanBatch {
+  /** One result per path, in order. */
+  results: ScanResult[];
+  /** The kept files' bytes, one after another; absent once the worker's share of the budget is spent. */
+  bytes?: ArrayBuffer;
 }
 
 /** A message to a pool worker: scan files, or assemble a chunk of tar. */
 export type PoolRequest =
-  | { id: number; op: 'scan'; paths: string[]; keepTags: readonly string[] }
-  | { id: number; op: 'tar'; chunk: ChunkRequest };
+  | { id: number; op: 'scan'; paths: string[]; keepTags: readonly string[]; keepBytes: number }
+  | { id: number; op: 'tar'; chunk: ChunkRequest }
+  | { id: number; op: 'kept'; files: string };
 
 /** A pool worker's answer. */
 export type PoolReply =
-  | { id: number; results: ScanResult[] }
+  | ({ id: number } & ScanBatch)
   | { id: number; bytes: Uint8Array }
+  | { id: number; checked: true }
   | { id: number; failure: { code: PackError['code']; file: string; message: string } };
+
+/** The PackError a worker's failure reply stands for. */
+function replyError(f: { code: PackError['code']; file: string; message: string }): PackError {
+  return new PackError(f.code, f.file, f.message.slice(f.file.length + 2));
+}
 
 /** Messages a worker holds at once: it starts the next while the last reply travels. */
 const PER_WORKER = 2;
@@ -52,13 +69,12 @@ export class ScanPool {
   private nextId = 0;
   private failure: unknown;
 
-  constructor(size = Math.min(8, Math.max(1, availableParallelism()))) {
-    for (let i = 0; i < size; i++) {
-      // A small young generation: a worker's heap holds one message's work, and each
-      // worker's default (up to 48 MB) counted against the pack's flat memory.
-      const worker = new Worker(new URL('./scanWorker.js', import.meta.url), {
-        resourceLimits: { maxYoungGenerationSizeMb: 8 },
-      });
+  /** @param size - worker threads; the default takes those bin.ts started ahead, if any */
+  constructor(size?: number) {
+    const early = size === undefined ? (takePrestarted() ?? []) : [];
+    const count = size ?? (early.length || poolSize());
+    for (let i = 0; i < count; i++) {
+      const worker = early[i]?.worker ?? startPoolWorker();
       worker.on('message', (reply: PoolReply) => {
         this.busy.set(worker, (this.busy.get(worker) ?? 1) - 1);
         const job = this.pending.get(reply.id);
@@ -70,23 +86,42 @@ export class ScanPool {
       this.workers.push(worker);
       this.busy.set(worker, 0);
     }
+    // a worker that failed before this pool took it (its error event is past)
+    for (const e of early) if (e.error !== undefined) this.fail(e.error);
   }
 
-  /** Read, check and hash the files at `paths` (one result per path, in order). */
-  async scan(paths: string[], keepTags: readonly string[]): Promise<ScanResult[]> {
-    const reply = await this.run({ id: this.nextId++, op: 'scan', paths, keepTags });
-    return (reply as { results: ScanResult[] }).results;
+  /**
+   * Read, check and hash the files at `paths` (one result per path, in order),
+   * with the images' bytes while the workers have sent back fewer than
+   * `keepBytes` (all workers together; 0 keeps none).
+   */
+  async scan(paths: string[], keepTags: readonly string[], keepBytes: number): Promise<ScanBatch> {
+    const share = Math.floor(keepBytes / this.workers.length);
+    const reply = await this.run({
+      id: this.nextId++,
+      op: 'scan',
+      paths,
+      keepTags,
+      keepBytes: share,
+    });
+    return reply as ScanBatch;
   }
 
   /** The tar bytes of a chunk (see assembleChunk); a bad file rejects with its PackError. */
   async assemble(chunk: ChunkRequest): Promise<Uint8Array> {
     const reply = await this.run({ id: this.nextId++, op: 'tar', chunk });
     delete chunk.reuse; // moved to the worker
-    if ('failure' in reply) {
-      const f = reply.failure;
-      throw new PackError(f.code, f.file, f.message.slice(f.file.length + 2));
-    }
+    if ('failure' in reply) throw replyError(reply.failure);
     return (reply as { bytes: Uint8Array }).bytes;
+  }
+
+  /** Check files whose kept bytes are written (see checkKept); a vanished or changed one rejects with its PackError. */
+  async checkKept(files: KeptFile[]): Promise<void> {
+    // As one JSON text: cloning hundreds of small objects per message cost the
+    // main thread more than the stat calls it hands over.
+    const text = JSON.stringify(files);
+    const reply = await this.run({ id: this.nextId++, op: 'kept', files: text });
+    if ('failure' in reply) throw replyError(reply.failure);
   }
 
   /** End the workers; pending calls reject. */

@@ -27,6 +27,11 @@ function collectShardGarbage(): void {
   gc();
 }
 
+/** Let go of the kept scan bytes of a shard's samples (a shard this run does not write). */
+export function dropKept(shard: PlannedShard): void {
+  for (const s of shard.samples) s.bytes = undefined;
+}
+
 /** Name of the file marking an unfinished pack (its plan's fingerprint). */
 export const STATE_FILE = '.medfusion-pack.json';
 
@@ -51,6 +56,7 @@ export async function writeShards(
     signal.throwIfAborted();
     const done = resume ? await completedShard(out, shard) : undefined;
     if (done) {
+      dropKept(shard);
       resumed++;
       progress.tick(shard.samples.length, shard.size);
       written.push(done);

@@ -5,7 +5,7 @@ import { encodeTarIndex, type TarMember } from '@medfusion/core';
 import { checkUstarLayout, ustarLayout } from '@medfusion/core/internal';
 import type { SampleInput } from '../input/SampleInput.js';
 import { PackError } from '../PackError.js';
-import { type ChunkRequest, chunkBytes } from './assembleChunk.js';
+import { assembleChunk, type ChunkRequest, type ChunkSample, chunkBytes } from './assembleChunk.js';
 import type { PlannedMember, PlannedShard } from './planShards.js';
 import type { ScanPool } from './scanPool.js';
 
@@ -90,6 +90,14 @@ export async function writeShard(
     );
   }
   const path = join(dir, shard.name);
+  // The files whose kept bytes are copied are stat'ed by a worker (one message
+  // for the shard) while the tar is put together here; the shard is complete
+  // only once they are found unchanged.
+  const kept = shard.samples
+    .filter((s) => s.bytes)
+    .map(({ path, source, size }) => ({ path, source, size: size as number }));
+  const checked = kept.length > 0 ? pool.checkKept(kept) : Promise.resolve();
+  checked.catch(() => {}); // awaited below
   const { bytes, sha256 } = await streamTar(
     pool,
     `${path}${TEMP_SUFFIX}`,
@@ -99,6 +107,7 @@ export async function writeShard(
     signal,
     onChunk,
   );
+  await checked;
   await writeAtomic(`${path}.idx.json`, encodeTarIndex(layout, { size: bytes, sha256 }));
   await rename(`${path}${TEMP_SUFFIX}`, path);
   return { bytes, sha256 };
@@ -121,16 +130,27 @@ function* cutChunks(
       yield chunk;
       chunk = { samples: [], bytes: 0 };
     }
-    chunk.samples.push({
+    const c: ChunkSample = {
       path: sample.path,
       source: sample.source,
       size: sample.size as number,
       sha256: sample.sha256 as string,
       members,
-    });
+    };
+    if (sample.bytes) {
+      c.bytes = sample.bytes;
+      sample.bytes = undefined; // the chunk holds them until it is assembled
+    }
+    chunk.samples.push(c);
     chunk.bytes += bytes;
   }
   if (chunk.samples.length > 0) yield chunk;
+}
+
+/** `chunk` without kept bytes (a worker reads the files: copying the bytes to it would cost as much). */
+function withoutKept(chunk: ChunkRequest): ChunkRequest {
+  for (const s of chunk.samples) s.bytes = undefined;
+  return chunk;
 }
 
 /**
@@ -172,7 +192,11 @@ async function streamTar(
       }
       const chunk = next.value;
       if (chunk.bytes <= CHUNK_BYTES) chunk.reuse = spares.pop() ?? new ArrayBuffer(CHUNK_BYTES);
-      const bytes = pool.assemble(chunk);
+      // Every file's bytes kept: the chunk is copied together here (nothing to
+      // read, no round trip); else a worker reads the files.
+      const bytes = chunk.samples.every((s) => s.bytes)
+        ? assembleChunk(chunk)
+        : pool.assemble(withoutKept(chunk));
       bytes.catch(() => {}); // awaited in order below
       inFlight.push({ samples: chunk.samples.length, bytes });
     }
@@ -180,8 +204,9 @@ async function streamTar(
   try {
     let written = 0;
     let next = 0; // first layout entry whose header is not checked yet
-    const put = async (buf: Uint8Array) => {
-      hash.update(buf);
+    // Check the headers, start the write, and hash while the thread pool writes;
+    // the returned promise is the write's (the caller assembles more meanwhile).
+    const put = (buf: Uint8Array): Promise<unknown> => {
       const end = written + buf.length;
       const due: TarMember[] = [];
       while (next < layout.length && (layout[next] as TarMember).offset <= end) {
@@ -190,14 +215,19 @@ async function streamTar(
         next++;
       }
       checkUstarLayout(buf, due, shard.name);
-      await handle.write(buf);
+      const writing = handle.write(buf);
+      writing.catch(() => {}); // awaited by the caller
+      hash.update(buf);
       written = end;
+      return writing;
     };
-    for (ask(); inFlight.length > 0; ask()) {
+    for (ask(); inFlight.length > 0; ) {
       signal.throwIfAborted();
       const c = inFlight.shift() as { samples: number; bytes: Promise<Uint8Array> };
       const buf = await c.bytes;
-      await put(buf);
+      const writing = put(buf);
+      ask(); // the next chunks are put together while this one is written
+      await writing;
       onChunk(c.samples, buf.length);
       if (buf.buffer.byteLength === CHUNK_BYTES) spares.push(buf.buffer as ArrayBuffer);
     }

@@ -122,6 +122,34 @@ const USTAR_TEMPLATE = (() => {
 const USTAR_TEMPLATE_SUM = USTAR_TEMPLATE.reduce((a, b) => a + b, 0);
 
 /**
+ * Whether the header block at `h` of `tar` holds `name` (ASCII, then a NUL
+ * unless it fills the field) and `size` (octal digits after optional spaces,
+ * then a NUL or a space): the common case of {@link checkUstarLayout},
+ * compared byte by byte with nothing allocated. A false answer is decided by
+ * decoding the fields, as any header is.
+ */
+function headerSays(tar: Uint8Array, h: number, name: string, size: number): boolean {
+  if (h < 0 || h + TAR_BLOCK > tar.length || name.length > USTAR_NAME_BYTES) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 0 || c > 0x7f || tar[h + i] !== c) return false;
+  }
+  if (name.length < USTAR_NAME_BYTES && tar[h + name.length] !== 0) return false;
+  let i = h + 124;
+  const end = h + 136;
+  while (i < end && tar[i] === 0x20) i++;
+  let value = 0;
+  let digits = 0;
+  for (; i < end; i++, digits++) {
+    const d = (tar[i] as number) - 0x30;
+    if (d < 0 || d > 7) break;
+    value = value * 8 + d;
+  }
+  if (digits === 0 || (i < end && tar[i] !== 0 && tar[i] !== 0x20)) return false;
+  return value === size;
+}
+
+/**
  * Check that `tar` (a whole archive) has each member's header where
  * {@link ustarLayout} put it: the name at the start of the block before the
  * data and the size in the header's size field. A mismatch is a `BAD_FORMAT`
@@ -132,9 +160,12 @@ export function checkUstarLayout(
   members: readonly TarMember[],
   source: string,
 ): void {
-  const text = new TextDecoder();
+  let text: InstanceType<typeof TextDecoder> | undefined;
   for (const m of members) {
     const h = m.offset - TAR_BLOCK;
+    if (headerSays(tar, h, m.name, m.size)) continue;
+    // Not as planned (or not plain ASCII): decode the fields to say what is there.
+    text ??= new TextDecoder();
     const name = text.decode(tar.subarray(h, h + USTAR_NAME_BYTES)).replace(/\0.*$/s, '');
     const size = Number.parseInt(
       text
