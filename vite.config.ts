@@ -81,8 +81,8 @@ const webkit = (_engine: EngineOptions = {}) => ({
 });
 
 /**
- * The engines beyond Chromium that the `web` and `reliability-web` projects also run in unless
- * MEDFUSION_ENGINES leaves them out (tests/setup/engines.ts; `npm run test:chromium`), each as
+ * The engines beyond Chromium that the `web` and `reliability-web` projects also run in when
+ * MEDFUSION_ENGINES asks for them (tests/setup/engines.ts; `npm run test:engines`), each as
  * `<project>-<engine>` (web-firefox, web-webkit, reliability-web-firefox, …). scripts/run.mjs counts tests per
  * engine from the browser name (tests/setup/engineReporter.ts), so an engine is one entry here.
  */

@@ -57,7 +57,8 @@ describe('OpfsStore under concurrent calls', () => {
 
   it('bounds every call: a write stuck behind a lock that is never released rejects with STORE_TIMEOUT', async () => {
     const dir = dirName('timeout');
-    const store = new OpfsStore({ dir, callTimeoutMs: 2_000 });
+    // 5 s: the bound must also let open() start the OPFS worker, which took over 2 s in Firefox under load.
+    const store = new OpfsStore({ dir, callTimeoutMs: 5_000 });
     await store.open();
     let release!: () => void;
     let acquired!: () => void;
