@@ -160,7 +160,10 @@ describe('a stalled server ends in REQUEST_TIMEOUT', () => {
       const reader = new RangeReader({ url: hostileUrl(mode, 'shard.tar'), clock });
       const read = reader.read(0, 512);
       read.catch(() => {});
-      await new Promise((r) => setTimeout(r, 200)); // the request is out (and the headers in)
+      // Real time for the request to go out and the headers to come in (the timeouts run on the
+      // injected clock, so waiting longer changes nothing else): 200 ms was too short once in CI
+      // under load, and the body stall was reported as a headers one.
+      await new Promise((r) => setTimeout(r, 1500));
       await clock.advance(29_999);
       let settled = false;
       read.then(
