@@ -134,14 +134,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // isolate: false — one worker runs every core file: the Node projects share one worker on
-        // 2 cores, and a fresh one per file (96 files) cost 3 s each beside the browsers.
-        test: {
-          name: 'core',
-          environment: 'node',
-          include: ['tests/core/**/*.test.ts'],
-          isolate: false,
-        },
+        test: { name: 'core', environment: 'node', include: ['tests/core/**/*.test.ts'] },
       },
       ...inEveryEngine('web', {
         include: ['tests/web/**/*.test.ts'],
@@ -200,7 +193,6 @@ export default defineConfig({
           // How apps consume the packages: @medfusion/web built and run without TF.js.
           name: 'packaging',
           environment: 'node',
-          isolate: false,
           include: ['tests/packaging/**/*.test.ts'],
         },
       },
@@ -210,7 +202,6 @@ export default defineConfig({
           // The packages as a consumer gets them: tarballs npm-installed into fresh apps.
           name: 'consumer',
           environment: 'node',
-          isolate: false,
           include: ['tests/consumer/**/*.test.ts'],
           globalSetup: ['tests/consumer/setup.ts'],
           testTimeout: 300_000,
