@@ -90,19 +90,22 @@ const otherEngines = Object.fromEntries(
   otherEnginesRequested().map((id) => [id, { firefox, webkit }[id]]),
 );
 
-/** A browser project in Chromium, then the same project in each of `otherEngines`. */
+/**
+ * A browser project in Chromium, then the same project in each of `otherEngines`.
+ *
+ * isolate: false in every engine — a project's files share one iframe instead of a fresh one (and
+ * a fresh module graph) each: in Firefox that per-file load was half of the project's time (262 of
+ * 523 s between files). Each test file cleans up what it opens (docs/contributing.md).
+ */
 function inEveryEngine(
   name: string,
   test: NonNullable<TestProjectInlineConfiguration['test']>,
   engine: EngineOptions = {},
 ): TestProjectInlineConfiguration[] {
   return [
-    { extends: true as const, test: { name, ...test, browser: chromium(engine) } },
+    { extends: true as const, test: { name, ...test, isolate: false, browser: chromium(engine) } },
     ...Object.entries(otherEngines).map(([id, browser]) => ({
       extends: true as const,
-      // isolate: false — the files share one iframe instead of a fresh one (and a fresh module
-      // graph) each: in Firefox that per-file load was half of the project's time (262 of 523 s
-      // between files). Each test file cleans up what it opens, as in Chromium, where isolation stays.
       test: { name: `${name}-${id}`, ...test, isolate: false, browser: browser(engine) },
     })),
   ];
@@ -134,7 +137,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'core', environment: 'node', include: ['tests/core/**/*.test.ts'] },
+        // isolate: false — one worker runs every core file: a fresh one per file (97 files) cost
+        // about 3 s of CPU each, beside the browsers on 2 cores.
+        test: {
+          name: 'core',
+          environment: 'node',
+          include: ['tests/core/**/*.test.ts'],
+          isolate: false,
+        },
       },
       ...inEveryEngine('web', {
         include: ['tests/web/**/*.test.ts'],
