@@ -179,6 +179,7 @@ export default defineConfig({
           // DICOM files and DICOMweb (a throwaway Orthanc): fixtures made with DCMTK/GDCM at setup.
           name: 'dicom',
           include: ['tests/dicom/**/*.test.ts'],
+          isolate: false, // as the other browser projects: one iframe for the files
           browser: chromium(),
           globalSetup: ['tests/setup/dicomSetup.ts'],
         },
