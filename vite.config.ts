@@ -82,7 +82,7 @@ const webkit = (_engine: EngineOptions = {}) => ({
 
 /**
  * The engines beyond Chromium that the `web` and `reliability-web` projects also run in when
- * MEDFUSION_ENGINES asks for them (tests/setup/engines.ts; `npm run test:engines`), each as
+ * MEDFUSION_ENGINES does not narrow the run (tests/setup/engines.ts; all three by default), each as
  * `<project>-<engine>` (web-firefox, web-webkit, reliability-web-firefox, …). scripts/run.mjs counts tests per
  * engine from the browser name (tests/setup/engineReporter.ts), so an engine is one entry here.
  */

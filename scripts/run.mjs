@@ -147,8 +147,9 @@ if (command === 'demo') {
   process.exit(run(pnpm, ['--filter', '@medfusion/demo', 'run', 'start', ...extra]));
 } else if (command === 'test' || command === 'test:reliability') {
   const env = { CHROMIUM_PATH: ensureChromium() };
-  // Firefox and WebKit on request only (MEDFUSION_ENGINES, tests/setup/engines.ts): `npm run test:engines`.
-  const engines = (process.env.MEDFUSION_ENGINES ?? '').toLowerCase();
+  // Firefox and WebKit too unless MEDFUSION_ENGINES narrows the run (tests/setup/engines.ts;
+  // `npm run test:chromium` is MEDFUSION_ENGINES=chromium).
+  const engines = (process.env.MEDFUSION_ENGINES || 'all').toLowerCase();
   if (/\b(all|firefox)\b/.test(engines)) env.FIREFOX_PATH = ensureFirefox();
   // MiniBrowser + Xvfb for the -webkit projects (tests/setup/webkitProvider.ts)
   if (/\b(all|webkit)\b/.test(engines)) ensureWebKit();

@@ -33,7 +33,7 @@ async function train(p: Page): Promise<void> {
 const requested = otherEnginesRequested().includes('firefox');
 
 describe.skipIf(!requested)(
-  `demo in Firefox (npm run demo, built and served with the data)${requested ? '' : ' [firefox not in MEDFUSION_ENGINES: npm run test:engines]'}`,
+  `demo in Firefox (npm run demo, built and served with the data)${requested ? '' : ' [firefox not in MEDFUSION_ENGINES]'}`,
   () => {
     beforeAll(async () => {
       demo = await startDemo(generateSmallDataset(SAMPLES));

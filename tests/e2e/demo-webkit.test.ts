@@ -93,7 +93,7 @@ const engineErrors = (name: string) =>
 const requested = otherEnginesRequested().includes('webkit');
 
 describe.skipIf(!requested)(
-  `demo in WebKitGTK (MiniBrowser, the page reports over ?e2e-report=)${requested ? '' : ' [webkit not in MEDFUSION_ENGINES: npm run test:engines]'}`,
+  `demo in WebKitGTK (MiniBrowser, the page reports over ?e2e-report=)${requested ? '' : ' [webkit not in MEDFUSION_ENGINES]'}`,
   () => {
     let first: E2eReport;
 
