@@ -93,17 +93,19 @@ const otherEngines = Object.fromEntries(
 /**
  * A browser project in Chromium, then the same project in each of `otherEngines`.
  *
- * isolate: false in every engine — a project's files share one iframe instead of a fresh one (and
- * a fresh module graph) each: in Firefox that per-file load was half of the project's time (262 of
- * 523 s between files). Each test file cleans up what it opens (docs/contributing.md).
+ * isolate: false — a project's files share one iframe instead of a fresh one (and a fresh module
+ * graph) each: in Firefox that per-file load was half of the project's time (262 of 523 s between
+ * files). Each test file cleans up what it opens (docs/contributing.md). `isolateInChromium` keeps
+ * Chromium's files apart where sharing failed (see `web`).
  */
 function inEveryEngine(
   name: string,
   test: NonNullable<TestProjectInlineConfiguration['test']>,
-  engine: EngineOptions = {},
+  engine: EngineOptions & { isolateInChromium?: boolean } = {},
 ): TestProjectInlineConfiguration[] {
+  const isolate = engine.isolateInChromium ?? false;
   return [
-    { extends: true as const, test: { name, ...test, isolate: false, browser: chromium(engine) } },
+    { extends: true as const, test: { name, ...test, isolate, browser: chromium(engine) } },
     ...Object.entries(otherEngines).map(([id, browser]) => ({
       extends: true as const,
       test: { name: `${name}-${id}`, ...test, isolate: false, browser: browser(engine) },
@@ -146,11 +148,18 @@ export default defineConfig({
           isolate: false,
         },
       },
-      ...inEveryEngine('web', {
-        include: ['tests/web/**/*.test.ts'],
-        // Node-side servers (nginx, faulty range servers) whose URLs tests `inject`.
-        globalSetup: ['tests/setup/servers.ts'],
-      }),
+      ...inEveryEngine(
+        'web',
+        {
+          include: ['tests/web/**/*.test.ts'],
+          // Node-side servers (nginx, faulty range servers) whose URLs tests `inject`.
+          globalSetup: ['tests/setup/servers.ts'],
+        },
+        // Sharing one iframe across Chromium's 77 web files once ended in "WebAssembly.instantiate():
+        // Out of memory: Cannot allocate Wasm memory" (V8 reserves address space per Wasm memory,
+        // and the earlier files' modules stay loaded): a fresh iframe per file there.
+        { isolateInChromium: true },
+      ),
       {
         extends: true,
         test: {
