@@ -4,6 +4,14 @@ import { SignUrlError } from './RemoteError.js';
 import type { SignUrl, SignUrlOptions } from './rangeReaderOptions.js';
 import { UrlNotAllowedError } from './urlPolicy.js';
 
+/** What {@link UrlSigner.refresh} gives a read whose signed URL was refused. */
+export interface Refreshed {
+  /** The URL to send the read to. */
+  signed: string;
+  /** True when another read's hook call signed it, false when the hook was called for this read. */
+  shared: boolean;
+}
+
 /** Most objects whose signed URL one hook's cache keeps (the least recently used is dropped). */
 const MAX_ENTRIES = 10_000;
 
@@ -37,17 +45,19 @@ export class UrlSigner {
 
   /**
    * A fresh signed URL of `url` after `stale` was refused as expired. Reads that saw `stale`
-   * refused while a fresh URL is on its way (or already here) get that one.
+   * refused while a fresh URL is on its way (or already here) get that one (`shared`: another
+   * read's hook call signed it, maybe long before this read's refusal came back).
    */
-  refresh(
+  async refresh(
     url: string,
     stale: string,
     limits: SignLimits,
     signal: AbortSignal | undefined,
-  ): Promise<string> {
+  ): Promise<Refreshed> {
     const entry = this.entries.get(url);
-    const fresh = entry && entry.signed !== stale ? entry.promise : this.sign(url, true, limits);
-    return raceAbort(fresh, signal);
+    const shared = entry !== undefined && entry.signed !== stale;
+    const fresh = shared ? entry.promise : this.sign(url, true, limits);
+    return { signed: await raceAbort(fresh, signal), shared };
   }
 
   private sign(url: string, refresh: boolean, limits: SignLimits): Promise<string> {

@@ -5,6 +5,9 @@ import type { Signing } from './UrlSigner.js';
 /** Bytes of a 400/403 body read to tell an expired URL from other refusals. */
 const REFUSAL_BODY_BYTES = 4096;
 
+/** Re-signs one read may need: a shared fresh URL refused too, then the read's own. */
+const MAX_REFRESHES = 2;
+
 /**
  * How services say a signed URL expired: S3 and R2 `Request has expired`, GCS
  * `ExpiredToken` / `expired`, Azure `Signed expiry time` / `not valid in the specified time frame`.
@@ -16,9 +19,11 @@ const EXPIRED = /expired|expiry time|not valid in the specified time frame/i;
  * of `url`, or, with a `signUrl` hook, of the URL the hook signed for it. A response that
  * refuses the signed URL as expired (400/403 with a short body saying so) is answered by
  * one fresh signature from the hook and one more request; refused again, the read fails with
- * `URL_EXPIRED` (never retried). Errors name `url`, never a signed URL; signed requests skip
- * the browser's HTTP cache unless `init.cache` says otherwise. Another refusal is
- * returned as a response (its body, when read, is the first bytes of the server's).
+ * `URL_EXPIRED` (never retried). The fresh URL may be one another read's re-sign got: refused
+ * too (it expired while this read's request was out), the read is re-signed once more.
+ * Errors name `url`, never a signed URL; signed requests skip the browser's HTTP cache unless
+ * `init.cache` says otherwise. Another refusal is returned as a response (its body, when
+ * read, is the first bytes of the server's).
  */
 export async function fetchSigned(
   fetchFn: typeof globalThis.fetch,
@@ -36,17 +41,27 @@ export async function fetchSigned(
   const res = await fetchWithTimeout(fetchFn, first, init, timeouts, signal, url);
   const checked = await unlessExpired(res);
   if (checked) return checked;
-  const fresh = await signer.refresh(url, first, limits, signal ?? undefined);
-  const again = await fetchWithTimeout(fetchFn, fresh, init, timeouts, signal, url);
-  const status = again.status;
-  const last = await unlessExpired(again);
-  if (last) return last;
-  throw new RemoteReadError(
-    'URL_EXPIRED',
-    url,
-    `HTTP ${status}: refused as expired, also with the URL signUrl had just signed again (check the server's clock and the expiry your backend gives)`,
-    { status, retryable: false },
-  );
+  let stale = first;
+  for (let refreshes = 1; ; refreshes++) {
+    const { signed, shared } = await signer.refresh(url, stale, limits, signal ?? undefined);
+    const again = await fetchWithTimeout(fetchFn, signed, init, timeouts, signal, url);
+    const status = again.status;
+    const last = await unlessExpired(again);
+    if (last) return last;
+    // A URL another read's re-sign got may have expired while this read's request was out
+    // (a request slower than a URL's whole life): not a URL signed for this read's refusal,
+    // so the read is re-signed once more.
+    if (shared && refreshes < MAX_REFRESHES) {
+      stale = signed;
+      continue;
+    }
+    throw new RemoteReadError(
+      'URL_EXPIRED',
+      url,
+      `HTTP ${status}: refused as expired, also with the URL signUrl had just signed again (check the server's clock and the expiry your backend gives)`,
+      { status, retryable: false },
+    );
+  }
 }
 
 /**

@@ -30,9 +30,11 @@ export type SignUrl = (
  * of an object, its answer is kept in memory per object (never stored, never logged: errors
  * and stats name the unsigned URL), and it is called again only when a read is refused as
  * expired (HTTP 403, or 400 for some services, whose short body says the request expired);
- * that read is then sent once more with the fresh URL. A fresh URL refused as expired again
- * fails with `URL_EXPIRED`; a hook that throws, times out or returns no URL fails with
- * `SIGN_URL_FAILED` ({@link SignUrlError}).
+ * that read is then sent once more with the fresh URL (one hook call however many reads saw
+ * the URL refused; a read for which that shared URL was refused too is re-signed once more). A
+ * URL signed for a read's own refusal and refused as expired again fails with `URL_EXPIRED`;
+ * a hook that throws, times out or returns no URL fails with `SIGN_URL_FAILED`
+ * ({@link SignUrlError}).
  */
 export interface SignUrlOptions {
   /**
