@@ -17,10 +17,13 @@ export const XXH64_TAG = 2 ** 32;
  * against 37–50 µs in Node 20).
  * Entries keep their algorithm, so older ones still verify.
  *
- * WebAssembly must be compiled before the first use, so each store loads its
- * own instance when it opens ({@link ValueChecksum.load}); a page whose
- * Content Security Policy refuses WebAssembly gets the xxHash32 instance, and
- * reads an xxHash64 entry as a miss (it cannot check it) instead of trusting it.
+ * WebAssembly must be compiled before the first use, so a store loads it when it
+ * opens ({@link ValueChecksum.load}); the stores of one thread share one hasher
+ * (one WebAssembly memory: a hasher per store, kept alive by ~130 store objects
+ * in a page, exhausted V8's address space for WebAssembly memories, and every later
+ * `WebAssembly.instantiate` on the page failed). A page whose Content Security
+ * Policy refuses WebAssembly gets the xxHash32 instance, and reads an xxHash64
+ * entry as a miss (it cannot check it) instead of trusting it.
  */
 export class ValueChecksum {
   private constructor(private readonly xxh64: IHasher | undefined) {}
@@ -31,10 +34,13 @@ export class ValueChecksum {
    */
   static async load(webAssembly: boolean): Promise<ValueChecksum> {
     if (!webAssembly) return new ValueChecksum(undefined);
+    const hasher = (threadHasher ??= createXXHash64());
     try {
-      return new ValueChecksum(await createXXHash64());
+      return new ValueChecksum(await hasher);
     } catch {
-      // No WebAssembly here (a CSP without 'wasm-unsafe-eval', or none at all).
+      // No WebAssembly here (a CSP without 'wasm-unsafe-eval', or none at all): the next
+      // store tries again.
+      if (threadHasher === hasher) threadHasher = undefined;
       return new ValueChecksum(undefined);
     }
   }
@@ -58,6 +64,12 @@ export class ValueChecksum {
     return this.xxh64 !== undefined && XXH64_TAG + low32(this.xxh64, bytes) === sum;
   }
 }
+
+/**
+ * This thread's xxHash64 hasher, shared by every store here: each use is one synchronous
+ * init/update/digest (see {@link low32}), so no two uses interleave.
+ */
+let threadHasher: Promise<IHasher> | undefined;
 
 /** The low 32 bits of the xxHash64 (seed 0) of `bytes` (the digest is big-endian). */
 function low32(hasher: IHasher, bytes: Uint8Array): number {
