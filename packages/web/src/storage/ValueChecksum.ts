@@ -34,7 +34,8 @@ export class ValueChecksum {
    */
   static async load(webAssembly: boolean): Promise<ValueChecksum> {
     if (!webAssembly) return new ValueChecksum(undefined);
-    const hasher = (threadHasher ??= createXXHash64());
+    threadHasher ??= createXXHash64();
+    const hasher = threadHasher;
     try {
       return new ValueChecksum(await hasher);
     } catch {
