@@ -95,17 +95,18 @@ const otherEngines = Object.fromEntries(
  *
  * isolate: false — a project's files share one iframe instead of a fresh one (and a fresh module
  * graph) each: in Firefox that per-file load was half of the project's time (262 of 523 s between
- * files). Each test file cleans up what it opens (docs/contributing.md). `isolateInChromium` keeps
- * Chromium's files apart where sharing failed (see `web`).
+ * files). Each test file cleans up what it opens (docs/contributing.md).
  */
 function inEveryEngine(
   name: string,
   test: NonNullable<TestProjectInlineConfiguration['test']>,
-  engine: EngineOptions & { isolateInChromium?: boolean } = {},
+  engine: EngineOptions = {},
 ): TestProjectInlineConfiguration[] {
-  const isolate = engine.isolateInChromium ?? false;
   return [
-    { extends: true as const, test: { name, ...test, isolate, browser: chromium(engine) } },
+    {
+      extends: true as const,
+      test: { name, ...test, isolate: false, browser: chromium(engine) },
+    },
     ...Object.entries(otherEngines).map(([id, browser]) => ({
       extends: true as const,
       test: { name: `${name}-${id}`, ...test, isolate: false, browser: browser(engine) },
@@ -148,18 +149,11 @@ export default defineConfig({
           isolate: false,
         },
       },
-      ...inEveryEngine(
-        'web',
-        {
-          include: ['tests/web/**/*.test.ts'],
-          // Node-side servers (nginx, faulty range servers) whose URLs tests `inject`.
-          globalSetup: ['tests/setup/servers.ts'],
-        },
-        // Sharing one iframe across Chromium's 77 web files once ended in "WebAssembly.instantiate():
-        // Out of memory: Cannot allocate Wasm memory" (V8 reserves address space per Wasm memory,
-        // and the earlier files' modules stay loaded): a fresh iframe per file there.
-        { isolateInChromium: true },
-      ),
+      ...inEveryEngine('web', {
+        include: ['tests/web/**/*.test.ts'],
+        // Node-side servers (nginx, faulty range servers) whose URLs tests `inject`.
+        globalSetup: ['tests/setup/servers.ts'],
+      }),
       {
         extends: true,
         test: {
