@@ -1,6 +1,7 @@
 import { CsvImageDataset, type SignUrl } from '@medfusion/web';
 import { describe, expect, inject, it } from 'vitest';
 import type { S3LogEntry } from '../setup/s3Server.js';
+import { presign } from './s3Backend.js';
 
 // The CSV + PNG fixtures of csv-image-dataset.test.ts in the private bucket of
 // tests/setup/s3Server.ts (s3rver behind a logging proxy, a backend presigning with the AWS SDK).
@@ -13,8 +14,7 @@ describe('CsvImageDataset: signUrl over a private S3 bucket', () => {
     const calls: string[] = [];
     const signUrl: SignUrl = async (url, { signal }) => {
       calls.push(url);
-      const res = await fetch(`${backend}/sign?url=${encodeURIComponent(url)}`, { signal });
-      return res.text();
+      return presign(url, '', signal);
     };
     const ds = await CsvImageDataset.open({
       csvUrl: `${base}manifest.csv`,

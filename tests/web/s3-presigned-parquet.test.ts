@@ -2,6 +2,7 @@ import { ParquetSource, type SignUrl } from '@medfusion/web';
 import { describe, expect, inject, it } from 'vitest';
 import { PARQUET, parquetRow } from '../fixtures-shards/fixtures.js';
 import type { S3LogEntry } from '../setup/s3Server.js';
+import { presign } from './s3Backend.js';
 
 // The Parquet fixture in the private bucket of tests/setup/s3Server.ts (s3rver behind a
 // logging proxy, a backend presigning with the AWS SDK).
@@ -14,8 +15,7 @@ describe('ParquetSource: signUrl over a private S3 bucket', () => {
     const calls: string[] = [];
     const signUrl: SignUrl = async (object, { signal }) => {
       calls.push(object);
-      const res = await fetch(`${backend}/sign?url=${encodeURIComponent(object)}`, { signal });
-      return res.text();
+      return presign(object, '', signal);
     };
     const table = await ParquetSource.open({
       url,

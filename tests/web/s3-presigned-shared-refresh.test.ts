@@ -8,17 +8,11 @@ import { RangeReader, type SignUrl } from '@medfusion/web';
 import { describe, expect, inject, it } from 'vitest';
 import { GNU_SHARDS } from '../fixtures-shards/fixtures.js';
 import type { S3LogEntry } from '../setup/s3Server.js';
+import { presign } from './s3Backend.js';
 
 const { endpoint, bucket, backend } = inject('s3');
 // A shard no other test signs already expired (the engines' suites share the store).
 const objectUrl = `${endpoint}/${bucket}/${GNU_SHARDS[2]?.name}`;
-
-/** A presigned URL of `url` from the backend (`query` adds to the request). */
-async function presign(url: string, query = '', signal?: AbortSignal): Promise<string> {
-  const res = await fetch(`${backend}/sign?url=${encodeURIComponent(url)}${query}`, { signal });
-  if (!res.ok) throw new Error(`backend answered ${res.status}`);
-  return res.text();
-}
 
 /** The store's log of the requests signed with one of `urls`' signatures, in order. */
 async function requestsWith(urls: string[]): Promise<S3LogEntry[]> {

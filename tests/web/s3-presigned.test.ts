@@ -2,6 +2,7 @@ import { type SignUrl, WebDatasetSource } from '@medfusion/web';
 import { describe, expect, inject, it } from 'vitest';
 import { GNU_SHARDS, sampleFiles } from '../fixtures-shards/fixtures.js';
 import type { S3LogEntry } from '../setup/s3Server.js';
+import { presign } from './s3Backend.js';
 
 // s3rver (an S3-compatible server) on 127.0.0.1 behind a logging proxy, and a stand-in app
 // backend presigning with the AWS SDK: see tests/setup/s3Server.ts.
@@ -17,9 +18,7 @@ interface HookCall {
 function backendHook(calls: HookCall[], query = ''): SignUrl {
   return async (url, { signal, refresh }) => {
     calls.push({ url, refresh });
-    const res = await fetch(`${backend}/sign?url=${encodeURIComponent(url)}${query}`, { signal });
-    if (!res.ok) throw new Error(`backend answered ${res.status}`);
-    return res.text();
+    return presign(url, query, signal);
   };
 }
 
