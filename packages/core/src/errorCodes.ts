@@ -51,6 +51,8 @@ export const ERROR_CODES = [
   // web: workers
   /** A loader's worker died twice, or workers cannot start (WorkerCrashedError). */
   'WORKER_CRASHED',
+  /** Watched work made no progress within its bound (StallError). */
+  'STALLED',
   // web: remote reads and sources
   /** An HTTP status a request cannot succeed with, or a 5xx (RemoteReadError). */
   'HTTP_ERROR',

@@ -111,6 +111,9 @@ export type {
 export type { DataLoaderOptions, LoaderState } from './loader/DataLoader.js';
 export { DataLoader } from './loader/DataLoader.js';
 export { checksum } from './persistence/checksum.js';
+export type { DecodeSampleOptions } from './persistence/decodeSample.js';
+export { decodeSample } from './persistence/decodeSample.js';
+export { encodeSample } from './persistence/encodeSample.js';
 export type { MemoryStoreOptions } from './persistence/MemoryStore.js';
 export { MemoryStore } from './persistence/MemoryStore.js';
 export type { PersistentStore, StoreUsage, StoreValue } from './persistence/PersistentStore.js';
@@ -121,8 +124,12 @@ export type {
   SampleCodec,
 } from './persistence/PersistentTierDataset.js';
 export { PersistentTierDataset, resolveFingerprint } from './persistence/PersistentTierDataset.js';
-export type { DecodeSampleOptions, SampleValue } from './persistence/sampleCodec.js';
-export { decodeSample, encodeSample, SampleCodecError } from './persistence/sampleCodec.js';
+export type { RetentionOptions } from './persistence/retention.js';
+export type { StoreErrorCode } from './persistence/StoreError.js';
+export { StoreError } from './persistence/StoreError.js';
+export type { SampleValue } from './persistence/sampleCodec.js';
+export { SampleCodecError } from './persistence/sampleCodec.js';
+export type { EncryptionUsage } from './persistence/sealedFormat.js';
 export { isQuotaError } from './persistence/storeChecks.js';
 export type { WriteBehindQueueOptions } from './persistence/writeBehindQueue.js';
 export type { EpochPlan, PlanInput } from './plan/EpochPlan.js';

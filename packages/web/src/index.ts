@@ -237,7 +237,8 @@ export type {
   CsvInvalidRow,
 } from './sources/csvImageOptions.js';
 export { CsvFormatError } from './sources/csvManifest.js';
-export type { DecodedImage, ImageDecoderOptions } from './sources/decodeImage.js';
+export type { DecodedImage } from './sources/DecodedImage.js';
+export type { ImageDecoderOptions } from './sources/decodeImage.js';
 export { ImageDecodeError, ImageDecoder } from './sources/decodeImage.js';
 export { ParquetSource } from './sources/ParquetSource.js';
 export { UnsupportedCodecError } from './sources/parquetCodecs.js';
@@ -270,6 +271,7 @@ export type {
 export { MemoryMappedCache } from './storage/MemoryMappedCache.js';
 export { OpfsStore } from './storage/opfs/OpfsStore.js';
 export type { OpfsStoreOptions, OpfsStoreUsage } from './storage/opfs/opfsStoreOptions.js';
+export { OPFS_STORE_WORKER, opfsStoreWorker } from './storage/opfs/opfsStoreWorker.js';
 export type { RetentionOptions } from './storage/retention/retentionOptions.js';
 export type { StoreErrorCode } from './storage/storeErrors.js';
 export { StoreError } from './storage/storeErrors.js';
@@ -286,11 +288,17 @@ export type { AugmentCall } from './workers/exposeAugment.js';
 export { exposeAugment } from './workers/exposeAugment.js';
 export type { ExposeLoaderOptions, WorkerLoader } from './workers/exposeLoader.js';
 export { exposeLoader } from './workers/exposeLoader.js';
+export type { StallWatchdogOptions } from './workers/stallWatchdog.js';
+export { StallWatchdog } from './workers/stallWatchdog.js';
 export { collectTransferables } from './workers/transferables.js';
-export { WorkerCrashedError, WorkerLoadError } from './workers/workerErrors.js';
+export { StallError, WorkerCrashedError, WorkerLoadError } from './workers/workerErrors.js';
 export type {
   WorkerCrashEvent,
   WorkerExecutorOptions,
   WorkerExecutorStats,
   WorkerLiveness,
 } from './workers/workerExecutorOptions.js';
+export type { WorkerHost, WorkerHostOptions } from './workers/workerHost.js';
+export { createWorkerHost } from './workers/workerHost.js';
+export type { ConnectWorkerHostOptions, WorkerHostClient } from './workers/workerHostClient.js';
+export { connectWorkerHost } from './workers/workerHostClient.js';

@@ -1,5 +1,5 @@
 import type { ShapedArray } from '../util/typedArrays.js';
-import { showValue } from '../util/validate.js';
+import { arrayOf, optionsBag, showValue } from '../util/validate.js';
 import type { AugmentRandom } from './AugmentRng.js';
 
 /** A float array with its shape: an image `[H, W, C]` (or `[H, W]`), or a feature vector `[n]`. */
@@ -70,19 +70,14 @@ export function range(
   if (!Array.isArray(value) || value.length !== 2) {
     throw new TypeError(`${name} must be a [min, max] pair, got ${showValue(value)}`);
   }
-  const lo = finite(`${name}[0]`, value[0], min, max);
-  const hi = finite(`${name}[1]`, value[1], min, max);
+  const [lo, hi] = arrayOf(name, value, (n, v) => finite(n, v, min, max)) as [number, number];
   if (lo > hi) throw new RangeError(`${name} must have min ≤ max, got [${lo}, ${hi}]`);
   return [lo, hi];
 }
 
 /** `options` must be an object or undefined. */
 export function optionsOf<O extends object>(name: string, options: O | undefined): O {
-  if (options === undefined) return {} as O;
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${name} options must be an object, got ${showValue(options)}`);
-  }
-  return options;
+  return optionsBag(`${name} options`, options);
 }
 
 /** `[H, W, C]` of an image shape `[H, W, C]` or `[H, W]` (one channel); RangeError otherwise. */

@@ -1,5 +1,12 @@
 import { isTypedArray, type TypedArray } from '../util/typedArrays.js';
-import { showValue } from '../util/validate.js';
+import {
+  arrayOf,
+  object,
+  optionsBag,
+  positiveInt,
+  showValue,
+  withDefault,
+} from '../util/validate.js';
 import type { AugmentContext, AugmentFn } from './Augment.js';
 import type { FloatArray, Transform } from './Transform.js';
 
@@ -105,16 +112,15 @@ export function augmentFields<T extends object>(
   if (transforms === null || typeof transforms !== 'object') {
     throw new TypeError(`augmentFields needs { field: transform }, got ${showValue(transforms)}`);
   }
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`augmentFields options must be an object, got ${showValue(options)}`);
-  }
-  const shapes = options.shapes ?? {};
+  optionsBag('augmentFields options', options);
+  const shapes: Readonly<Record<string, readonly number[]>> = withDefault(
+    'augmentFields shapes',
+    options.shapes,
+    {},
+    (n, v) => object(n, v as Record<string, readonly number[]>),
+  );
   for (const [name, shape] of Object.entries(shapes)) {
-    if (!Array.isArray(shape) || shape.some((d) => !Number.isInteger(d) || d < 1)) {
-      throw new RangeError(
-        `augmentFields shapes.${name} must be an array of positive integers, got ${showValue(shape)}`,
-      );
-    }
+    arrayOf(`augmentFields shapes.${name}`, shape, positiveInt, 'an array of positive integers');
   }
   const entries = Object.entries(transforms);
   for (const [name, t] of entries) {

@@ -1,4 +1,4 @@
-import { showValue } from '../util/validate.js';
+import { showValue, withDefault } from '../util/validate.js';
 import type { FloatArray, Transform } from './Transform.js';
 import { optionsOf, probability } from './Transform.js';
 
@@ -81,7 +81,7 @@ export function oneOf(
   options?: OneOfOptions,
 ): Transform<OneOfDraw> {
   const list = steps('oneOf', transforms);
-  const p = probability('oneOf.p', optionsOf('oneOf', options).p ?? 1);
+  const p = withDefault('oneOf.p', optionsOf('oneOf', options).p, 1, probability);
   return {
     kind: 'oneOf',
     options: { steps: list, p },

@@ -1,4 +1,4 @@
-import { positiveInt, showValue } from '../util/validate.js';
+import { arrayOf, positiveInt, showValue, withDefault } from '../util/validate.js';
 import {
   type FloatArray,
   finite,
@@ -40,16 +40,16 @@ export interface CutoutOptions {
  */
 export function cutout(options?: CutoutOptions): Transform<number[]> {
   const o = optionsOf('cutout', options);
-  const p = probability('cutout.p', o.p ?? 0.5);
-  const size = o.size ?? 8;
+  const p = withDefault('cutout.p', o.p, 0.5, probability);
+  const size: unknown = o.size === undefined ? 8 : o.size;
   if (Array.isArray(size) && size.length !== 2) {
     throw new TypeError(`cutout.size must be a number or [height, width], got ${showValue(size)}`);
   }
   const [ph, pw] = Array.isArray(size)
-    ? [positiveInt('cutout.size[0]', size[0]), positiveInt('cutout.size[1]', size[1])]
+    ? (arrayOf('cutout.size', size, positiveInt) as [number, number])
     : [positiveInt('cutout.size', size), positiveInt('cutout.size', size)];
-  const count = positiveInt('cutout.count', o.count ?? 1);
-  const fill = finite('cutout.fill', o.fill ?? 0);
+  const count = withDefault('cutout.count', o.count, 1, positiveInt);
+  const fill = withDefault('cutout.fill', o.fill, 0, finite);
   return {
     kind: 'cutout',
     options: { p, size: [ph, pw], count, fill },

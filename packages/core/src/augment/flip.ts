@@ -1,3 +1,4 @@
+import { withDefault } from '../util/validate.js';
 import {
   chance,
   type FloatArray,
@@ -18,7 +19,7 @@ export interface FlipOptions {
 
 function flip(kind: 'flipH' | 'flipV', options: FlipOptions | undefined): Transform<true> {
   const o = optionsOf(kind, options);
-  const p = probability(`${kind}.p`, o.p ?? 0.5);
+  const p = withDefault(`${kind}.p`, o.p, 0.5, probability);
   const horizontal = kind === 'flipH';
   return {
     kind,

@@ -1,3 +1,4 @@
+import { withDefault } from '../util/validate.js';
 import { type FloatArray, optionsOf, probability, range, type Transform } from './Transform.js';
 
 /** Options of {@link gamma}. */
@@ -21,8 +22,10 @@ export interface GammaOptions {
  */
 export function gamma(options?: GammaOptions): Transform<number> {
   const o = optionsOf('gamma', options);
-  const p = probability('gamma.p', o.p ?? 0.5);
-  const g = range('gamma.gamma', o.gamma ?? [0.8, 1.25], Number.MIN_VALUE);
+  const p = withDefault('gamma.p', o.p, 0.5, probability);
+  const g = withDefault('gamma.gamma', o.gamma, [0.8, 1.25] as const, (n, v) =>
+    range(n, v, Number.MIN_VALUE),
+  );
   return {
     kind: 'gamma',
     options: { p, gamma: g },

@@ -1,4 +1,4 @@
-import { showValue } from '../util/validate.js';
+import { arrayOf, showValue, withDefault } from '../util/validate.js';
 import { addNoise, drawNoise, type NoiseDraw, NoiseStream } from './gaussianNoise.js';
 import { type FloatArray, finite, optionsOf, probability, type Transform } from './Transform.js';
 
@@ -24,12 +24,12 @@ export interface GaussianJitterOptions {
  */
 export function gaussianJitter(options: GaussianJitterOptions): Transform<NoiseDraw> {
   const o = optionsOf('gaussianJitter', options);
-  const p = probability('gaussianJitter.p', o.p ?? 1);
+  const p = withDefault('gaussianJitter.p', o.p, 1, probability);
   const raw = o.std;
   let std: number | readonly number[];
   if (Array.isArray(raw)) {
     if (raw.length === 0) throw new RangeError('gaussianJitter.std must not be an empty array');
-    std = raw.map((s, i) => finite(`gaussianJitter.std[${i}]`, s, 0));
+    std = arrayOf('gaussianJitter.std', raw, (n, s) => finite(n, s, 0));
   } else if (typeof raw === 'number') {
     std = finite('gaussianJitter.std', raw, 0);
   } else {

@@ -1,4 +1,5 @@
 import { philox4x32 } from '../util/counterRng.js';
+import { withDefault } from '../util/validate.js';
 import type { AugmentRandom } from './AugmentRng.js';
 import { type FloatArray, finite, optionsOf, probability, type Transform } from './Transform.js';
 
@@ -176,8 +177,8 @@ export function addNoise(
  */
 export function gaussianNoise(options?: GaussianNoiseOptions): Transform<NoiseDraw> {
   const o = optionsOf('gaussianNoise', options);
-  const p = probability('gaussianNoise.p', o.p ?? 0.5);
-  const std = finite('gaussianNoise.std', o.std ?? 0.05, 0);
+  const p = withDefault('gaussianNoise.p', o.p, 0.5, probability);
+  const std = withDefault('gaussianNoise.std', o.std, 0.05, (n, v) => finite(n, v, 0));
   const sub = new NoiseStream();
   return {
     kind: 'gaussianNoise',

@@ -1,3 +1,4 @@
+import { withDefault } from '../util/validate.js';
 import { type FloatArray, optionsOf, probability, range, type Transform } from './Transform.js';
 
 /** Options of {@link intensity}. */
@@ -34,9 +35,9 @@ export interface IntensityDraw {
  */
 export function intensity(options?: IntensityOptions): Transform<IntensityDraw> {
   const o = optionsOf('intensity', options);
-  const p = probability('intensity.p', o.p ?? 0.5);
-  const scale = range('intensity.scale', o.scale ?? [0.9, 1.1]);
-  const shift = range('intensity.shift', o.shift ?? [-0.1, 0.1]);
+  const p = withDefault('intensity.p', o.p, 0.5, probability);
+  const scale = withDefault('intensity.scale', o.scale, [0.9, 1.1] as const, range);
+  const shift = withDefault('intensity.shift', o.shift, [-0.1, 0.1] as const, range);
   return {
     kind: 'intensity',
     options: { p, scale, shift },

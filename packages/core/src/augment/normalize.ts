@@ -1,4 +1,4 @@
-import { showValue } from '../util/validate.js';
+import { arrayOf, showValue, withDefault } from '../util/validate.js';
 import { type FloatArray, finite, optionsOf, type Transform } from './Transform.js';
 
 /** Options of {@link normalize}. */
@@ -20,7 +20,7 @@ function perChannel(name: string, v: unknown, min: number): number[] {
   if (!Array.isArray(v) || v.length === 0) {
     throw new TypeError(`${name} must be a number or a non-empty array, got ${showValue(v)}`);
   }
-  return v.map((x, i) => finite(`${name}[${i}]`, x, min));
+  return arrayOf(name, v, (n, x) => finite(n, x, min));
 }
 
 /**
@@ -51,8 +51,10 @@ export function checkNormalizeChannels(
  */
 export function normalize(options?: NormalizeOptions): Transform<true> {
   const o = optionsOf('normalize', options);
-  const mean = perChannel('normalize.mean', o.mean ?? 0, -Infinity);
-  const std = perChannel('normalize.std', o.std ?? 1, Number.MIN_VALUE);
+  const mean = withDefault('normalize.mean', o.mean, [0], (n, v) => perChannel(n, v, -Infinity));
+  const std = withDefault('normalize.std', o.std, [1], (n, v) =>
+    perChannel(n, v, Number.MIN_VALUE),
+  );
   return {
     kind: 'normalize',
     options: { mean, std },

@@ -1,4 +1,4 @@
-import { positiveInt, showValue } from '../util/validate.js';
+import { arrayOf, positiveInt, showValue, withDefault } from '../util/validate.js';
 import { sampleBilinear } from './bilinear.js';
 import {
   type FloatArray,
@@ -55,19 +55,20 @@ export function randomResizedCrop(options: RandomResizedCropOptions): Transform<
   const o = optionsOf('randomResizedCrop', options);
   const size = o.size;
   const [oh, ow] = Array.isArray(size)
-    ? [
-        positiveInt('randomResizedCrop.size[0]', size[0]),
-        positiveInt('randomResizedCrop.size[1]', size[1]),
-      ]
+    ? (arrayOf('randomResizedCrop.size', size, positiveInt) as [number, number])
     : [positiveInt('randomResizedCrop.size', size), positiveInt('randomResizedCrop.size', size)];
   if (Array.isArray(size) && size.length !== 2) {
     throw new TypeError(
       `randomResizedCrop.size must be a number or [height, width], got ${showValue(size)}`,
     );
   }
-  const scale = range('randomResizedCrop.scale', o.scale ?? [0.08, 1], Number.MIN_VALUE, 1);
-  const ratio = range('randomResizedCrop.ratio', o.ratio ?? [3 / 4, 4 / 3], Number.MIN_VALUE);
-  const p = probability('randomResizedCrop.p', o.p ?? 1);
+  const scale = withDefault('randomResizedCrop.scale', o.scale, [0.08, 1] as const, (n, v) =>
+    range(n, v, Number.MIN_VALUE, 1),
+  );
+  const ratio = withDefault('randomResizedCrop.ratio', o.ratio, [3 / 4, 4 / 3] as const, (n, v) =>
+    range(n, v, Number.MIN_VALUE),
+  );
+  const p = withDefault('randomResizedCrop.p', o.p, 1, probability);
   const logLo = Math.log(ratio[0]);
   const logHi = Math.log(ratio[1]);
   return {

@@ -1,3 +1,4 @@
+import { withDefault } from '../util/validate.js';
 import { sampleBilinear } from './bilinear.js';
 import {
   type FloatArray,
@@ -37,9 +38,9 @@ export interface RotateOptions {
  */
 export function rotate(options?: RotateOptions): Transform<number> {
   const o = optionsOf('rotate', options);
-  const p = probability('rotate.p', o.p ?? 0.5);
-  const degrees = finite('rotate.degrees', o.degrees ?? 10, 0, 180);
-  const fill = finite('rotate.fill', o.fill ?? 0);
+  const p = withDefault('rotate.p', o.p, 0.5, probability);
+  const degrees = withDefault('rotate.degrees', o.degrees, 10, (n, v) => finite(n, v, 0, 180));
+  const fill = withDefault('rotate.fill', o.fill, 0, finite);
   const maxRad = (degrees * Math.PI) / 180;
   return {
     kind: 'rotate',

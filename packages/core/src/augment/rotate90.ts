@@ -1,4 +1,4 @@
-import { showValue } from '../util/validate.js';
+import { arrayOf, showValue, withDefault } from '../util/validate.js';
 import {
   type FloatArray,
   hwc,
@@ -31,19 +31,24 @@ export interface Rotate90Options {
  */
 export function rotate90(options?: Rotate90Options): Transform<number> {
   const o = optionsOf('rotate90', options);
-  const p = probability('rotate90.p', o.p ?? 0.5);
-  const turns = o.turns ?? [1, 2, 3];
-  if (!Array.isArray(turns) || turns.length === 0) {
-    throw new TypeError(
-      `rotate90.turns must be a non-empty array of 1, 2, 3, got ${showValue(turns)}`,
-    );
-  }
-  for (const t of turns) {
-    if (t !== 1 && t !== 2 && t !== 3) {
-      throw new RangeError(`rotate90.turns must hold 1, 2 or 3, got ${showValue(t)}`);
-    }
-  }
-  const ks = [...turns];
+  const p = withDefault('rotate90.p', o.p, 0.5, probability);
+  const expected = 'a non-empty array of 1, 2, 3';
+  const ks = withDefault('rotate90.turns', o.turns, [1, 2, 3], (name, turns) =>
+    arrayOf(
+      name,
+      turns,
+      (n, t) => {
+        if (typeof t !== 'number')
+          throw new TypeError(`${n} must be 1, 2 or 3, got ${showValue(t)}`);
+        if (t !== 1 && t !== 2 && t !== 3) {
+          throw new RangeError(`${n} must be 1, 2 or 3, got ${showValue(t)}`);
+        }
+        return t;
+      },
+      expected,
+    ),
+  );
+  if (ks.length === 0) throw new TypeError(`rotate90.turns must be ${expected}, got []`);
   return {
     kind: 'rotate90',
     options: { p, turns: ks },

@@ -1,6 +1,6 @@
 import { AccessPlan } from '../plan/AccessPlan.js';
 import { isEpochPlan, type PlanInput } from '../plan/EpochPlan.js';
-import { nonNegativeInt, positiveInt } from '../util/validate.js';
+import { arrayOf, nonNegativeInt, optionsBag, positiveInt, withDefault } from '../util/validate.js';
 import { PlanCache } from './PlanCache.js';
 
 /** Result of {@link beladyHitRate}. */
@@ -46,6 +46,7 @@ export function beladyHitRate(
   options: BeladyOptions = {},
 ): BeladyResult {
   nonNegativeInt('capacity', capacity);
+  optionsBag('options', options);
   let keySpace = options.keySpace;
   if (keySpace !== undefined) nonNegativeInt('keySpace', keySpace);
   else if (isEpochPlan(order)) keySpace = Number.MAX_SAFE_INTEGER;
@@ -54,7 +55,9 @@ export function beladyHitRate(
     for (let p = 0; p < order.length; p++) keySpace = Math.max(keySpace, (order[p] ?? 0) + 1);
   }
   const window = options.window === undefined ? undefined : positiveInt('window', options.window);
-  const initial = options.initial ?? [];
+  const initial = withDefault('initial', options.initial, [], (name, v) =>
+    ArrayBuffer.isView(v) ? (v as unknown as ArrayLike<number>) : arrayOf(name, v, nonNegativeInt),
+  );
   if (isEpochPlan(order) && typeof order.positionOf === 'function') {
     // every index is read at most once: keep what is held and read, bypass the rest
     const held = new Set<number>();

@@ -1,4 +1,5 @@
 import { abortReason, raceAbort } from '../util/abort.js';
+import { bool, optionsBag, withDefault } from '../util/validate.js';
 import type { Dataset } from './Dataset.js';
 import type { Executor, RunOptions } from './Executor.js';
 
@@ -26,7 +27,8 @@ export class InThreadExecutor<T> implements Executor<T> {
    */
   constructor(dataset: Dataset<T>, options: { settleOnAbort?: boolean } = {}) {
     this.dataset = dataset;
-    this.settleOnAbort = options.settleOnAbort ?? true;
+    optionsBag('options', options);
+    this.settleOnAbort = withDefault('settleOnAbort', options.settleOnAbort, true, bool);
   }
 
   /**

@@ -1,11 +1,35 @@
 import { type PlanInput, toEpochPlan } from '../plan/EpochPlan.js';
 import { type MixOptions, MixOrder } from '../plan/MixOrder.js';
 import { MixSourcePlan } from '../plan/MixSourcePlan.js';
-import { index as checkIndex, nonNegativeInt, showValue } from '../util/validate.js';
+import {
+  arrayOf,
+  index as checkIndex,
+  nonNegativeInt,
+  number,
+  object,
+  oneOfValues,
+  showValue,
+  withDefault,
+} from '../util/validate.js';
 import { type Dataset, type GetOptions, isPlanAware, type PlanAware } from './Dataset.js';
 
 /** Options of {@link mixDatasets}. */
 export type MixDatasetsOptions = MixOptions;
+
+/**
+ * Refuse what the mix's own checks would read as a default or skip: `null` for any
+ * option, an empty slot or a non-number in `weights` (a hole would draw its source 0 times).
+ * Ranges (negative, `NaN`, all zero, one weight per source) are the mix order's checks.
+ */
+function checkMixOptions(options: MixDatasetsOptions): void {
+  object('options', options, 'an object with weights');
+  arrayOf('weights', options.weights, number, 'an array of numbers');
+  withDefault('seed', options.seed, 0, nonNegativeInt);
+  withDefault('onExhausted', options.onExhausted, 'renormalize', (name, v) =>
+    oneOfValues(name, v, ['stop', 'repeat', 'renormalize'] as const),
+  );
+  withDefault('length', options.length, 0, nonNegativeInt);
+}
 
 /**
  * Several data sets read as one, each index drawing from one source with the
@@ -32,6 +56,7 @@ export class MixedDataset<T> implements Dataset<T>, PlanAware {
       }
       nonNegativeInt(`sources[${j}].length`, s.length);
     });
+    checkMixOptions(options);
     this.sources = [...sources];
     this.order = new MixOrder(
       sources.map((s) => s.length),
@@ -83,8 +108,9 @@ export class MixedDataset<T> implements Dataset<T>, PlanAware {
 /**
  * Sample from several data sets with weights: a {@link MixedDataset} whose
  * index `i` reads one sample of one source, the source drawn with the
- * weights (each block of 1024 indices holds every source's share, shuffled;
- * the shares are exact in expectation) and the source's samples taken in a
+ * weights (in a seeded shuffle that keeps them in every run: among the first
+ * `k` indices each source has `k × weight` draws within less than 2, for up to
+ * 4 sources) and the source's samples taken in a
  * seeded order. Seeded and a pure function of the index: a DataLoader over
  * it (with `shuffle`, `rank`, `resumeFrom`) is resumable like any other.
  * Wrap each source in its own cache first (`createCachedDataset`): the mix

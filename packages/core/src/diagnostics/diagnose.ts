@@ -2,7 +2,7 @@ import { AUTO_MAX_NUM_WORKERS } from '../engine/autotune/AutoTuner.js';
 import type { LoadLatencyStats } from '../engine/autotune/LatencyWindow.js';
 import type { EngineStats } from '../engine/engineOptions.js';
 import type { TieredCacheStats } from '../engine/TieredCachedDataset.js';
-import { nonNegativeFinite, showValue } from '../util/validate.js';
+import { nonNegativeFinite, optionsBag, showValue, withDefault } from '../util/validate.js';
 import { EFFECTIVE_HIT_RATE, LOW_HIT_RATE } from './hitRateThresholds.js';
 
 /** Data-stall share of the step below which the consumer (training step) is the bottleneck. */
@@ -107,8 +107,8 @@ export function diagnose(stats: EngineStats, options: DiagnoseOptions = {}): Dia
   const tiered = isTiered(stats) ? stats : undefined;
   const diskHits = tiered?.diskHits ?? 0;
   const sourceLoads = tiered === undefined ? stats.loads : tiered.diskMisses;
-  const wallMs =
-    options.wallMs === undefined ? stats.readSpanMs : nonNegativeFinite('wallMs', options.wallMs);
+  optionsBag('options', options);
+  const wallMs = withDefault('wallMs', options.wallMs, stats.readSpanMs, nonNegativeFinite);
   const stallShare =
     wallMs !== undefined && wallMs > 0 ? Math.min(1, stats.stallMs / wallMs) : undefined;
   const optimal = stats.optimalHitRate;

@@ -8,11 +8,16 @@ import { IndexPermutation } from '../plan/IndexPermutation.js';
 import { throwIfAborted } from '../util/abort.js';
 import { type Clock, systemClock } from '../util/Clock.js';
 import {
+  abortSignal,
+  arrayOf,
+  badType,
+  clock as checkClock,
   nonNegativeFinite,
   positiveFinite,
   positiveInt,
   rejectUnknownOptions,
   showValue,
+  withDefault,
 } from '../util/validate.js';
 import { recommendCacheSize } from './cacheReport.js';
 
@@ -187,24 +192,29 @@ export async function tuneCache<T>(
   rejectUnknownOptions(options, KNOWN, 'tuneCache');
   const length = dataset.length;
   const batchSize = positiveInt('batchSize', options.batchSize);
-  const budgetMs = nonNegativeFinite('budgetMs', options.budgetMs ?? 0);
-  const maxBytes =
-    options.maxBytes === undefined ? undefined : positiveFinite('maxBytes', options.maxBytes);
-  const clock = options.clock ?? systemClock;
-  const signal = options.signal;
+  const budgetMs = withDefault('budgetMs', options.budgetMs, 0, nonNegativeFinite);
+  const maxBytes = withDefault('maxBytes', options.maxBytes, undefined, positiveFinite);
+  const sampleBytes = withDefault('sampleBytes', options.sampleBytes, undefined, nonNegativeFinite);
+  const candidates = withDefault('candidates', options.candidates, [], (name, v) =>
+    arrayOf(name, v, positiveInt, 'an array of cache sizes'),
+  );
+  const clock = withDefault('clock', options.clock, systemClock, checkClock);
+  const signal = withDefault('signal', options.signal, undefined, abortSignal);
+  if (options.plan !== undefined && (options.plan === null || typeof options.plan !== 'object')) {
+    throw badType('plan', 'an order (an array of indices) or an EpochPlan', options.plan);
+  }
   throwIfAborted(signal);
 
   const referenceCacheSize = recommendCacheSize(length, batchSize);
   const origins = new Map<number, TuneCacheRow['origin']>();
-  for (const c of options.candidates ?? [])
-    origins.set(positiveInt('candidates[]', c), 'candidate');
+  for (const c of candidates) origins.set(c, 'candidate');
   for (const c of REFERENCE_CACHE_SIZES) if (c < length) origins.set(c, 'reference-sweep');
   origins.set(length, 'dataset');
   if (referenceCacheSize > 0) origins.set(referenceCacheSize, 'reference-rule');
 
   let fit = Number.POSITIVE_INFINITY;
   if (maxBytes !== undefined) {
-    let bytes = options.sampleBytes;
+    let bytes = sampleBytes;
     if (bytes === undefined && length > 0) {
       bytes = defaultSizeOf(await dataset.get(0, signal === undefined ? {} : { signal }));
     }

@@ -8,7 +8,10 @@ import {
   PersistentTierDataset,
   resolveFingerprint,
 } from '../persistence/PersistentTierDataset.js';
-import type { WriteBehindQueueOptions } from '../persistence/writeBehindQueue.js';
+import {
+  resolveWriteQueueOptions,
+  type WriteBehindQueueOptions,
+} from '../persistence/writeBehindQueue.js';
 import type { PlanInput } from '../plan/EpochPlan.js';
 import { bool, showValue } from '../util/validate.js';
 import type { CachingDataset } from './CachingDataset.js';
@@ -96,6 +99,7 @@ export class TieredCachedDataset<T> implements CachingDataset<T>, PlanAware {
       throw new TypeError(`options must be an object, got ${showValue(options)}`);
     }
     const { store, ownsStore, fingerprint, diskWriteQueue, executor, ...engineOptions } = options;
+    resolveWriteQueueOptions(diskWriteQueue, 'diskWriteQueue');
     this.ownsStore = ownsStore === undefined ? false : bool('ownsStore', ownsStore);
     // with an executor, source loads run on it; the plan and the load phases still reach the dataset
     const base = executor === undefined ? dataset : new ExecutorDataset(dataset, executor);

@@ -129,7 +129,9 @@ export function createCachedDataset<T>(
   if (store !== undefined) return new TieredCachedDataset(dataset, { ...rest, ...loads, store });
   const { ownsStore, fingerprint, diskWriteQueue, ...engineOptions } = rest;
   for (const [name, value] of Object.entries({ ownsStore, fingerprint, diskWriteQueue })) {
-    if (value !== undefined) throw new TypeError(`${name} applies only with store`);
+    if (value !== undefined) {
+      throw new TypeError(`${name} applies only with store, got ${showValue(value)}`);
+    }
   }
   if (dataset === null || typeof dataset !== 'object' || typeof dataset.get !== 'function') {
     throw new TypeError(`dataset must be a Dataset (length + get), got ${showValue(dataset)}`);

@@ -5,13 +5,15 @@ import type { LoadPhaseStats } from '../dataset/LoadPhases.js';
 import type { Clock } from '../util/Clock.js';
 import { systemClock } from '../util/Clock.js';
 import {
-  func,
+  clock as checkClock,
+  fn,
   nonNegativeInt,
   oneOfValues,
   positiveFinite,
   positiveInt,
   rejectUnknownOptions,
   showValue,
+  withDefault,
 } from '../util/validate.js';
 import {
   AUTO_INITIAL_NUM_WORKERS,
@@ -202,40 +204,44 @@ export function resolveEngineOptions<T>(
   rejectUnknownOptions(options, ENGINE_OPTIONS, 'CachingEngine');
   const autoNumWorkers = options.numWorkers === 'auto';
   const autoPrefetchSize = options.prefetchSize === 'auto';
-  const workers = autoNumWorkers ? AUTO_INITIAL_NUM_WORKERS : (options.numWorkers ?? 2);
-  if (options.sizeOf !== undefined) func('sizeOf', options.sizeOf);
+  const workers: unknown = autoNumWorkers
+    ? AUTO_INITIAL_NUM_WORKERS
+    : withDefault('numWorkers', options.numWorkers, 2, (_, v) => v);
+  const sizeOf = withDefault('sizeOf', options.sizeOf, defaultSizeOf, fn<(value: T) => number>);
   const executor = options.executor;
   if (executor !== undefined && (executor === null || typeof executor.run !== 'function')) {
-    throw new TypeError('executor must have a run(index, signal) method');
+    throw new TypeError(
+      `executor must have a run(index, signal) method, got ${showValue(executor)}`,
+    );
   }
-  const cacheSize = nonNegativeInt('cacheSize', options.cacheSize ?? DEFAULT_CACHE_SIZE);
+  const cacheSize = withDefault('cacheSize', options.cacheSize, DEFAULT_CACHE_SIZE, nonNegativeInt);
   const prefetchSize = autoPrefetchSize
     ? AUTO_INITIAL_PREFETCH_SIZE
-    : nonNegativeInt('prefetchSize', options.prefetchSize ?? 10);
+    : withDefault('prefetchSize', options.prefetchSize, 10, nonNegativeInt);
   const deepest = autoPrefetchSize ? AUTO_MAX_PREFETCH_SIZE : prefetchSize;
   return {
     length: nonNegativeInt('dataset.length', dataset.length),
     cacheSize,
     prefetchSize,
-    numWorkers: workers === Number.POSITIVE_INFINITY ? workers : positiveInt('numWorkers', workers),
+    numWorkers:
+      workers === Number.POSITIVE_INFINITY
+        ? Number.POSITIVE_INFINITY
+        : positiveInt('numWorkers', workers),
     autoPrefetchSize,
     autoNumWorkers,
-    evictionPolicy: oneOfValues('evictionPolicy', options.evictionPolicy ?? 'auto', [
-      'auto',
-      'lru',
-      'belady',
-    ]),
-    maxBytes:
-      options.maxBytes === undefined
-        ? Number.POSITIVE_INFINITY
-        : positiveFinite('maxBytes', options.maxBytes),
-    sizeOf: options.sizeOf ?? defaultSizeOf,
+    evictionPolicy: withDefault('evictionPolicy', options.evictionPolicy, 'auto', (name, v) =>
+      oneOfValues(name, v, ['auto', 'lru', 'belady'] as const),
+    ),
+    maxBytes: withDefault('maxBytes', options.maxBytes, Number.POSITIVE_INFINITY, positiveFinite),
+    sizeOf,
     executor,
-    loadTimeoutMs: positiveFinite('loadTimeoutMs', options.loadTimeoutMs ?? 30_000),
-    clock: options.clock ?? systemClock,
-    planWindow: positiveInt(
+    loadTimeoutMs: withDefault('loadTimeoutMs', options.loadTimeoutMs, 30_000, positiveFinite),
+    clock: withDefault('clock', options.clock, systemClock, checkClock),
+    planWindow: withDefault(
       'planWindow',
-      options.planWindow ?? Math.max(1024, 4 * cacheSize, 2 * deepest),
+      options.planWindow,
+      Math.max(1024, 4 * cacheSize, 2 * deepest),
+      positiveInt,
     ),
   };
 }

@@ -16,7 +16,15 @@ import type { SampleFailure } from '../reliability/errorPolicy.js';
 import { FailureTracker } from '../reliability/FailureTracker.js';
 import type { Quarantine } from '../reliability/Quarantine.js';
 import { throwIfAborted } from '../util/abort.js';
-import { bool, func, nonNegativeInt, positiveInt, showValue } from '../util/validate.js';
+import {
+  abortSignal,
+  bool,
+  func,
+  nonNegativeInt,
+  positiveInt,
+  showValue,
+  withDefault,
+} from '../util/validate.js';
 import { createCollate, renamedPoolSize } from './collate.js';
 import type { Batch, CollateFn, CollateOptions, Sample } from './collateOptions.js';
 import type { DataLoaderOptions, LoaderState } from './dataLoaderOptions.js';
@@ -103,8 +111,8 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
     }
     this.dataset = dataset;
     this.size = nonNegativeInt('dataset.length', dataset.length);
-    this.batchSize = positiveInt('batchSize', options.batchSize ?? 32);
-    this.shuffle = bool('shuffle', options.shuffle ?? false);
+    this.batchSize = withDefault('batchSize', options.batchSize, 32, positiveInt);
+    this.shuffle = withDefault('shuffle', options.shuffle, false, bool);
     if (options.sampler !== undefined) {
       func('sampler', options.sampler);
       if (this.shuffle) {
@@ -112,15 +120,24 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
       }
     }
     this.sampler = options.sampler;
-    this.dropLast = bool('dropLast', options.dropLast ?? false);
-    this.prefetchBatches = nonNegativeInt('prefetchBatches', options.prefetchBatches ?? 2);
+    this.dropLast = withDefault('dropLast', options.dropLast, false, bool);
+    this.prefetchBatches = withDefault(
+      'prefetchBatches',
+      options.prefetchBatches,
+      2,
+      nonNegativeInt,
+    );
     this.ranks = checkRanks(options);
     this.rank = this.ranks.rank;
     this.worldSize = this.ranks.worldSize;
     this.evenRanks = this.ranks.evenRanks;
     const resume = options.resumeFrom;
-    const seed = options.seed ?? resume?.seed ?? 0;
-    nonNegativeInt('seed', seed);
+    // a resumed run keeps the state's seed unless `seed` is given (then they must agree)
+    const resumedSeed =
+      resume !== null && typeof resume === 'object'
+        ? withDefault('resumeFrom.seed', resume.seed, 0, nonNegativeInt)
+        : 0;
+    const seed = withDefault('seed', options.seed, resumedSeed, nonNegativeInt);
     if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be below 2^53, got ${seed}`);
     this.seed = seed;
     if ('poolSize' in options) throw renamedPoolSize((options as { poolSize?: unknown }).poolSize);
@@ -141,7 +158,7 @@ export class DataLoader<T = Sample, B = Batch> implements AsyncIterable<B> {
       if (options.labelFields !== undefined) opts.labelFields = options.labelFields;
       this.collate = createCollate(opts) as CollateFn<unknown, B>;
     }
-    this.signal = options.signal;
+    this.signal = withDefault('signal', options.signal, undefined, abortSignal);
     this.augment = checkAugment<T>(options.augment);
     this.tracker = new FailureTracker(options);
     this.ranked =

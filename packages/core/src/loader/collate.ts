@@ -7,7 +7,14 @@ import {
   type TypedArray,
   type TypedArrayConstructor,
 } from '../util/typedArrays.js';
-import { positiveFinite, showValue } from '../util/validate.js';
+import {
+  arrayOf,
+  nonNegativeInt,
+  optionsBag,
+  showValue,
+  string,
+  withDefault,
+} from '../util/validate.js';
 import { BufferPool } from './BufferPool.js';
 import type {
   Batch,
@@ -17,6 +24,8 @@ import type {
   Sample,
   SampleField,
 } from './collateOptions.js';
+import { normaliseKernel } from './normaliseKernels.js';
+import { resolveToFloat32 } from './resolveToFloat32.js';
 
 /** A sample does not match the batch's first sample, or holds a value collate cannot batch. */
 export class CollateError extends MedFusionError {
@@ -66,29 +75,6 @@ function sameShape(a: readonly number[], b: readonly number[]): boolean {
   return true;
 }
 
-function channelTable(name: string, value: number | ArrayLike<number>): Float64Array {
-  if (typeof value === 'number') return Float64Array.of(value);
-  if (
-    value === null ||
-    typeof value !== 'object' ||
-    typeof value.length !== 'number' ||
-    value.length === 0
-  ) {
-    throw new TypeError(
-      `${name} must be a number or a non-empty array of numbers, got ${showValue(value)}`,
-    );
-  }
-  const out = new Float64Array(value.length);
-  for (let i = 0; i < value.length; i++) {
-    const v = value[i];
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new TypeError(`${name}[${i}] must be a finite number, got ${showValue(v)}`);
-    }
-    out[i] = v;
-  }
-  return out;
-}
-
 /**
  * Build the default collate: for objects of typed arrays and numbers, one
  * contiguous typed array per field, batch first, with its shape. Numbers in
@@ -105,37 +91,15 @@ function channelTable(name: string, value: number | ArrayLike<number>): Float64A
  * batch.label.data;  // Int32Array [1, 0]
  */
 export function createCollate(options: CollateOptions = {}): CollateFn<Sample, Batch> {
+  optionsBag('options', options);
   if ('poolSize' in options) throw renamedPoolSize((options as { poolSize?: unknown }).poolSize);
-  const pool = new BufferPool(options.batchBuffers ?? 2);
-  const labelFields = new Set(options.labelFields ?? ['label', 'labels']);
-  const norm = options.toFloat32;
-  let mul = Float64Array.of(1);
-  let add = Float64Array.of(0);
-  let normFields = new Set<string>();
-  if (norm !== undefined) {
-    if (norm === null || typeof norm !== 'object') {
-      throw new TypeError(`toFloat32 must be an options object, got ${showValue(norm)}`);
-    }
-    const scale = positiveFinite('toFloat32.scale', norm.scale ?? 1);
-    const mean = channelTable('toFloat32.mean', norm.mean ?? 0);
-    const std = channelTable('toFloat32.std', norm.std ?? 1);
-    for (let i = 0; i < std.length; i++) positiveFinite(`toFloat32.std[${i}]`, std[i]);
-    if (mean.length > 1 && std.length > 1 && mean.length !== std.length) {
-      throw new RangeError(
-        `toFloat32.mean and toFloat32.std must have the same number of channels, got ${mean.length} and ${std.length}`,
-      );
-    }
-    const channels = Math.max(mean.length, std.length);
-    mul = new Float64Array(channels);
-    add = new Float64Array(channels);
-    for (let c = 0; c < channels; c++) {
-      const m = mean.length === 1 ? mean[0]! : mean[c]!;
-      const s = std.length === 1 ? std[0]! : std[c]!;
-      mul[c] = scale / s;
-      add[c] = -m / s;
-    }
-    normFields = new Set(norm.fields ?? ['image']);
-  }
+  const pool = new BufferPool(withDefault('batchBuffers', options.batchBuffers, 2, nonNegativeInt));
+  const labelFields = new Set(
+    withDefault('labelFields', options.labelFields, ['label', 'labels'], (name, v) =>
+      arrayOf(name, v, string, 'an array of field names'),
+    ),
+  );
+  const { mul, add, fields: normFields } = resolveToFloat32(options.toFloat32);
 
   function plan(tupleOrRecord: Sample, index: number): FieldPlan[] {
     const sample = tupleOrRecord as FieldBag;
@@ -274,7 +238,7 @@ export function createCollate(options: CollateOptions = {}): CollateFn<Sample, B
         continue;
       }
       const n = p.length;
-      const channels = mul.length;
+      const kernel = normaliseKernel(mul.length);
       for (let i = 0; i < count; i++) {
         const s = samples[i] as FieldBag | undefined;
         const v = s?.[p.key];
@@ -311,15 +275,8 @@ export function createCollate(options: CollateOptions = {}): CollateFn<Sample, B
         const base = i * n;
         if (!p.normalise) {
           out.set(data, base);
-        } else if (channels === 1) {
-          const m = mul[0]!;
-          const a = add[0]!;
-          for (let j = 0; j < n; j++) out[base + j] = data[j]! * m + a;
         } else {
-          for (let j = 0, c = 0; j < n; j++) {
-            out[base + j] = data[j]! * mul[c]! + add[c]!;
-            if (++c === channels) c = 0;
-          }
+          kernel(data, out as Float32Array, base, n, mul, add);
         }
       }
       batch[p.key] = { data: out, shape: [count, ...p.shape] };

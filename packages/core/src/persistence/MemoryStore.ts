@@ -1,5 +1,5 @@
 import { ClosedError } from '../errors.js';
-import { showValue } from '../util/validate.js';
+import { badRange, badType, optionsBag, showValue, withDefault } from '../util/validate.js';
 import type { PersistentStore, StoreUsage, StoreValue } from './PersistentStore.js';
 import { checkStoreKey, checkStoreValue } from './storeChecks.js';
 
@@ -31,11 +31,12 @@ export class MemoryStore implements PersistentStore {
   readonly maxBytes: number;
 
   constructor(options: MemoryStoreOptions = {}) {
-    const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
-    if (typeof maxBytes !== 'number' || Number.isNaN(maxBytes) || maxBytes <= 0) {
-      throw new RangeError(`maxBytes must be a positive number, got ${showValue(maxBytes)}`);
-    }
-    this.maxBytes = maxBytes;
+    optionsBag('options', options);
+    this.maxBytes = withDefault('maxBytes', options.maxBytes, Number.POSITIVE_INFINITY, (n, v) => {
+      if (typeof v !== 'number') throw badType(n, 'a positive number', v);
+      if (!(v > 0)) throw badRange(n, 'a positive number', v);
+      return v;
+    });
   }
 
   private check(key: unknown): void {
@@ -106,6 +107,7 @@ export class MemoryStore implements PersistentStore {
 
   /** Bytes and entries held, and the `maxBytes` budget when there is one. */
   async usage(): Promise<StoreUsage> {
+    if (this.closed) throw new ClosedError('MemoryStore');
     const u: StoreUsage = { bytes: this.bytes, entries: this.map.size };
     if (Number.isFinite(this.maxBytes)) u.maxBytes = this.maxBytes;
     return u;

@@ -6,30 +6,27 @@ import { describe } from '../errors.js';
 import type { PlanInput } from '../plan/EpochPlan.js';
 import { throwIfAborted } from '../util/abort.js';
 import { type Clock, systemClock } from '../util/Clock.js';
-import { index as checkIndex, func, showValue } from '../util/validate.js';
+import {
+  clock as checkClock,
+  index as checkIndex,
+  fn,
+  func,
+  object,
+  showValue,
+  withDefault,
+} from '../util/validate.js';
 import type { PersistentStore } from './PersistentStore.js';
-import { decodeSample, encodeSample } from './sampleCodec.js';
-import { isQuotaError } from './storeChecks.js';
+import { checkPersistentStore, isQuotaError } from './storeChecks.js';
+import {
+  type DatasetFingerprint,
+  resolveCodec,
+  resolveFingerprint,
+  type SampleCodec,
+} from './tierOptions.js';
 import { WriteBehindQueue, type WriteBehindQueueOptions } from './writeBehindQueue.js';
 
-/** Turns samples into bytes for the disk tier and back. */
-export interface SampleCodec<T> {
-  /** Encode one sample (called on the caller's turn, so later mutation is harmless). */
-  encode(sample: T): Uint8Array;
-  /** Decode bytes made by `encode`. Throwing makes the read a miss. */
-  decode(bytes: Uint8Array): T;
-}
-
-/**
- * Names the data set the cached bytes belong to. Change `version` whenever
- * the data changes; old entries are then never served.
- */
-export interface DatasetFingerprint {
-  /** Data set name, e.g. `'chest-xray'`. */
-  name: string;
-  /** Data set version, e.g. `'2024-05'` or a content hash. */
-  version?: string | number;
-}
+export type { DatasetFingerprint, SampleCodec } from './tierOptions.js';
+export { resolveFingerprint } from './tierOptions.js';
 
 /** Options of {@link PersistentTierDataset}. */
 export interface PersistentTierOptions<T> {
@@ -81,49 +78,6 @@ export interface DiskTierStats {
   /** The key prefix in use. */
   fingerprint: string;
 }
-
-interface SourceIdentity {
-  fingerprint?: unknown;
-  name?: unknown;
-  version?: unknown;
-}
-
-/** The fingerprint string used to prefix keys for `source`. */
-export function resolveFingerprint(
-  fingerprint: string | DatasetFingerprint | undefined,
-  source: Dataset<unknown>,
-): string {
-  if (typeof fingerprint === 'string') {
-    if (fingerprint.length === 0)
-      throw new RangeError('fingerprint must be a non-empty string, got ""');
-    return fingerprint;
-  }
-  if (fingerprint !== undefined) {
-    if (
-      typeof fingerprint !== 'object' ||
-      fingerprint === null ||
-      typeof fingerprint.name !== 'string' ||
-      fingerprint.name === ''
-    ) {
-      throw new TypeError(
-        `fingerprint must be a string or { name, version }, got ${showValue(fingerprint)}`,
-      );
-    }
-    return `${fingerprint.name}@${fingerprint.version ?? 0}`;
-  }
-  const id = source as SourceIdentity;
-  if (typeof id.fingerprint === 'string' && id.fingerprint !== '') return id.fingerprint;
-  if (typeof id.name === 'string' && id.name !== '') {
-    return `${id.name}@${typeof id.version === 'string' || typeof id.version === 'number' ? id.version : 0}#${source.length}`;
-  }
-  return `dataset#${source.length}`;
-}
-
-const defaultCodec: SampleCodec<never> = {
-  encode: (s) => encodeSample(s),
-  // the store's get hands over bytes nothing else holds: the sample may be views of them
-  decode: (b) => decodeSample(b, { share: true }) as never,
-};
 
 /**
  * The disk tier as a {@link Dataset}: `get(i)` reads sample `i` from a
@@ -179,24 +133,22 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware, ReportsL
     if (source === null || typeof source !== 'object' || typeof source.get !== 'function') {
       throw new TypeError(`dataset must be a Dataset (length + get), got ${showValue(source)}`);
     }
-    const store = options?.store;
-    if (
-      store === null ||
-      typeof store !== 'object' ||
-      typeof store.get !== 'function' ||
-      typeof store.put !== 'function'
-    ) {
-      throw new TypeError(`store must be a PersistentStore, got ${showValue(store)}`);
-    }
-    if (options.onDiskError !== undefined) func('onDiskError', options.onDiskError);
+    object('options', options, 'an object with a store');
+    const store = checkPersistentStore('store', options.store);
+    this.onDiskError = withDefault(
+      'onDiskError',
+      options.onDiskError,
+      () => {},
+      fn<(error: unknown, key: string) => void>,
+    );
     this.length = source.length;
     this.store = store;
-    this.codec = options.codec ?? (defaultCodec as SampleCodec<T>);
+    this.codec = resolveCodec(options.codec);
     this.fingerprint = resolveFingerprint(options.fingerprint, source);
-    this.onDiskError = options.onDiskError ?? (() => {});
+    const clock = withDefault('clock', options.clock, systemClock, checkClock);
     // unbounded waits (the memory tier above bounds its own); a load every caller left is aborted
     this.waits = new FlightWaits<T>(
-      options.clock ?? systemClock,
+      clock,
       Number.POSITIVE_INFINITY,
       () => {},
       (f, reason) => this.abandon(f, reason),
@@ -206,7 +158,7 @@ export class PersistentTierDataset<T> implements Dataset<T>, PlanAware, ReportsL
       options.writeQueue,
       (err, key) => this.writeFailed(err, key),
       () => this.reading === 0, // write-behind yields to reads of the store
-      options.clock,
+      clock,
     );
   }
 

@@ -1,4 +1,19 @@
-import { showValue } from '../util/validate.js';
+import { badType, showValue } from '../util/validate.js';
+import type { PersistentStore } from './PersistentStore.js';
+
+/** `value` must be a {@link PersistentStore} (an object with `get` and `put`): a TypeError naming `name` otherwise. */
+export function checkPersistentStore(name: string, value: unknown): PersistentStore {
+  const s = value as Partial<PersistentStore> | null;
+  if (
+    s === null ||
+    typeof s !== 'object' ||
+    typeof s.get !== 'function' ||
+    typeof s.put !== 'function'
+  ) {
+    throw badType(name, 'a PersistentStore', value);
+  }
+  return s as PersistentStore;
+}
 
 /** A store key must be a non-empty string (TypeError / RangeError naming `name` and the value). */
 export function checkStoreKey(key: unknown, name = 'key'): string {

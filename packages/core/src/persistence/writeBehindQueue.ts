@@ -1,5 +1,5 @@
 import { type Clock, systemClock, type TimerHandle } from '../util/Clock.js';
-import { nonNegativeFinite, positiveInt } from '../util/validate.js';
+import { nonNegativeFinite, optionsBag, positiveInt, withDefault } from '../util/validate.js';
 
 /** Options of {@link WriteBehindQueue}. */
 export interface WriteBehindQueueOptions {
@@ -33,6 +33,23 @@ export interface WriteBehindQueueOptions {
    * @default 100
    */
   delayMs?: number;
+}
+
+/**
+ * {@link WriteBehindQueueOptions} checked, errors naming `${name}.maxPending` and so on
+ * (`diskWriteQueue` where the option has that name), with the defaults filled in.
+ */
+export function resolveWriteQueueOptions(
+  options: WriteBehindQueueOptions | undefined,
+  name = 'writeQueue',
+): Required<WriteBehindQueueOptions> {
+  const o = optionsBag(name, options);
+  return {
+    maxPending: withDefault(`${name}.maxPending`, o.maxPending, 64, positiveInt),
+    maxBytes: withDefault(`${name}.maxBytes`, o.maxBytes, 64 * 2 ** 20, positiveInt),
+    concurrency: withDefault(`${name}.concurrency`, o.concurrency, 64, positiveInt),
+    delayMs: withDefault(`${name}.delayMs`, o.delayMs, 100, nonNegativeFinite),
+  };
 }
 
 /** Counters of a {@link WriteBehindQueue}. */
@@ -93,10 +110,12 @@ export class WriteBehindQueue {
     /** Time source of the `delayMs` timer (inject a ManualClock in tests). */
     private readonly clock: Clock = systemClock,
   ) {
-    this.maxPending = positiveInt('writeQueue.maxPending', options.maxPending ?? 64);
-    this.maxBytes = positiveInt('writeQueue.maxBytes', options.maxBytes ?? 64 * 2 ** 20);
-    this.concurrency = positiveInt('writeQueue.concurrency', options.concurrency ?? 64);
-    this.delayMs = nonNegativeFinite('writeQueue.delayMs', options.delayMs ?? 100);
+    ({
+      maxPending: this.maxPending,
+      maxBytes: this.maxBytes,
+      concurrency: this.concurrency,
+      delayMs: this.delayMs,
+    } = resolveWriteQueueOptions(options));
   }
 
   /**

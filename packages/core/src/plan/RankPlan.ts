@@ -1,4 +1,11 @@
-import { nonNegativeInt, oneOfValues, positiveInt, showValue } from '../util/validate.js';
+import {
+  nonNegativeInt,
+  object,
+  oneOfValues,
+  positiveInt,
+  showValue,
+  withDefault,
+} from '../util/validate.js';
 import { type EpochPlan, iteratePlan } from './EpochPlan.js';
 
 /** How ranks are made equal in length when the epoch does not divide by `worldSize`. */
@@ -40,12 +47,15 @@ export interface Ranks {
 
 /** Check {@link RankOptions}: TypeError / RangeError naming the option and the value. */
 export function checkRanks(options: RankOptions): Ranks {
-  const worldSize = positiveInt('worldSize', options.worldSize ?? 1);
-  const rank = nonNegativeInt('rank', options.rank ?? 0);
+  object('options', options);
+  const worldSize = withDefault('worldSize', options.worldSize, 1, positiveInt);
+  const rank = withDefault('rank', options.rank, 0, nonNegativeInt);
   if (rank >= worldSize) {
     throw new RangeError(`rank must be below worldSize ${worldSize}, got ${showValue(rank)}`);
   }
-  const evenRanks = oneOfValues('evenRanks', options.evenRanks ?? 'pad', ['pad', 'drop'] as const);
+  const evenRanks = withDefault('evenRanks', options.evenRanks, 'pad', (name, v) =>
+    oneOfValues(name, v, ['pad', 'drop'] as const),
+  );
   return { rank, worldSize, evenRanks };
 }
 

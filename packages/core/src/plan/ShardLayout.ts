@@ -1,4 +1,4 @@
-import { index as checkIndex, nonNegativeInt, showValue } from '../util/validate.js';
+import { arrayOf, index as checkIndex, nonNegativeInt, showValue } from '../util/validate.js';
 
 /**
  * Where each sample lives when samples are numbered shard by shard.
@@ -20,10 +20,11 @@ export class ShardLayout {
         `shardSizes must be an array of sample counts, got ${showValue(shardSizes)}`,
       );
     }
-    this.offsets = new Float64Array(shardSizes.length + 1);
+    const sizes = arrayOf('shardSizes', shardSizes, nonNegativeInt);
+    this.offsets = new Float64Array(sizes.length + 1);
     let total = 0;
-    for (let s = 0; s < shardSizes.length; s++) {
-      total += nonNegativeInt(`shardSizes[${s}]`, shardSizes[s]);
+    for (let s = 0; s < sizes.length; s++) {
+      total += sizes[s]!;
       this.offsets[s + 1] = total;
     }
     if (!Number.isSafeInteger(total)) {

@@ -1,4 +1,4 @@
-import { bool, nonNegativeInt, positiveInt, showValue } from '../util/validate.js';
+import { bool, nonNegativeInt, positiveInt, showValue, withDefault } from '../util/validate.js';
 import { type EpochPlan, iteratePlan } from './EpochPlan.js';
 import { IndexPermutation } from './IndexPermutation.js';
 import { ShardLayout } from './ShardLayout.js';
@@ -118,12 +118,12 @@ export class ShardOrder implements EpochPlan {
     }
     this.layout = new ShardLayout(options.shardSizes);
     this.length = this.layout.length;
-    this.seed = nonNegativeInt('seed', options.seed ?? 0);
-    this.epoch = nonNegativeInt('epoch', options.epoch ?? 0);
-    this.windowShards = positiveInt('windowShards', options.windowShards ?? 4);
-    this.shuffle = bool('shuffle', options.shuffle ?? true);
+    this.seed = withDefault('seed', options.seed, 0, nonNegativeInt);
+    this.epoch = withDefault('epoch', options.epoch, 0, nonNegativeInt);
+    this.windowShards = withDefault('windowShards', options.windowShards, 4, positiveInt);
+    this.shuffle = withDefault('shuffle', options.shuffle, true, bool);
     const shards = this.layout.shardCount;
-    this.spans = positiveInt('spans', options.spans ?? 1);
+    this.spans = withDefault('spans', options.spans, 1, positiveInt);
     this.shardPerm = this.shuffle ? new IndexPermutation(shards, this.seed, this.epoch) : undefined;
     const c = this.spans;
     this.spanPlace = new Float64Array(c + 1);

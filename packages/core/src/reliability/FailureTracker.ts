@@ -1,7 +1,7 @@
 import type { Dataset } from '../dataset/Dataset.js';
 import { type EpochPlan, planWithout } from '../plan/EpochPlan.js';
 import { type Clock, systemClock } from '../util/Clock.js';
-import { func, showValue } from '../util/validate.js';
+import { clock as checkClock, func, showValue, withDefault } from '../util/validate.js';
 import {
   type ErrorPolicy,
   failureOf,
@@ -46,11 +46,7 @@ export class FailureTracker {
     // Retrying policies quarantine what fails every retry, in memory unless told otherwise.
     this.quarantine =
       q === false ? undefined : (q ?? (this.policy.retries > 0 ? new Quarantine() : undefined));
-    const clock = options.clock ?? systemClock;
-    if (clock === null || typeof clock !== 'object' || typeof clock.setTimeout !== 'function') {
-      throw new TypeError(`clock must be a Clock, got ${showValue(clock)}`);
-    }
-    this.clock = clock;
+    this.clock = withDefault('clock', options.clock, systemClock, checkClock);
   }
 
   /** Start (or resume) an epoch: waits for the stored quarantine list. */

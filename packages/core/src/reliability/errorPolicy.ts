@@ -3,7 +3,7 @@ import { registerErrorClass } from '../errorRegistry.js';
 import { LoadError, MedFusionError } from '../errors.js';
 import { abortReason } from '../util/abort.js';
 import type { Clock } from '../util/Clock.js';
-import { nonNegativeFinite, nonNegativeInt, showValue } from '../util/validate.js';
+import { nonNegativeFinite, nonNegativeInt, showValue, withDefault } from '../util/validate.js';
 import { backoffDelay, type RetryOptions, sleep } from './retry.js';
 
 /**
@@ -131,11 +131,18 @@ export function resolveErrorPolicy(policy: unknown, name = 'onError'): ResolvedE
     );
   }
   const r = retry as RetryPolicy;
-  const retries = nonNegativeInt(`${name}.retry.retries`, r.retries ?? 2);
-  const baseDelayMs = nonNegativeFinite(`${name}.retry.baseDelayMs`, r.baseDelayMs ?? 100);
-  const maxDelayMs = nonNegativeFinite(
+  const retries = withDefault(`${name}.retry.retries`, r.retries, 2, nonNegativeInt);
+  const baseDelayMs = withDefault(
+    `${name}.retry.baseDelayMs`,
+    r.baseDelayMs,
+    100,
+    nonNegativeFinite,
+  );
+  const maxDelayMs = withDefault(
     `${name}.retry.maxDelayMs`,
-    r.maxDelayMs ?? Math.max(5000, baseDelayMs),
+    r.maxDelayMs,
+    Math.max(5000, baseDelayMs),
+    nonNegativeFinite,
   );
   if (maxDelayMs < baseDelayMs) {
     throw new RangeError(
@@ -143,9 +150,8 @@ export function resolveErrorPolicy(policy: unknown, name = 'onError'): ResolvedE
     );
   }
   if (afterRetries !== undefined && afterRetries !== 'skip' && afterRetries !== 'throw') {
-    throw new RangeError(
-      `${name}.afterRetries must be 'skip' or 'throw', got ${showValue(afterRetries)}`,
-    );
+    const message = `${name}.afterRetries must be 'skip' or 'throw', got ${showValue(afterRetries)}`;
+    throw typeof afterRetries === 'string' ? new RangeError(message) : new TypeError(message);
   }
   return { retries, baseDelayMs, maxDelayMs, skip: afterRetries !== 'throw' };
 }

@@ -1,8 +1,18 @@
 import { registerErrorClass } from '../errorRegistry.js';
 import { describe, MedFusionError } from '../errors.js';
-import { abortReason, throwIfAborted } from '../util/abort.js';
+import { abortReason, onAbort, throwIfAborted } from '../util/abort.js';
 import { type Clock, systemClock } from '../util/Clock.js';
-import { func, nonNegativeFinite, nonNegativeInt, positiveFinite } from '../util/validate.js';
+import {
+  abortSignal,
+  clock as checkClock,
+  fn,
+  func,
+  nonNegativeFinite,
+  nonNegativeInt,
+  optionsBag,
+  positiveFinite,
+  withDefault,
+} from '../util/validate.js';
 
 /** Options of {@link retry} and {@link backoffDelay}. */
 export interface RetryOptions {
@@ -74,15 +84,69 @@ export function isRetryable(error: unknown): boolean {
   );
 }
 
+/** {@link RetryOptions} checked, with the defaults filled in (what {@link retry} runs with); each field as documented there. */
+export interface ResolvedRetryOptions {
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  factor: number;
+  jitter: number;
+  random: () => number;
+  clock: Clock;
+  signal: AbortSignal | undefined;
+  shouldRetry: (error: unknown, attempt: number) => boolean;
+  onRetry: ((error: unknown, attempt: number, delayMs: number) => void) | undefined;
+}
+
+/**
+ * Check `options` (a TypeError / RangeError naming `${prefix}retries` and so
+ * on, e.g. `retry.retries` for a reader's `retry` option) and fill in the
+ * defaults: the one check of {@link RetryOptions}, run by {@link retry} and
+ * {@link backoffDelay}, and up front by whatever takes them as an option.
+ */
+export function resolveRetryOptions(
+  options: RetryOptions | undefined,
+  prefix = '',
+): ResolvedRetryOptions {
+  const o = optionsBag(prefix === '' ? 'options' : prefix.slice(0, -1), options);
+  const name = (key: string) => `${prefix}${key}`;
+  const jitter = withDefault(name('jitter'), o.jitter, 0.5, nonNegativeFinite);
+  if (jitter > 1) throw new RangeError(`${name('jitter')} must be in [0, 1], got ${jitter}`);
+  return {
+    retries: withDefault(name('retries'), o.retries, 4, nonNegativeInt),
+    baseDelayMs: withDefault(name('baseDelayMs'), o.baseDelayMs, 100, nonNegativeFinite),
+    maxDelayMs: withDefault(name('maxDelayMs'), o.maxDelayMs, 5000, nonNegativeFinite),
+    factor: withDefault(name('factor'), o.factor, 2, positiveFinite),
+    jitter,
+    random: withDefault(name('random'), o.random, Math.random, fn<() => number>),
+    clock: withDefault(name('clock'), o.clock, systemClock, checkClock),
+    signal: withDefault(name('signal'), o.signal, undefined, abortSignal),
+    shouldRetry: withDefault(
+      name('shouldRetry'),
+      o.shouldRetry,
+      isRetryable,
+      fn<ResolvedRetryOptions['shouldRetry']>,
+    ),
+    onRetry: withDefault(
+      name('onRetry'),
+      o.onRetry,
+      undefined,
+      fn<NonNullable<ResolvedRetryOptions['onRetry']>>,
+    ),
+  };
+}
+
+/** `min(maxDelayMs, baseDelayMs * factor^(retry-1))` of checked options. */
+function delayOf(retry: number, o: ResolvedRetryOptions): number {
+  return Math.min(o.maxDelayMs, o.baseDelayMs * o.factor ** Math.max(0, retry - 1));
+}
+
 /**
  * The wait before retry number `retry` (1-based) under `options`, before
  * jitter: `min(maxDelayMs, baseDelayMs * factor^(retry-1))`.
  */
 export function backoffDelay(retry: number, options: RetryOptions = {}): number {
-  const base = nonNegativeFinite('baseDelayMs', options.baseDelayMs ?? 100);
-  const max = nonNegativeFinite('maxDelayMs', options.maxDelayMs ?? 5000);
-  const factor = positiveFinite('factor', options.factor ?? 2);
-  return Math.min(max, base * factor ** Math.max(0, retry - 1));
+  return delayOf(retry, resolveRetryOptions(options));
 }
 
 /**
@@ -92,21 +156,15 @@ export function backoffDelay(retry: number, options: RetryOptions = {}): number 
  * (code `RETRIES_EXHAUSTED`) carries the last error as `cause`.
  *
  * @example
- * const bytes = await retry((n) => fetchRange(url, 0, 1024), { retries: 3, clock });
+ * const bytes = await retry((n) => fetchRange(url, 0, 1024), { retries: 3, clock: new ManualClock() });
  */
 export async function retry<T>(
   attempt: (attemptNumber: number) => Promise<T>,
   options: RetryOptions = {},
 ): Promise<T> {
   func('attempt', attempt);
-  const retries = nonNegativeInt('retries', options.retries ?? 4);
-  const jitter = nonNegativeFinite('jitter', options.jitter ?? 0.5);
-  if (jitter > 1) throw new RangeError(`jitter must be in [0, 1], got ${jitter}`);
-  backoffDelay(1, options); // validates the delay options up front
-  const clock = options.clock ?? systemClock;
-  const random = options.random ?? Math.random;
-  const shouldRetry = options.shouldRetry ?? isRetryable;
-  const signal = options.signal;
+  const o = resolveRetryOptions(options);
+  const { retries, jitter, random, clock, signal, shouldRetry, onRetry } = o;
   for (let n = 1; ; n++) {
     throwIfAborted(signal);
     try {
@@ -115,9 +173,9 @@ export async function retry<T>(
       if (signal?.aborted) throw abortReason(signal);
       if (!shouldRetry(error, n)) throw error;
       if (n > retries) throw new RetryExhaustedError(n, error);
-      const d = backoffDelay(n, options);
+      const d = delayOf(n, o);
       const delay = d * (1 - jitter) + d * jitter * random();
-      options.onRetry?.(error, n, delay);
+      onRetry?.(error, n, delay);
       await sleep(clock, delay, signal);
     }
   }
@@ -130,14 +188,16 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
       reject(abortReason(signal));
       return;
     }
-    const onAbort = () => {
-      clock.clearTimeout(handle);
-      reject(abortReason(signal!));
-    };
+    let unwatch = () => {};
     const handle = clock.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      unwatch();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal) {
+      unwatch = onAbort(signal, () => {
+        clock.clearTimeout(handle);
+        reject(abortReason(signal));
+      });
+    }
   });
 }

@@ -1,4 +1,10 @@
-import { nonNegativeInt, positiveInt, showValue } from '../util/validate.js';
+import {
+  nonNegativeInt,
+  optionsBag,
+  positiveInt,
+  showValue,
+  withDefault,
+} from '../util/validate.js';
 
 /** A half-open byte range `[start, end)` inside one object. */
 export interface ByteRange {
@@ -45,15 +51,18 @@ export function mergeRanges<R extends ByteRange>(
   ranges: readonly R[],
   options: MergeRangesOptions = {},
 ): MergedRange<R>[] {
-  const maxGap = nonNegativeInt('maxGap', options.maxGap ?? 65536);
+  optionsBag('options', options);
+  const maxGap = withDefault('maxGap', options.maxGap, 65536, nonNegativeInt);
   if ('maxBytes' in options) {
     throw new TypeError(
       `maxBytes is now maxRequestBytes (largest merged request), got maxBytes: ${showValue((options as { maxBytes?: unknown }).maxBytes)}`,
     );
   }
-  const maxRequestBytes = positiveInt(
+  const maxRequestBytes = withDefault(
     'maxRequestBytes',
-    options.maxRequestBytes ?? 16 * 1024 * 1024,
+    options.maxRequestBytes,
+    16 * 1024 * 1024,
+    positiveInt,
   );
   for (let i = 0; i < ranges.length; i++) {
     const r = ranges[i] as R;

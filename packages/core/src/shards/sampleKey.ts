@@ -1,6 +1,9 @@
 /** Longest key: leaves room for `.json` / `.png` within one 100-byte ustar name. */
 const MAX_KEY = 90;
 
+/** Folders and a stem of key characters only, then at most one extension (no `.`, `/` or `\\` in it). */
+const PLAIN_PATH = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*(?:\.[^./\\]*)?$/;
+
 /**
  * The WebDataset key of a file at relative path `rel`: the path without its
  * extension, with every character but letters, digits, `_`, `-` and `/`
@@ -10,6 +13,13 @@ const MAX_KEY = 90;
  * browser), so keys are the same whichever packer made them.
  */
 export function sampleKey(rel: string, sha256Hex: (text: string) => string): string {
+  // The common case, a plain path with one extension (`cat/img001.png`): the rule
+  // below gives the path less its extension, and a pack of 10^6 files asks often.
+  if (PLAIN_PATH.test(rel)) {
+    const dot = rel.lastIndexOf('.');
+    const key = dot < 0 ? rel : rel.slice(0, dot);
+    if (key.length <= MAX_KEY) return key;
+  }
   const posix = rel
     .split(/[\\/]+/)
     .filter((p) => p !== '' && p !== '.')

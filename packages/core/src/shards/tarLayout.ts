@@ -122,19 +122,25 @@ const USTAR_TEMPLATE = (() => {
 const USTAR_TEMPLATE_SUM = USTAR_TEMPLATE.reduce((a, b) => a + b, 0);
 
 /**
- * Whether the header block at `h` of `tar` holds `name` (ASCII, then a NUL
- * unless it fills the field) and `size` (octal digits after optional spaces,
- * then a NUL or a space): the common case of {@link checkUstarLayout},
- * compared byte by byte with nothing allocated. A false answer is decided by
- * decoding the fields, as any header is.
+ * Whether the header block at `h` of `tar` holds the name `base` + `.` + `ext`
+ * (just `base` when `ext` is empty; ASCII, then a NUL unless it fills the field)
+ * and `size` (octal digits after optional spaces, then a NUL or a space): the
+ * common case of {@link checkUstarLayout}, compared byte by byte with nothing
+ * allocated. A false answer is decided by decoding the fields, as any header is.
  */
-function headerSays(tar: Uint8Array, h: number, name: string, size: number): boolean {
-  if (h < 0 || h + TAR_BLOCK > tar.length || name.length > USTAR_NAME_BYTES) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
+function headerSays(tar: Uint8Array, h: number, base: string, ext: string, size: number): boolean {
+  const length = ext === '' ? base.length : base.length + 1 + ext.length;
+  if (h < 0 || h + TAR_BLOCK > tar.length || length > USTAR_NAME_BYTES) return false;
+  for (let i = 0; i < length; i++) {
+    const c =
+      i < base.length
+        ? base.charCodeAt(i)
+        : i === base.length
+          ? 0x2e
+          : ext.charCodeAt(i - base.length - 1);
     if (c === 0 || c > 0x7f || tar[h + i] !== c) return false;
   }
-  if (name.length < USTAR_NAME_BYTES && tar[h + name.length] !== 0) return false;
+  if (length < USTAR_NAME_BYTES && tar[h + length] !== 0) return false;
   let i = h + 124;
   const end = h + 136;
   while (i < end && tar[i] === 0x20) i++;
@@ -150,6 +156,46 @@ function headerSays(tar: Uint8Array, h: number, name: string, size: number): boo
 }
 
 /**
+ * Check that the block at `h` of `tar` is the ustar header of a member named
+ * `name` with `size` bytes of data (the name field alone, no prefix or PAX
+ * record). `ext`, when given, is appended to `name` after a dot (a sample's key
+ * and a member's extension, compared without building the name). Nothing is allocated when it is. A mismatch is a `BAD_FORMAT`
+ * {@link SourceFormatError} naming `source` and the member; `at` is where
+ * `tar[0]` lies in the archive, for the message.
+ */
+export function checkUstarHeader(
+  tar: Uint8Array,
+  h: number,
+  name: string,
+  size: number,
+  source: string,
+  at = 0,
+  ext = '',
+): void {
+  if (headerSays(tar, h, name, ext, size)) return;
+  const full = ext === '' ? name : `${name}.${ext}`;
+  // Not as planned (or not plain ASCII): decode the fields to say what is there.
+  const text = new TextDecoder();
+  const inside = h >= 0 && h + TAR_BLOCK <= tar.length;
+  const found = inside
+    ? text.decode(tar.subarray(h, h + USTAR_NAME_BYTES)).replace(/\0.*$/s, '')
+    : '(outside the bytes read)';
+  const foundSize = inside
+    ? Number.parseInt(
+        text
+          .decode(tar.subarray(h + 124, h + 136))
+          .replace(/\0.*$/s, '')
+          .trim(),
+        8,
+      )
+    : Number.NaN;
+  if (inside && found === full && foundSize === size) return;
+  throw new SourceFormatError(
+    `${source}: no ustar header for ${full} (${size} bytes) at ${at + h}; found ${JSON.stringify(found)} (${foundSize} bytes)`,
+  );
+}
+
+/**
  * Check that `tar` (a whole archive) has each member's header where
  * {@link ustarLayout} put it: the name at the start of the block before the
  * data and the size in the header's size field. A mismatch is a `BAD_FORMAT`
@@ -160,24 +206,5 @@ export function checkUstarLayout(
   members: readonly TarMember[],
   source: string,
 ): void {
-  let text: InstanceType<typeof TextDecoder> | undefined;
-  for (const m of members) {
-    const h = m.offset - TAR_BLOCK;
-    if (headerSays(tar, h, m.name, m.size)) continue;
-    // Not as planned (or not plain ASCII): decode the fields to say what is there.
-    text ??= new TextDecoder();
-    const name = text.decode(tar.subarray(h, h + USTAR_NAME_BYTES)).replace(/\0.*$/s, '');
-    const size = Number.parseInt(
-      text
-        .decode(tar.subarray(h + 124, h + 136))
-        .replace(/\0.*$/s, '')
-        .trim(),
-      8,
-    );
-    if (name !== m.name || size !== m.size) {
-      throw new SourceFormatError(
-        `${source}: no ustar header for ${m.name} (${m.size} bytes) at ${h}; found ${JSON.stringify(name)} (${size} bytes)`,
-      );
-    }
-  }
+  for (const m of members) checkUstarHeader(tar, m.offset - TAR_BLOCK, m.name, m.size, source);
 }

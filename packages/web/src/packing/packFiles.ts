@@ -1,4 +1,5 @@
 import {
+  abortSignal,
   bool,
   deserializeError,
   func,
@@ -7,8 +8,9 @@ import {
   positiveInt,
   rejectUnknownOptions,
   showValue,
+  withDefault,
 } from '@medfusion/core/internal';
-import { allLocalFiles } from '../sources/dicom/localFiles.js';
+import { allLocalFiles, checkDirectory, filesOf } from '../sources/dicom/localFiles.js';
 import type { PackFilesOptions, PackFilesResult } from './packFilesOptions.js';
 import type { PackRequest, PackWorkerMessage } from './packProtocol.js';
 
@@ -52,6 +54,8 @@ export async function packFiles(options: PackFilesOptions): Promise<PackFilesRes
   if (dir.split('/').some((p) => p === '.' || p === '..')) {
     throw new RangeError(`dir must be a path below the OPFS root, got ${showValue(dir)}`);
   }
+  if (options.files !== undefined) filesOf(options.files);
+  if (options.directory !== undefined) checkDirectory(options.directory);
   if ((options.files === undefined) === (options.directory === undefined)) {
     throw new TypeError('packFiles needs files or directory (one of them)');
   }
@@ -61,25 +65,28 @@ export async function packFiles(options: PackFilesOptions): Promise<PackFilesRes
       `labels must be a File, a Blob or the CSV's text, got ${showValue(labels)}`,
     );
   }
-  const targetShardBytes =
-    options.targetShardBytes === undefined
-      ? 64 * 1024 * 1024
-      : positiveInt('targetShardBytes', options.targetShardBytes);
+  const targetShardBytes = withDefault(
+    'targetShardBytes',
+    options.targetShardBytes,
+    64 * 1024 * 1024,
+    positiveInt,
+  );
   if (options.onProgress !== undefined) func('onProgress', options.onProgress);
-  const signal = options.signal;
+  const signal = withDefault('signal', options.signal, undefined, abortSignal);
+  const job = {
+    imageColumn: withDefault('imageColumn', options.imageColumn, 'image', nonEmptyString),
+    labelColumn: withDefault('labelColumn', options.labelColumn, 'label', nonEmptyString),
+    folderLabels: withDefault('folderLabels', options.folderLabels, false, bool),
+    dir,
+    replace: withDefault('replace', options.replace, false, bool),
+    targetShardBytes,
+  };
   signal?.throwIfAborted();
   const files =
     options.files !== undefined ? await allLocalFiles({ files: options.files }) : undefined;
   const request: PackRequest = {
     type: 'pack',
-    job: {
-      imageColumn: nonEmptyString('imageColumn', options.imageColumn ?? 'image'),
-      labelColumn: nonEmptyString('labelColumn', options.labelColumn ?? 'label'),
-      folderLabels: bool('folderLabels', options.folderLabels ?? false),
-      dir,
-      replace: bool('replace', options.replace ?? false),
-      targetShardBytes,
-    },
+    job,
   };
   if (files) request.files = files;
   if (options.directory !== undefined) request.directory = options.directory;

@@ -1,5 +1,5 @@
 import { ClosedError, type Speculation } from '@medfusion/core';
-import { abortReason, positiveInt, takeDemandFirst } from '@medfusion/core/internal';
+import { abortReason, onAbort, positiveInt, takeDemandFirst } from '@medfusion/core/internal';
 
 interface Waiter {
   resolve: (release: () => void) => void;
@@ -7,7 +7,8 @@ interface Waiter {
   signal: AbortSignal | undefined;
   /** Set for a speculative request: it waits behind demand requests until promoted. */
   speculation: Speculation | undefined;
-  onAbort: () => void;
+  /** Stops watching `signal` (when the waiter gets a slot or is rejected). */
+  unwatch: () => void;
 }
 
 interface OriginSlot {
@@ -59,18 +60,14 @@ export class OriginLimiter {
     }
     const s = slot;
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve,
-        reject,
-        signal,
-        speculation,
-        onAbort: () => {
+      const waiter: Waiter = { resolve, reject, signal, speculation, unwatch: () => {} };
+      if (signal) {
+        waiter.unwatch = onAbort(signal, () => {
           const i = s.queue.indexOf(waiter);
           if (i >= 0) s.queue.splice(i, 1);
-          reject(abortReason(signal!));
-        },
-      };
-      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+          reject(abortReason(signal));
+        });
+      }
       s.queue.push(waiter);
     });
   }
@@ -82,7 +79,7 @@ export class OriginLimiter {
       released = true;
       const next = takeDemandFirst(slot.queue);
       if (next) {
-        next.signal?.removeEventListener('abort', next.onAbort);
+        next.unwatch();
         next.resolve(this.releaser(origin, slot));
       } else {
         slot.active--;
@@ -95,7 +92,7 @@ export class OriginLimiter {
   rejectWaiting(reason: unknown = new ClosedError('OriginLimiter')): void {
     for (const slot of this.slots.values()) {
       for (const w of slot.queue.splice(0)) {
-        w.signal?.removeEventListener('abort', w.onAbort);
+        w.unwatch();
         w.reject(reason);
       }
     }

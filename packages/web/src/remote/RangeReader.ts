@@ -5,16 +5,19 @@ import {
   nonNegativeInt,
   object,
   showValue,
+  string,
   throwIfAborted,
+  withDefault,
 } from '@medfusion/core/internal';
 import { fetchSigned } from './fetchSigned.js';
-import { type RequestTimeouts, resolveRequestTimeouts } from './fetchWithTimeout.js';
-import { defaultOriginLimiter, type OriginLimiter } from './OriginLimiter.js';
+import type { RequestTimeouts } from './fetchWithTimeout.js';
+import { requestCache, resolveHttpOptions } from './httpOptions.js';
+import type { OriginLimiter } from './OriginLimiter.js';
 import { ObjectChangedError, RemoteReadError } from './RemoteError.js';
 import type { RangeReaderOptions, ReadOptions, SignUrlOptions } from './rangeReaderOptions.js';
 import { redactUrl } from './redactUrl.js';
 import { resolveUrl } from './resolveUrl.js';
-import { type Signing, signingOf } from './UrlSigner.js';
+import type { Signing } from './UrlSigner.js';
 
 export type {
   HttpOptions,
@@ -65,14 +68,15 @@ export class RangeReader {
     object('options', options, 'an object with a url');
     this.url = nonEmptyString('url', options.url);
     this.origin = new URL(resolveUrl('url', options.url)).origin;
-    this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.limiter = options.limiter ?? defaultOriginLimiter;
-    this.retryOptions = options.retry ?? {};
-    this.headers = options.headers ?? {};
-    this.cache = options.cache ?? 'no-store';
-    this.timeouts = resolveRequestTimeouts(options);
-    this.signing = signingOf(options, this.timeouts.clock);
-    this.pinnedEtag = options.etag;
+    const http = resolveHttpOptions(options);
+    this.fetchFn = http.fetchFn;
+    this.limiter = http.limiter;
+    this.retryOptions = http.retry;
+    this.headers = http.headers;
+    this.timeouts = http.timeouts;
+    this.signing = http.signing;
+    this.cache = withDefault('cache', options.cache, 'no-store', requestCache);
+    this.pinnedEtag = withDefault('etag', options.etag, undefined, string);
     if (options.size !== undefined) {
       this.pinnedSize = nonNegativeInt('size', options.size);
     }

@@ -1,5 +1,5 @@
 import type { Clock } from '@medfusion/core';
-import { func, positiveMs, raceAbort, showValue } from '@medfusion/core/internal';
+import { fn, positiveMs, raceAbort, showValue, withDefault } from '@medfusion/core/internal';
 import { SignUrlError } from './RemoteError.js';
 import type { SignUrl, SignUrlOptions } from './rangeReaderOptions.js';
 import { UrlNotAllowedError } from './urlPolicy.js';
@@ -154,10 +154,9 @@ export interface Signing {
  * hook. Throws a TypeError / RangeError naming a bad `signUrl` / `signTimeoutMs`.
  */
 export function signingOf(options: SignUrlOptions, clock: Clock): Signing | undefined {
-  const timeoutMs = positiveMs('signTimeoutMs', options.signTimeoutMs ?? 30_000);
-  const hook = options.signUrl;
+  const timeoutMs = withDefault('signTimeoutMs', options.signTimeoutMs, 30_000, positiveMs);
+  const hook = withDefault('signUrl', options.signUrl, undefined, fn<SignUrl>);
   if (hook === undefined) return undefined;
-  func('signUrl', hook);
   let signer = signers.get(hook);
   if (!signer) {
     signer = new UrlSigner(hook);

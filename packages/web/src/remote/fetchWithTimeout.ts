@@ -1,5 +1,13 @@
 import { type Clock, systemClock } from '@medfusion/core';
-import { abortReason, positiveMs, raceAbort } from '@medfusion/core/internal';
+import {
+  abortReason,
+  clock as checkClock,
+  onAbort,
+  optionsBag,
+  positiveMs,
+  raceAbort,
+  withDefault,
+} from '@medfusion/core/internal';
 import { RequestTimeoutError } from './RemoteError.js';
 
 /**
@@ -40,10 +48,11 @@ export interface RequestTimeouts {
 
 /** Check the timeout options (RangeError naming a bad one) and fill in the defaults. */
 export function resolveRequestTimeouts(options: RequestTimeoutOptions): RequestTimeouts {
+  const o = optionsBag('options', options);
   return {
-    headersTimeoutMs: positiveMs('headersTimeoutMs', options.headersTimeoutMs ?? 30_000),
-    idleTimeoutMs: positiveMs('idleTimeoutMs', options.idleTimeoutMs ?? 30_000),
-    clock: options.clock ?? systemClock,
+    headersTimeoutMs: withDefault('headersTimeoutMs', o.headersTimeoutMs, 30_000, positiveMs),
+    idleTimeoutMs: withDefault('idleTimeoutMs', o.idleTimeoutMs, 30_000, positiveMs),
+    clock: withDefault('clock', o.clock, systemClock, checkClock),
   };
 }
 
@@ -56,6 +65,9 @@ export function resolveRequestTimeouts(options: RequestTimeoutOptions): RequestT
  * body carries the idle timeout; read or cancel it. Its `Content-Length`, when present, is the
  * length of the body as read (absent when the answer may be compressed, see
  * {@link decodedLengthHeaders}). Errors name `shownUrl` (the unsigned URL of a signed one).
+ * The caller's signal is watched with core's `onAbort`: requests sharing one signal share one
+ * `'abort'` listener, and each stops watching when it settles (its headers fail, or its body is
+ * read to the end, fails or is cancelled); a body never read nor cancelled keeps its watch.
  */
 export async function fetchWithTimeout(
   fetchFn: typeof globalThis.fetch,
@@ -68,9 +80,9 @@ export async function fetchWithTimeout(
   if (signal?.aborted) throw abortReason(signal);
   const { clock, headersTimeoutMs, idleTimeoutMs } = timeouts;
   const controller = new AbortController();
-  const onAbort = () => controller.abort(abortReason(signal as AbortSignal));
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const done = () => signal?.removeEventListener('abort', onAbort);
+  // Stop watching the caller's signal when the request settles (headers failed, body read to
+  // its end, failed or cancelled): a signal shared by many requests keeps nothing of them.
+  const done = signal ? onAbort(signal, () => controller.abort(abortReason(signal))) : () => {};
   const arm = (ms: number, phase: 'headers' | 'body') =>
     ms === Number.POSITIVE_INFINITY
       ? undefined

@@ -1,5 +1,12 @@
 import { MedFusionError } from '@medfusion/core';
-import { badType, object, registerErrorClass, showValue } from '@medfusion/core/internal';
+import {
+  arrayOf,
+  bool,
+  object,
+  registerErrorClass,
+  showValue,
+  withDefault,
+} from '@medfusion/core/internal';
 import { redactUrl } from './redactUrl.js';
 
 /**
@@ -54,7 +61,25 @@ export class UrlNotAllowedError extends MedFusionError {
 }
 registerErrorClass('UrlNotAllowedError', UrlNotAllowedError);
 
-function originOption(value: unknown, i: number): string {
+/**
+ * Check a {@link UrlPolicy} (TypeError naming `urlPolicy.allowOrigins[i]` and so on; `undefined`
+ * is the default policy) and return its origins (`'*'` kept) and `allowOutsideBase`.
+ */
+export function checkUrlPolicy(policy: UrlPolicy | undefined): {
+  origins: string[];
+  outsideBase: boolean;
+} {
+  if (policy === undefined) return { origins: [], outsideBase: false };
+  object('urlPolicy', policy);
+  return {
+    origins: withDefault('urlPolicy.allowOrigins', policy.allowOrigins, [], (name, v) =>
+      arrayOf(name, v, originOption, 'an array of origins'),
+    ),
+    outsideBase: withDefault('urlPolicy.allowOutsideBase', policy.allowOutsideBase, false, bool),
+  };
+}
+
+function originOption(name: string, value: unknown): string {
   if (value === '*') return '*';
   if (typeof value === 'string') {
     try {
@@ -67,7 +92,7 @@ function originOption(value: unknown, i: number): string {
     }
   }
   throw new TypeError(
-    `urlPolicy.allowOrigins[${i}] must be an http(s) origin like 'https://cdn.example.org' or '*', got ${showValue(value)}`,
+    `${name} must be an http(s) origin like 'https://cdn.example.org' or '*', got ${showValue(value)}`,
   );
 }
 
@@ -98,13 +123,10 @@ export class UrlScope {
    * @param trustedOrigins origins the user named, which may receive credentials (the base's is one)
    */
   constructor(base: string, policy: UrlPolicy | undefined, trustedOrigins: readonly string[] = []) {
-    if (policy !== undefined) object('urlPolicy', policy);
-    const allow = policy?.allowOrigins ?? [];
-    if (!Array.isArray(allow)) throw badType('urlPolicy.allowOrigins', 'an array', allow);
-    const origins = allow.map(originOption);
+    const { origins, outsideBase } = checkUrlPolicy(policy);
     this.anyOrigin = origins.includes('*');
     this.origins = new Set(origins);
-    this.outsideBase = policy?.allowOutsideBase === true;
+    this.outsideBase = outsideBase;
     this.folder = folderOf(base);
     this.baseOrigin = new URL(this.folder).origin;
     this.trusted = new Set([new URL(base).origin, ...trustedOrigins]);

@@ -7,29 +7,17 @@ import {
   MedFusionError,
   type ReportsLoadPhases,
 } from '@medfusion/core';
-import {
-  index as checkIndex,
-  DEFAULT_MISSING_VALUES,
-  func,
-  object,
-  oneOfValues,
-  positiveInt,
-  showValue,
-  throwIfAborted,
-} from '@medfusion/core/internal';
+import { index as checkIndex, object, showValue, throwIfAborted } from '@medfusion/core/internal';
 import { fetchSigned } from '../remote/fetchSigned.js';
-import {
-  type RequestTimeouts,
-  readBody,
-  resolveRequestTimeouts,
-} from '../remote/fetchWithTimeout.js';
+import { type RequestTimeouts, readBody } from '../remote/fetchWithTimeout.js';
 import { redactUrl } from '../remote/redactUrl.js';
 import { locationHref, resolveUrl } from '../remote/resolveUrl.js';
-import { type Signing, signingOf } from '../remote/UrlSigner.js';
+import type { Signing } from '../remote/UrlSigner.js';
 import { type UrlNotAllowedError, UrlScope } from '../remote/urlPolicy.js';
+import { type CsvImageSettings, checkCsvImageOptions } from './csvImageChecks.js';
 import type { CsvImageDatasetOptions, CsvImageSample, CsvInvalidRow } from './csvImageOptions.js';
 import { CsvFormatError, parseManifest, readManifestText } from './csvManifest.js';
-import { ImageDecoder } from './decodeImage.js';
+import type { ImageDecoder } from './decodeImage.js';
 
 function urlOption(name: string, value: unknown): string {
   if (typeof value === 'string' && value.length > 0) return value;
@@ -94,12 +82,11 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
   private readonly transform: ((s: CsvImageSample, i: number) => T | Promise<T>) | undefined;
 
   private constructor(
-    options: CsvImageDatasetOptions<T>,
+    options: CsvImageSettings<T>,
     csv: { url: string; header: string[]; rows: string[][] },
     scope: UrlScope,
   ) {
-    const imageColumn = options.imageColumn ?? 'image';
-    const labelColumn = options.labelColumn ?? 'label';
+    const { imageColumn, labelColumn } = options;
     const { header, rows } = csv;
     // Column name → position, built once: every later lookup is O(1), so open() stays
     // linear in the manifest's cells however many columns it has.
@@ -141,7 +128,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
     this.labels = new Float64Array(n);
     this.features = new Float32Array(n * width);
     this.invalid = new Map();
-    const missing = new Set(options.missingValues ?? DEFAULT_MISSING_VALUES);
+    const missing = options.missingValues;
     const rawLabels = new Array<string>(n);
     let numericCount = 0;
     for (let i = 0; i < n; i++) {
@@ -149,7 +136,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
       rawLabels[i] = raw;
       if (!missing.has(raw) && Number.isFinite(Number(raw))) numericCount++;
     }
-    const labelType = options.labelType ?? 'auto';
+    const labelType = options.labelType;
     const numericLabels = labelType === 'number' || (labelType === 'auto' && numericCount * 2 > n);
     const reject = (index: number, column: string, value: string, why: string) => {
       if (this.invalid.has(index)) return;
@@ -246,15 +233,10 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
         }
       }
     }
-    this.decoder = new ImageDecoder({
-      channels: options.channels ?? 1,
-      ...(options.width === undefined ? {} : { width: options.width }),
-      ...(options.height === undefined ? {} : { height: options.height }),
-      ...(options.maxPixels === undefined ? {} : { maxPixels: options.maxPixels }),
-    });
-    this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.timeouts = resolveRequestTimeouts(options);
-    this.signing = signingOf(options, this.timeouts.clock);
+    this.decoder = options.decoder;
+    this.fetchFn = options.fetchFn;
+    this.timeouts = options.timeouts;
+    this.signing = options.signing;
     this.init = options.requestInit;
     this.anonymousInit = withoutCredentials(options.requestInit);
     this.transform = options.transform;
@@ -273,19 +255,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
     object('options', options);
     const csvUrl = resolveUrl('csvUrl', urlOption('csvUrl', options.csvUrl), locationHref());
     urlOption('imageBaseUrl', options.imageBaseUrl);
-    if (options.transform !== undefined) func('transform', options.transform);
-    if (options.fetch !== undefined) func('fetch', options.fetch);
-    if (options.labelType !== undefined)
-      oneOfValues('labelType', options.labelType, ['auto', 'number', 'class']);
-    if (
-      options.missingValues !== undefined &&
-      (!Array.isArray(options.missingValues) ||
-        !options.missingValues.every((v) => typeof v === 'string'))
-    ) {
-      throw new TypeError(
-        `missingValues must be an array of strings, got ${showValue(options.missingValues)}`,
-      );
-    }
+    const settings = checkCsvImageOptions(options);
     // Built before any request, so a bad urlPolicy fails first; credentials may go to the
     // origins the user named (the manifest's and the images').
     const scope = new UrlScope(
@@ -293,13 +263,10 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
       options.urlPolicy,
       [new URL(csvUrl).origin],
     );
-    const maxLineBytes = positiveInt('maxLineBytes', options.maxLineBytes ?? 2 ** 23);
-    const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
-    const timeouts = resolveRequestTimeouts(options);
-    const signing = signingOf(options, timeouts.clock);
+    const { maxLineBytes, fetchFn, timeouts, signing } = settings;
     let text: string;
     try {
-      const init = options.requestInit ?? {};
+      const init = settings.requestInit ?? {};
       const res = await fetchSigned(fetchFn, csvUrl, init, timeouts, signing, opts.signal);
       if (!res.ok) {
         await res.body?.cancel().catch(() => {});
@@ -317,7 +284,7 @@ export class CsvImageDataset<T = CsvImageSample> implements Dataset<T>, ReportsL
         },
       );
     }
-    return new CsvImageDataset<T>(options, parseManifest(text, csvUrl), scope);
+    return new CsvImageDataset<T>(settings, parseManifest(text, csvUrl), scope);
   }
 
   /** The URL of sample `index`'s image; throws the row's error for a refused URL. */

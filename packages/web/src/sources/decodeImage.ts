@@ -1,10 +1,13 @@
 import { MedFusionError } from '@medfusion/core';
 import {
   badRange,
+  badType,
   checkUntrustedSize,
+  optionsBag,
   positiveInt,
   registerErrorClass,
 } from '@medfusion/core/internal';
+import type { DecodedImage } from './DecodedImage.js';
 import { decodePlainPng } from './decodePng.js';
 import { imageSize } from './imageSize.js';
 import { pixelsToFloat32 } from './pixelsToFloat32.js';
@@ -12,6 +15,8 @@ import { isPng, pngTruncation } from './pngTruncation.js';
 
 /** Bytes of a Blob read to find its size: enough for a JPEG's metadata before its frame. */
 const HEAD_BYTES = 256 * 1024;
+/** Largest PNG (pixels) decoded in JavaScript rather than by the platform (between the measured 64², where JavaScript wins, and 224², where it loses). */
+const JS_PNG_MAX_PIXELS = 128 * 128;
 
 /** Options of {@link ImageDecoder}. */
 export interface ImageDecoderOptions {
@@ -32,18 +37,6 @@ export interface ImageDecoderOptions {
    * @default 67108864 (8192 × 8192)
    */
   maxPixels?: number;
-}
-
-/** A decoded image: normalised pixels in [0, 1], row-major, channels interleaved. */
-export interface DecodedImage {
-  /** width × height × channels values in [0, 1]. */
-  data: Float32Array;
-  /** Width in pixels. */
-  width: number;
-  /** Height in pixels. */
-  height: number;
-  /** Channels per pixel (1 or 3). */
-  channels: 1 | 3;
 }
 
 /** An image's bytes could not be decoded (not an image, or a format the browser lacks). */
@@ -76,7 +69,8 @@ export class ImageDecoder {
   private ctx: OffscreenCanvasRenderingContext2D | undefined;
 
   constructor(options: ImageDecoderOptions = {}) {
-    const { channels = 1, width, height, maxPixels = 2 ** 26 } = options;
+    const { channels = 1, width, height, maxPixels = 2 ** 26 } = optionsBag('options', options);
+    if (typeof channels !== 'number') throw badType('channels', '1 or 3', channels);
     if (channels !== 1 && channels !== 3) throw badRange('channels', '1 or 3', channels);
     this.channels = channels;
     this.width = width === undefined ? undefined : positiveInt('width', width);
@@ -91,12 +85,10 @@ export class ImageDecoder {
    * @param name - names the image in errors (e.g. its URL)
    */
   async decode(bytes: Blob | ArrayBuffer | Uint8Array, name?: string): Promise<DecodedImage> {
-    const blob =
-      bytes instanceof Blob ? bytes : new Blob([bytes as Uint8Array<ArrayBuffer> | ArrayBuffer]);
-    const label = name ?? `of ${blob.size} bytes`;
+    const label = name ?? `of ${bytes instanceof Blob ? bytes.size : bytes.byteLength} bytes`;
     const head =
       bytes instanceof Blob
-        ? new Uint8Array(await blob.slice(0, HEAD_BYTES).arrayBuffer())
+        ? new Uint8Array(await bytes.slice(0, HEAD_BYTES).arrayBuffer())
         : bytes instanceof Uint8Array
           ? bytes
           : new Uint8Array(bytes);
@@ -105,8 +97,8 @@ export class ImageDecoder {
     if (isPng(head)) {
       // A cut-off PNG must fail here: some engines' createImageBitmap draws it blank.
       const whole =
-        bytes instanceof Blob && blob.size > head.length
-          ? new Uint8Array(await blob.arrayBuffer())
+        bytes instanceof Blob && bytes.size > head.length
+          ? new Uint8Array(await bytes.arrayBuffer())
           : head;
       const truncated = pngTruncation(whole);
       if (truncated)
@@ -114,11 +106,14 @@ export class ImageDecoder {
     }
     const targetWidth = this.width ?? size?.width;
     const targetHeight = this.height ?? size?.height;
-    // Bytes of a plain PNG at its own size: decoded here, without the Blob round trip
-    // through the browser process and the canvas (a third of the CPU per image).
+    // Bytes of a small plain PNG at its own size: decoded here, without the Blob round trip
+    // through the browser process and the canvas (a third of the CPU per image at 64²). Not
+    // for large ones: at 224² RGB the JavaScript inflate took ~9x the platform's time in
+    // Chromium workers (`pnpm bench feed --trace`, shards-png: 25 vs 224 images/s in 2 workers).
     if (
       !(bytes instanceof Blob) &&
       size &&
+      size.width * size.height <= JS_PNG_MAX_PIXELS &&
       targetWidth === size.width &&
       targetHeight === size.height
     ) {
@@ -129,6 +124,9 @@ export class ImageDecoder {
         // corrupt: the platform decoder below says so with its own error
       }
     }
+    // Made only here: a Blob of the bytes is a copy the JavaScript path above does not need.
+    const blob =
+      bytes instanceof Blob ? bytes : new Blob([bytes as Uint8Array<ArrayBuffer> | ArrayBuffer]);
     let bitmap: ImageBitmap;
     try {
       bitmap = await createImageBitmap(blob, {

@@ -1,5 +1,5 @@
 import { decode as decodePngFile } from 'fast-png';
-import type { DecodedImage } from './decodeImage.js';
+import type { DecodedImage } from './DecodedImage.js';
 import { pixelsToFloat32 } from './pixelsToFloat32.js';
 import { isPng } from './pngTruncation.js';
 

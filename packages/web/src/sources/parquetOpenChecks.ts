@@ -1,5 +1,15 @@
-import { badType, object, positiveInt, showValue } from '@medfusion/core/internal';
+import {
+  abortSignal,
+  arrayOf,
+  fn,
+  object,
+  positiveInt,
+  showValue,
+  string,
+  withDefault,
+} from '@medfusion/core/internal';
 import type { FileMetaData } from 'hyparquet';
+import { resolveHttpOptions } from '../remote/httpOptions.js';
 import type { ParquetLimits } from './parquetChecks.js';
 import type { ParquetColumns, ParquetSourceOptions } from './parquetOptions.js';
 
@@ -22,14 +32,19 @@ export interface CheckedParquetOptions {
 export function checkParquetOptions<T>(options: ParquetSourceOptions<T>): CheckedParquetOptions {
   object('options', options, 'an object with url and columns');
   const columns = object('columns', options.columns, 'an object like { image, tabular, label }');
-  if (columns.tabular !== undefined && !Array.isArray(columns.tabular)) {
-    throw badType('columns.tabular', 'an array of column names', columns.tabular);
-  }
-  const cacheSize = positiveInt('rowGroupCache', options.rowGroupCache ?? 4);
-  const lookahead = positiveInt('lookahead', options.lookahead ?? 256);
+  withDefault('columns.image', columns.image, undefined, string);
+  withDefault('columns.label', columns.label, undefined, string);
+  withDefault('columns.tabular', columns.tabular, undefined, (n, v) =>
+    arrayOf(n, v, string, 'an array of column names'),
+  );
+  withDefault('transform', options.transform, undefined, fn);
+  withDefault('signal', options.signal, undefined, abortSignal);
+  resolveHttpOptions(options);
+  const cacheSize = withDefault('rowGroupCache', options.rowGroupCache, 4, positiveInt);
+  const lookahead = withDefault('lookahead', options.lookahead, 256, positiveInt);
   const limits: ParquetLimits = {
-    maxRowGroupRows: positiveInt('maxRowGroupRows', options.maxRowGroupRows ?? 2 ** 20),
-    maxPageBytes: positiveInt('maxPageBytes', options.maxPageBytes ?? 2 ** 27),
+    maxRowGroupRows: withDefault('maxRowGroupRows', options.maxRowGroupRows, 2 ** 20, positiveInt),
+    maxPageBytes: withDefault('maxPageBytes', options.maxPageBytes, 2 ** 27, positiveInt),
   };
   return { columns, cacheSize, lookahead, limits };
 }

@@ -1,5 +1,11 @@
 import { decodeSample, encodeSample, type PersistentStore, type TypedArray } from '@medfusion/core';
-import { badType, checkStoreKey, positiveFinite } from '@medfusion/core/internal';
+import {
+  badType,
+  checkStoreKey,
+  optionsBag,
+  positiveFinite,
+  withDefault,
+} from '@medfusion/core/internal';
 import { OpfsStore } from './opfs/OpfsStore.js';
 import { DEFAULT_CACHE_DIR_MAX_BYTES, storeForCacheDir } from './storeForCacheDir.js';
 
@@ -69,10 +75,16 @@ export class MemoryMappedCache {
   private counters = { hits: 0, misses: 0, puts: 0 };
 
   constructor(options: MemoryMappedCacheOptions = {}) {
-    const cacheDir = options.cacheDir ?? 'cache';
-    checkStoreKey(cacheDir, 'cacheDir');
-    const gb = options.maxSizeGB ?? DEFAULT_CACHE_DIR_MAX_BYTES / 2 ** 30;
-    positiveFinite('maxSizeGB', gb);
+    optionsBag('options', options);
+    const cacheDir = withDefault('cacheDir', options.cacheDir, 'cache', (name, v) =>
+      checkStoreKey(v, name),
+    );
+    const gb = withDefault(
+      'maxSizeGB',
+      options.maxSizeGB,
+      DEFAULT_CACHE_DIR_MAX_BYTES / 2 ** 30,
+      positiveFinite,
+    );
     this.cacheDir = cacheDir;
     this.maxBytes = Math.max(1, Math.floor(gb * 2 ** 30));
     this.store = storeForCacheDir(cacheDir, {

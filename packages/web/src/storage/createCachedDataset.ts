@@ -6,8 +6,13 @@ import type {
 } from '@medfusion/core';
 // core's factory, called by its namespace: @medfusion/web exports only this file's createCachedDataset
 import * as core from '@medfusion/core';
-import { object, positiveBytes } from '@medfusion/core/internal';
-import { type EncryptionOptions, pickEncryptionOptions } from './encryption/encryptionOptions.js';
+import { bool, object, positiveBytes, showValue, withDefault } from '@medfusion/core/internal';
+import {
+  checkEncryptionOptions,
+  type EncryptionOptions,
+  pickEncryptionOptions,
+} from './encryption/encryptionOptions.js';
+import { checkRetentionOptions } from './retention/retentionOptions.js';
 import { storeForCacheDir } from './storeForCacheDir.js';
 
 /**
@@ -94,13 +99,19 @@ export function createCachedDataset<T>(
   } = options;
   const encryption = pickEncryptionOptions({ encryptionKey, previousEncryptionKeys, rotation });
   if (cacheDir === undefined) {
-    if (cacheMaxBytes !== undefined)
-      throw new TypeError('cacheMaxBytes applies only with cacheDir');
-    if (persist !== undefined) throw new TypeError('persist applies only with cacheDir');
-    if (maxAge !== undefined) throw new TypeError('maxAge applies only with cacheDir');
-    for (const name of Object.keys(encryption)) {
+    // each value is checked first: a bad one is refused as bad whether or not it applies
+    withDefault('cacheMaxBytes', cacheMaxBytes, undefined, positiveBytes);
+    withDefault('persist', persist, undefined, bool);
+    checkRetentionOptions({ ...(maxAge === undefined ? {} : { maxAge }) });
+    checkEncryptionOptions(encryption);
+    for (const [name, value] of Object.entries({ cacheMaxBytes, persist, maxAge })) {
+      if (value !== undefined) {
+        throw new TypeError(`${name} applies only with cacheDir, got ${showValue(value)}`);
+      }
+    }
+    for (const [name, value] of Object.entries(encryption)) {
       throw new TypeError(
-        `${name} applies only with cacheDir (give a store its own encryptionKey instead)`,
+        `${name} applies only with cacheDir (give a store its own encryptionKey instead), got ${showValue(value)}`,
       );
     }
     return core.createCachedDataset(dataset, rest);

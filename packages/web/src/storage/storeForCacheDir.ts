@@ -1,9 +1,20 @@
 import type { PersistentStore } from '@medfusion/core';
-import { checkStoreKey, object, oneOfValues, positiveBytes } from '@medfusion/core/internal';
-import { type EncryptionOptions, pickEncryptionOptions } from './encryption/encryptionOptions.js';
+import {
+  bool,
+  checkStoreKey,
+  object,
+  oneOfValues,
+  positiveBytes,
+  withDefault,
+} from '@medfusion/core/internal';
+import {
+  checkEncryptionOptions,
+  type EncryptionOptions,
+  pickEncryptionOptions,
+} from './encryption/encryptionOptions.js';
 import { IdbStore } from './IdbStore.js';
 import { OpfsStore } from './opfs/OpfsStore.js';
-import type { RetentionOptions } from './retention/retentionOptions.js';
+import { checkRetentionOptions, type RetentionOptions } from './retention/retentionOptions.js';
 
 /** The byte budget of a `cacheDir` store when none is given: the reference's `max_size_gb=10`. */
 export const DEFAULT_CACHE_DIR_MAX_BYTES = 10 * 2 ** 30;
@@ -50,9 +61,20 @@ export function storeForCacheDir(
 ): PersistentStore {
   checkStoreKey(cacheDir, 'cacheDir');
   object('options', options);
-  const maxBytes = positiveBytes('maxBytes', options.maxBytes ?? DEFAULT_CACHE_DIR_MAX_BYTES);
-  const backend = oneOfValues('backend', options.backend ?? 'auto', ['auto', 'opfs', 'idb']);
-  const webAssembly = options.webAssembly ?? true;
+  const maxBytes = withDefault(
+    'maxBytes',
+    options.maxBytes,
+    DEFAULT_CACHE_DIR_MAX_BYTES,
+    positiveBytes,
+  );
+  const backend = withDefault('backend', options.backend, 'auto', (name, v) =>
+    oneOfValues(name, v, ['auto', 'opfs', 'idb'] as const),
+  );
+  const webAssembly = withDefault('webAssembly', options.webAssembly, true, bool);
+  const persist = withDefault('persist', options.persist, false, bool);
+  // Checked here, before a store is chosen: the same error whichever store it would be.
+  checkEncryptionOptions(options);
+  checkRetentionOptions(options);
   // Checked by the store's constructor (TypeError naming the option).
   const encryption = {
     ...pickEncryptionOptions(options),
@@ -63,7 +85,7 @@ export function storeForCacheDir(
     return new OpfsStore({
       dir: cacheDir,
       maxBytes,
-      persist: options.persist ?? false,
+      persist,
       webAssembly,
       ...encryption,
     });

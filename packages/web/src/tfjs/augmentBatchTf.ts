@@ -9,10 +9,13 @@ import {
 } from '@medfusion/core';
 import {
   addNoise,
+  arrayOf,
   badRange,
+  badType,
   checkNormalizeChannels,
   NoiseStream,
   nonNegativeInt,
+  object,
   showValue,
 } from '@medfusion/core/internal';
 import {
@@ -92,11 +95,16 @@ export function augmentBatchTf(
       `transform must be a transform (e.g. compose([...])), got ${showValue(transform)}`,
     );
   }
-  const seed = streamKey('seed', options?.seed);
-  const epoch = streamKey('epoch', options?.epoch);
+  object('options', options, 'an object with seed, epoch and indices');
+  const seed = streamKey('seed', options.seed);
+  const epoch = streamKey('epoch', options.epoch);
   const indices = options.indices;
   const [n, h, w, c] = images.shape;
-  if (indices === null || typeof indices !== 'object' || indices.length !== n) {
+  if (indices === null || typeof indices !== 'object') {
+    throw badType('indices', 'an array of dataset indices', indices);
+  }
+  if (Array.isArray(indices)) arrayOf('indices', indices, (name, v) => streamKey(name, v));
+  if (indices.length !== n) {
     throw new RangeError(
       `indices must hold one dataset index per sample (${n}), got ${showValue(indices?.length)}`,
     );

@@ -1,5 +1,5 @@
 import type { Batch, BatchField, TypedArray } from '@medfusion/core';
-import { badRange } from '@medfusion/core/internal';
+import { badRange, optionsBag } from '@medfusion/core/internal';
 import { type DataType, type Tensor, tensor } from '@tensorflow/tfjs-core';
 
 /** Tensor element types a batch field can become. */
@@ -72,6 +72,7 @@ export function batchToTensors(
   batch: Batch,
   dtypes: Readonly<Record<string, TensorDtype>> = {},
 ): Record<string, Tensor> {
+  optionsBag('dtypes', dtypes);
   const out: Record<string, Tensor> = {};
   try {
     for (const key of Object.keys(batch)) out[key] = fieldToTensor(batch[key]!, dtypes[key]);

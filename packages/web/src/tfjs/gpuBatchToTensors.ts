@@ -1,6 +1,6 @@
-import { bool } from '@medfusion/core/internal';
+import { bool, optionsBag, withDefault } from '@medfusion/core/internal';
 import { type Tensor, tensor } from '@tensorflow/tfjs-core';
-import type { GpuBatch } from '../webgpu/uploadBatch.js';
+import type { GpuBatch } from '../webgpu/uploadRing.js';
 
 /** Options of {@link gpuBatchToTensors}. */
 export interface GpuTensorOptions {
@@ -26,7 +26,7 @@ export function gpuBatchToTensors(
   gpu: GpuBatch,
   options: GpuTensorOptions = {},
 ): Record<string, Tensor> {
-  const zeroCopy = bool('zeroCopy', options.zeroCopy ?? false);
+  const zeroCopy = withDefault('zeroCopy', optionsBag('options', options).zeroCopy, false, bool);
   const out: Record<string, Tensor> = {};
   try {
     for (const [key, field] of Object.entries(gpu)) {

@@ -1,5 +1,15 @@
 import type { Batch } from '@medfusion/core';
-import { bool, object, showValue } from '@medfusion/core/internal';
+import {
+  arrayOf,
+  badRange,
+  badType,
+  bool,
+  object,
+  oneOfValues,
+  showValue,
+  string,
+  withDefault,
+} from '@medfusion/core/internal';
 import type { Tensor } from '@tensorflow/tfjs-core';
 import { fieldToTensor, type TensorDtype } from './batchToTensors.js';
 
@@ -66,6 +76,15 @@ export interface TfDataset<T> {
   iterator(): Promise<{ next(): Promise<IteratorResult<T>> }>;
 }
 
+/** A dimension of a tensor shape: a positive integer, or -1 (inferred). */
+function dimension(name: string, v: unknown): number {
+  if (typeof v !== 'number') throw badType(name, 'a positive integer or -1', v);
+  if (!(Number.isInteger(v) && (v > 0 || v === -1))) {
+    throw badRange(name, 'a positive integer or -1', v);
+  }
+  return v;
+}
+
 function mapper<B>(
   mapping: BatchMapping<B>,
   dtypes: Readonly<Record<string, TensorDtype>>,
@@ -82,7 +101,7 @@ function mapper<B>(
   };
   if (typeof mapping === 'string') return (batch: B) => field(batch, mapping);
   if (Array.isArray(mapping)) {
-    const names = mapping as readonly string[];
+    const names = arrayOf(which, mapping, string, 'a list of field names');
     return (batch: B) => {
       const out: Tensor[] = [];
       try {
@@ -145,11 +164,22 @@ export function toTfDataset<B>(
     );
   }
   object('options', options, '{ xs, ys }');
-  const dtypes = options.dtypes ?? {};
-  const shapes = options.shapes ?? {};
+  const dtypes = withDefault('dtypes', options.dtypes, {}, (name, v) => {
+    const d = object(name, v as Record<string, unknown>);
+    for (const [k, t] of Object.entries(d)) {
+      oneOfValues(`${name}.${k}`, t, ['float32', 'int32'] as const);
+    }
+    return d as Readonly<Record<string, TensorDtype>>;
+  });
+  const shapes = withDefault('shapes', options.shapes, {}, (name, v) => {
+    const s = object(name, v as Record<string, unknown>);
+    for (const [k, shape] of Object.entries(s))
+      arrayOf(`${name}.${k}`, shape, dimension, 'a shape');
+    return s as Readonly<Record<string, readonly number[]>>;
+  });
   const xs = mapper(options.xs, dtypes, shapes, 'xs');
   const ys = mapper(options.ys, dtypes, shapes, 'ys');
-  const repeat = bool('repeat', options.repeat ?? false);
+  const repeat = withDefault('repeat', options.repeat, false, bool);
   let live: EpochIterator<B> | undefined;
 
   class EpochIterator<T> {

@@ -1,5 +1,5 @@
 import type { AsyncAugment, AugmentContext } from '@medfusion/core';
-import { object, positiveInt } from '@medfusion/core/internal';
+import { object, positiveInt, withDefault } from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { createWorkerExecutor, type WorkerExecutor } from './createWorkerExecutor.js';
 import type { AugmentCall } from './exposeAugment.js';
@@ -52,7 +52,7 @@ export function createAugmentWorkerPool<T>(
   const { poolSize, ...rest } = object('options', options);
   const executor: WorkerExecutor<T> = createWorkerExecutor<T>({
     ...rest,
-    poolSize: positiveInt('poolSize', poolSize ?? 2),
+    poolSize: withDefault('poolSize', poolSize, 2, positiveInt),
   });
   return {
     apply(sample: T, ctx: AugmentContext, signal?: AbortSignal): Promise<T> {

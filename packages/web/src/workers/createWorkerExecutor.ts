@@ -1,3 +1,6 @@
+// Past 400 lines on purpose (issue 48): one pool's lifecycle (spawn, handshake, calls, timeouts,
+// crashes and re-homing, heartbeats, close) over state its closures share. Its parts already live
+// beside it (options, protocol, load phases, locks); splitting the rest would pass that state between files.
 import {
   AbortError,
   ClosedError,

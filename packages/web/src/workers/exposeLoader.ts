@@ -1,7 +1,17 @@
 import type { ReportsLoadPhases } from '@medfusion/core';
-import { bool, func, reportsLoadPhases, serializeError, showValue } from '@medfusion/core/internal';
+import {
+  badType,
+  bool,
+  func,
+  optionsBag,
+  reportsLoadPhases,
+  serializeError,
+  showValue,
+  withDefault,
+} from '@medfusion/core/internal';
 import * as Comlink from 'comlink';
 import { collectTransferables } from './transferables.js';
+import { acceptHandedPorts } from './workerHostProtocol.js';
 import { holdLockForever } from './workerLiveness.js';
 import { type LoadReply, PROTOCOL_VERSION, type WorkerApi } from './workerProtocol.js';
 
@@ -76,8 +86,25 @@ export function exposeWorkerApi(
   run: (index: number, signal: AbortSignal, input: unknown) => unknown,
   options: ExposeLoaderOptions,
 ): void {
-  const transfer = bool('transfer', options.transfer ?? true);
-  const endpoint = options.endpoint ?? (globalThis as unknown as Comlink.Endpoint);
+  optionsBag('options', options);
+  const transfer = withDefault('transfer', options.transfer, true, bool);
+  const endpoint = withDefault(
+    'endpoint',
+    options.endpoint,
+    globalThis as unknown as Comlink.Endpoint,
+    (name, v) => {
+      const e = v as Partial<Comlink.Endpoint> | null;
+      if (
+        e === null ||
+        typeof e !== 'object' ||
+        typeof e.postMessage !== 'function' ||
+        typeof e.addEventListener !== 'function'
+      ) {
+        throw badType(name, 'a message endpoint (postMessage, addEventListener)', v);
+      }
+      return e as Comlink.Endpoint;
+    },
+  );
   const controllers = new Map<number, AbortController>();
   let reporter: ReportsLoadPhases | undefined;
   const phases = options.phases;
@@ -127,4 +154,6 @@ export function exposeWorkerApi(
     ping: () => PROTOCOL_VERSION,
   };
   Comlink.expose(api, endpoint);
+  // Started by a WorkerHost for another thread: serve that thread on the port it hands over too.
+  if (options.endpoint === undefined) acceptHandedPorts((port) => Comlink.expose(api, port));
 }

@@ -20,6 +20,26 @@ export class WorkerCrashedError extends MedFusionError {
 registerErrorClass('WorkerCrashedError', WorkerCrashedError);
 
 /**
+ * Watched work made no progress for `idleMs` (at least the watchdog's
+ * `stallMs`) while at `stage`: what a `StallWatchdog` rejects with, so a hang
+ * becomes an error that says where it hung. Code `STALLED`.
+ */
+export class StallError extends MedFusionError {
+  /** The stage the work last reported before it stalled. */
+  readonly stage: string;
+  /** Milliseconds without progress when the watchdog gave up. */
+  readonly idleMs: number;
+  /** The error for work that stalled at `stage` after `idleMs` without progress. */
+  constructor(stage: string, idleMs: number) {
+    super('STALLED', `no progress for ${Math.round(idleMs)} ms while ${stage}`);
+    this.name = 'StallError';
+    this.stage = stage;
+    this.idleMs = idleMs;
+  }
+}
+registerErrorClass('StallError', StallError);
+
+/**
  * The user's loader threw inside a worker something that is not one of our
  * errors (ours arrive as their own class, e.g. `LoadError`, `AbortError`). It
  * carries the original `name`, `message` and `stack` (from the worker), the

@@ -1,11 +1,14 @@
 import { type Clock, systemClock } from '@medfusion/core';
 import {
+  clock as checkClock,
+  fn,
   func,
   object,
   oneOfValues,
   positiveFinite,
   positiveInt,
   showValue,
+  withDefault,
 } from '@medfusion/core/internal';
 
 /** How the pool learns that a worker died. */
@@ -143,11 +146,9 @@ export function resolveWorkerExecutorOptions(
   object('options', options);
   const worker = options.worker;
   func('worker', worker, 'a function returning a Worker');
-  const liveness = oneOfValues('liveness', options.liveness ?? 'auto', [
-    'auto',
-    'lock',
-    'heartbeat',
-  ]);
+  const liveness = withDefault('liveness', options.liveness, 'auto', (name, v) =>
+    oneOfValues(name, v, ['auto', 'lock', 'heartbeat'] as const),
+  );
   const hasLocks = typeof navigator !== 'undefined' && navigator.locks !== undefined;
   if (liveness === 'lock' && !hasLocks) {
     throw new RangeError("liveness 'lock' needs navigator.locks (a secure context)");
@@ -159,7 +160,12 @@ export function resolveWorkerExecutorOptions(
         "numWorkers is the engine's loads in flight",
     );
   }
-  if (options.onCrash !== undefined) func('onCrash', options.onCrash);
+  const onCrash = withDefault(
+    'onCrash',
+    options.onCrash,
+    undefined,
+    fn<(e: WorkerCrashEvent) => void>,
+  );
   const poolSize =
     options.poolSize === 'auto'
       ? freeCores()
@@ -178,8 +184,8 @@ export function resolveWorkerExecutorOptions(
     heartbeatMs: msOption('heartbeatMs', options.heartbeatMs, 1000),
     maxStartFailures: intOption('maxStartFailures', options.maxStartFailures, 3),
     useLocks: liveness === 'lock' || (liveness === 'auto' && hasLocks),
-    onCrash: options.onCrash,
-    clock: options.clock ?? systemClock,
+    onCrash,
+    clock: withDefault('clock', options.clock, systemClock, checkClock),
   };
 }
 
@@ -191,9 +197,9 @@ function freeCores(): number {
 
 /** A positive integer option or its default; `alsoAccepted` names the other values it takes. */
 function intOption(name: string, value: unknown, fallback: number, alsoAccepted = ''): number {
-  return value === undefined ? fallback : positiveInt(name, value, alsoAccepted);
+  return withDefault(name, value, fallback, (n, v) => positiveInt(n, v, alsoAccepted));
 }
 
 function msOption(name: string, value: unknown, fallback: number): number {
-  return value === undefined ? fallback : positiveFinite(name, value);
+  return withDefault(name, value, fallback, positiveFinite);
 }

@@ -1,3 +1,12 @@
+import {
+  badRange,
+  badType,
+  object,
+  oneOfValues,
+  optionsBag,
+  showValue,
+  withDefault,
+} from '@medfusion/core/internal';
 import { BuiltInCodec, builtInCodecs, type DicomCodec } from './codecs.js';
 import { DicomError } from './DicomError.js';
 import type { DicomDecodeOptions, DicomImage } from './dicomOptions.js';
@@ -21,16 +30,18 @@ export interface DecodeContext {
 
 function checkWindow(window: DicomDecodeOptions['window']): void {
   if (window === undefined || window === 'file') return;
-  if (
-    window === null ||
-    typeof window !== 'object' ||
-    !Number.isFinite(window.center) ||
-    !Number.isFinite(window.width) ||
-    window.width < 1
-  ) {
-    throw new RangeError(
-      `window must be 'file' or { center, width } with a finite center and width >= 1, got ${JSON.stringify(window)}`,
-    );
+  const expected = "'file' or { center, width } with a finite center and width >= 1";
+  if (typeof window === 'string') throw badRange('window', expected, window);
+  object('window', window, expected);
+  for (const [key, min] of [
+    ['center', Number.NEGATIVE_INFINITY],
+    ['width', 1],
+  ] as const) {
+    const v: unknown = window[key];
+    if (typeof v !== 'number') throw badType(`window.${key}`, 'a finite number', v);
+    if (!Number.isFinite(v) || v < min) {
+      throw badRange(`window.${key}`, min === 1 ? 'a finite number >= 1' : 'a finite number', v);
+    }
   }
 }
 
@@ -55,34 +66,30 @@ export class DicomDecoder {
   private readonly codecs: Readonly<Record<string, DicomCodec | BuiltInCodec>>;
 
   constructor(options: DicomDecodeOptions = {}) {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(`options must be an object, got ${String(options)}`);
-    }
+    optionsBag('options', options);
     checkWindow(options.window);
-    const multiFrame = options.multiFrame ?? 'volume';
-    if (multiFrame !== 'volume' && multiFrame !== 'frames') {
-      throw new TypeError(
-        `multiFrame must be 'volume' or 'frames', got ${JSON.stringify(multiFrame)}`,
-      );
-    }
-    if (
-      options.codecs !== undefined &&
-      (options.codecs === null || typeof options.codecs !== 'object')
-    ) {
-      throw new TypeError(
-        `codecs must be an object keyed by transfer syntax UID, got ${String(options.codecs)}`,
-      );
-    }
-    for (const [uid, codec] of Object.entries(options.codecs ?? {})) {
+    const multiFrame = withDefault('multiFrame', options.multiFrame, 'volume', (n, v) =>
+      oneOfValues(n, v, ['volume', 'frames'] as const),
+    );
+    const codecs = withDefault('codecs', options.codecs, {}, (n, v) =>
+      object(
+        n,
+        v as Readonly<Record<string, DicomCodec>>,
+        'an object keyed by transfer syntax UID',
+      ),
+    );
+    for (const [uid, codec] of Object.entries(codecs)) {
       if (!codec || typeof codec.decode !== 'function') {
-        throw new TypeError(`codecs[${JSON.stringify(uid)}] must have a decode function`);
+        throw new TypeError(
+          `codecs[${JSON.stringify(uid)}] must have a decode function, got ${showValue(codec)}`,
+        );
       }
     }
     this.options = options;
     this.multiFrame = multiFrame;
     this.fields = new TagFields(options.tags);
     this.tagNames = this.fields.labels;
-    this.codecs = { ...builtInCodecs, ...options.codecs };
+    this.codecs = { ...builtInCodecs, ...codecs };
   }
 
   /**

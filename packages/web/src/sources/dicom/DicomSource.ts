@@ -21,6 +21,7 @@ import {
   type DicomSourceOptions,
 } from './dicomOptions.js';
 import { dicomParser } from './dicomParser.js';
+import { checkDicomSourceOptions, manifestColumns } from './dicomSourceChecks.js';
 import type { FileBytes } from './FileBytes.js';
 import { FrameIndex } from './FrameIndex.js';
 import { fnv1a } from './fnv1a.js';
@@ -158,6 +159,7 @@ export class DicomSource<T = DicomSample> implements Dataset<T>, ReportsLoadPhas
       );
     }
     rejectUnknownOptions(options, KNOWN_OPTIONS, 'DicomSource.open');
+    checkDicomSourceOptions(options as DicomSourceOptions<unknown>);
     const given = INPUTS.filter((k) => options[k] !== undefined);
     if (given.length !== 1) {
       throw new TypeError(
@@ -168,9 +170,6 @@ export class DicomSource<T = DicomSample> implements Dataset<T>, ReportsLoadPhas
     const httpOnly = local ? HTTP_ONLY.find((k) => options[k] !== undefined) : undefined;
     if (httpOnly !== undefined) {
       throw new TypeError(`${httpOnly} applies to urls and manifestUrl, not to local ${given[0]}`);
-    }
-    if (options.transform !== undefined && typeof options.transform !== 'function') {
-      throw new TypeError(`transform must be a function, got ${String(options.transform)}`);
     }
     const decoder = new DicomDecoder(options);
     let manifest: DicomManifest;
@@ -315,18 +314,7 @@ async function fromHttp(
   }
   const url = resolveUrl('manifestUrl', options.manifestUrl as string | URL, here);
   const scope = new UrlScope(url, options.urlPolicy);
-  const manifest = await loadManifest(
-    url,
-    http,
-    scope,
-    {
-      urlColumn: options.urlColumn ?? 'url',
-      labelColumn: options.labelColumn ?? 'label',
-      framesColumn: options.framesColumn ?? 'frames',
-      tabularColumns: options.tabularColumns,
-    },
-    options.signal,
-  );
+  const manifest = await loadManifest(url, http, scope, manifestColumns(options), options.signal);
   return { manifest, source: new UrlFiles(manifest.urls, scope, http) };
 }
 

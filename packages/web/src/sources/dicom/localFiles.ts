@@ -1,4 +1,4 @@
-import { showValue, throwIfAborted } from '@medfusion/core/internal';
+import { arrayOf, showValue, throwIfAborted } from '@medfusion/core/internal';
 import { DicomError } from './DicomError.js';
 import { dicomParser } from './dicomParser.js';
 import { readBlob, unreadableFile } from './readBlob.js';
@@ -86,7 +86,8 @@ function byPath(a: LocalFile, b: LocalFile): number {
   return a.blob.size - b.blob.size || date(a) - date(b);
 }
 
-function filesOf(files: unknown): LocalFile[] {
+/** `files` as local files: an iterable of File or Blob (TypeError naming it or the bad entry). */
+export function filesOf(files: unknown): LocalFile[] {
   if (
     files === null ||
     typeof files !== 'object' ||
@@ -96,6 +97,8 @@ function filesOf(files: unknown): LocalFile[] {
       `files must be an iterable of File or Blob (a FileList, an array), got ${showValue(files)}`,
     );
   }
+  // an array's empty slot is refused as such, never read as `undefined`
+  if (Array.isArray(files)) arrayOf('files', files, (_, v) => v);
   const out: LocalFile[] = [];
   for (const blob of files as Iterable<unknown>) {
     const i = out.length;
@@ -109,7 +112,8 @@ function filesOf(files: unknown): LocalFile[] {
   return out;
 }
 
-function checkDirectory(directory: unknown): FileSystemDirectoryHandle {
+/** `directory` must be a FileSystemDirectoryHandle (TypeError naming it otherwise). */
+export function checkDirectory(directory: unknown): FileSystemDirectoryHandle {
   const d = directory as { kind?: unknown; entries?: unknown } | null;
   if (
     d === null ||

@@ -1,3 +1,4 @@
+import { arrayOf, bool, nonNegativeInt, showValue, withDefault } from '@medfusion/core/internal';
 import { DicomError } from './DicomError.js';
 import { ageInYears, type DicomTagName, type TagReader, type TagVr, tagOf } from './dicomTags.js';
 
@@ -43,10 +44,15 @@ export class TagFields {
   private readonly fields: readonly TagField[];
 
   constructor(option: readonly (DicomTagName | DicomTagSpec)[] | undefined) {
-    if (option !== undefined && !Array.isArray(option)) {
-      throw new TypeError(`tags must be an array of tag keywords or specs, got ${String(option)}`);
-    }
-    this.fields = (option ?? []).map((entry, i) => compile(entry, i));
+    const entries = withDefault('tags', option, [], (n, v) =>
+      arrayOf(
+        n,
+        v,
+        (_, e) => e as DicomTagName | DicomTagSpec,
+        'an array of tag keywords or specs',
+      ),
+    );
+    this.fields = entries.map((entry, i) => compile(entry, i));
     this.labels = this.fields.map((f) => f.label);
   }
 
@@ -77,7 +83,9 @@ export class TagFields {
 function compile(entry: DicomTagName | DicomTagSpec, i: number): TagField {
   const spec: DicomTagSpec = typeof entry === 'string' ? { name: entry } : entry;
   if (spec === null || typeof spec !== 'object' || typeof spec.name !== 'string') {
-    throw new TypeError(`tags[${i}] must be a tag keyword or { name, ... }, got ${String(entry)}`);
+    throw new TypeError(
+      `tags[${i}] must be a tag keyword or { name, ... }, got ${showValue(entry)}`,
+    );
   }
   const known = tagOf(spec.name);
   if (!known) {
@@ -86,18 +94,18 @@ function compile(entry: DicomTagName | DicomTagSpec, i: number): TagField {
     );
   }
   const [tag, vr] = known;
-  const valueIndex = spec.valueIndex ?? 0;
-  if (!Number.isInteger(valueIndex) || valueIndex < 0) {
-    throw new RangeError(
-      `tags[${i}].valueIndex must be a non-negative integer, got ${String(valueIndex)}`,
-    );
-  }
+  const valueIndex = withDefault(`tags[${i}].valueIndex`, spec.valueIndex, 0, nonNegativeInt);
   let categories: Map<string, number> | undefined;
   if (vr === 'CS') {
-    const list = spec.categories ?? (spec.name === 'PatientSex' ? ['M', 'F', 'O'] : undefined);
+    const list =
+      spec.categories === undefined
+        ? spec.name === 'PatientSex'
+          ? ['M', 'F', 'O']
+          : undefined
+        : spec.categories;
     if (!Array.isArray(list) || !list.every((c) => typeof c === 'string')) {
       throw new TypeError(
-        `tags[${i}] ${spec.name} is a code string: give categories (an array of its values), got ${String(spec.categories)}`,
+        `tags[${i}] ${spec.name} is a code string: give categories (an array of its values), got ${showValue(spec.categories)}`,
       );
     }
     categories = new Map(list.map((c, k) => [c.toUpperCase(), k]));
@@ -111,7 +119,7 @@ function compile(entry: DicomTagName | DicomTagSpec, i: number): TagField {
     name: spec.name,
     tag,
     vr,
-    required: spec.required === true,
+    required: withDefault(`tags[${i}].required`, spec.required, false, bool),
     valueIndex,
     categories,
   };

@@ -6,7 +6,18 @@ import {
   type LoadPhaseStats,
   type ReportsLoadPhases,
 } from '@medfusion/core';
-import { checkUntrustedSize, rejectUnknownOptions } from '@medfusion/core/internal';
+import {
+  abortSignal,
+  checkPersistentStore,
+  checkUntrustedSize,
+  fn,
+  nonEmptyString,
+  object,
+  rejectUnknownOptions,
+  string,
+  withDefault,
+} from '@medfusion/core/internal';
+import { resolveHttpOptions } from '../../remote/httpOptions.js';
 import { type HttpOptions, httpOptionsOf } from '../../remote/RangeReader.js';
 import { SourceFormatError } from '../../remote/RemoteError.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
@@ -117,28 +128,28 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
   static async open<T = DicomSample>(
     options: DicomWebSourceOptions<T>,
   ): Promise<DicomWebSource<T>> {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(`options must be an object with a root, got ${String(options)}`);
-    }
+    object('options', options, 'an object with a root');
     rejectUnknownOptions(options, KNOWN_OPTIONS, 'DicomWebSource.open');
+    withDefault('store', options.store, undefined, checkPersistentStore);
+    withDefault('signal', options.signal, undefined, abortSignal);
+    withDefault('label', options.label, undefined, fn);
+    withDefault('transform', options.transform, undefined, fn);
+    resolveHttpOptions(options);
     const root = resolveUrl('root', options.root, locationHref()).replace(/\/+$/, '');
     if (options.study !== undefined) checkUid('study', options.study);
     if (options.series !== undefined) {
       checkUid('series', options.series);
       if (options.study === undefined) throw new TypeError('series needs study');
     }
-    const query = options.query ?? {};
-    if (query === null || typeof query !== 'object') {
-      throw new TypeError(`query must be an object of QIDO-RS matching keys, got ${String(query)}`);
-    }
-    for (const f of ['label', 'transform'] as const) {
-      if (options[f] !== undefined && typeof options[f] !== 'function') {
-        throw new TypeError(`${f} must be a function, got ${String(options[f])}`);
-      }
-    }
+    const query = withDefault('query', options.query, {}, (n, v) => {
+      const q = object(n, v as Record<string, unknown>, 'an object of QIDO-RS matching keys');
+      for (const [key, value] of Object.entries(q)) string(`${n}.${key}`, value);
+      return q as Readonly<Record<string, string>>;
+    });
     const decoder = new DicomDecoder(options);
+    const given = withDefault('fingerprint', options.fingerprint, undefined, nonEmptyString);
     const fingerprint =
-      options.fingerprint ??
+      given ??
       `dicomweb:${fnv1a(
         JSON.stringify([
           root,
@@ -150,11 +161,6 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
           decoder.tagNames,
         ]),
       )}`;
-    if (typeof fingerprint !== 'string' || fingerprint === '') {
-      throw new TypeError(
-        `fingerprint must be a non-empty string, got ${JSON.stringify(fingerprint)}`,
-      );
-    }
     const key = `${fingerprint}/dicomweb-instances`;
     const stored = options.store ? await options.store.get(key) : undefined;
     if (stored) {

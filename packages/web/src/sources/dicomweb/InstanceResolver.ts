@@ -1,3 +1,4 @@
+import { showValue } from '@medfusion/core/internal';
 import { httpOptionsOf } from '../../remote/RangeReader.js';
 import { SourceFormatError } from '../../remote/RemoteError.js';
 import { DicomDecoder } from '../dicom/DicomDecoder.js';
@@ -37,9 +38,7 @@ export interface InstanceEntry {
 /** `value` when it is a DICOM UID; a TypeError naming `name` otherwise. */
 export function checkUid(name: string, value: unknown): string {
   if (typeof value !== 'string' || !UID.test(value)) {
-    throw new TypeError(
-      `${name} must be a DICOM UID (digits and dots), got ${JSON.stringify(value)}`,
-    );
+    throw new TypeError(`${name} must be a DICOM UID (digits and dots), got ${showValue(value)}`);
   }
   return value;
 }

@@ -1,9 +1,19 @@
-import type { EpochPlan, TarSampleEntry } from '@medfusion/core';
-import { mergeRanges, type ShardLayout } from '@medfusion/core';
+import type { EpochPlan, ShardLayout, TarSampleEntry } from '@medfusion/core';
 import { index as checkIndex, findInPlan } from '@medfusion/core/internal';
 import type { RangeReader } from '../../remote/RangeReader.js';
+import { deferred } from './deferred.js';
 import type { ShardIndexLoader } from './ShardIndexLoader.js';
 import type { ShardTable } from './shardManifest.js';
+import {
+  checkWholeShard,
+  cutSample,
+  groupByShard,
+  planShardReads,
+  rangesOfShard,
+  type ShardRanges,
+  type ShardRead,
+  shardRanges,
+} from './shardReads.js';
 import type { SampleRange } from './webDatasetOptions.js';
 
 /** Bytes of one sample, read ahead, with the plan position it was read for. */
@@ -20,6 +30,11 @@ export interface ReadAheadLimits {
   maxGap: number;
   /** Largest merged request, in bytes. */
   maxRequestBytes: number;
+  /**
+   * Read a shard whole (one request, its sha256 checked when the manifest gives one)
+   * when a read wants at least this share of its samples and it fits `maxRequestBytes`.
+   */
+  wholeShare: number;
 }
 
 /** A merged request: one byte range of one shard covering several samples. */
@@ -34,21 +49,6 @@ export interface MergedRequest {
   parts: SampleRange[];
 }
 
-function deferred<T>(): {
-  promise: Promise<T>;
-  resolve: (v: T) => void;
-  reject: (e: unknown) => void;
-} {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  promise.catch(() => {}); // an unconsumed prefetch failing is not an unhandled rejection
-  return { promise, resolve, reject };
-}
-
 /**
  * Read-ahead scheduling over the plan: follows the plan cursor as samples are
  * taken, reads the next `lookahead` samples in whole chunks as merged range
@@ -61,6 +61,8 @@ export class ReadAhead {
   bytesRead = 0;
   private readonly pending = new Map<number, Pending>();
   private readonly pendingOrder: { index: number; pos: number }[] = [];
+  /** First entry of `pendingOrder` not yet evicted (the array is cut when half is passed). */
+  private orderHead = 0;
   private plan: EpochPlan | undefined;
   private cursor = 0;
   private scheduledUntil = 0;
@@ -117,9 +119,9 @@ export class ReadAhead {
   async requestsFor(indices: number[], signal?: AbortSignal): Promise<MergedRequest[]> {
     const wanted = await this.sampleRanges(indices, signal);
     const out: MergedRequest[] = [];
-    for (const [url, ranges] of wanted) {
-      for (const m of mergeRanges(ranges, this.mergeOptions())) {
-        out.push({ url, start: m.start, end: m.end, parts: m.parts });
+    for (const sr of wanted) {
+      for (const m of planShardReads(sr, this.limits)) {
+        out.push({ url: sr.shard.url, start: m.start, end: m.end, parts: m.parts });
       }
     }
     return out;
@@ -129,10 +131,7 @@ export class ReadAhead {
   clear(): void {
     this.pending.clear();
     this.pendingOrder.length = 0;
-  }
-
-  private mergeOptions(): { maxGap: number; maxRequestBytes: number } {
-    return { maxGap: this.limits.maxGap, maxRequestBytes: this.limits.maxRequestBytes };
+    this.orderHead = 0;
   }
 
   /** Move the plan cursor to `index` and keep the window `lookahead` samples ahead. */
@@ -239,13 +238,18 @@ export class ReadAhead {
 
   private evict(): void {
     const horizon = this.cursor - this.limits.lookahead;
-    while (
-      this.pendingOrder.length > 0 &&
-      (this.pendingOrder[0] as { pos: number }).pos < horizon
-    ) {
-      const { index, pos } = this.pendingOrder.shift() as { index: number; pos: number };
+    const order = this.pendingOrder;
+    let head = this.orderHead;
+    while (head < order.length && (order[head] as { pos: number }).pos < horizon) {
+      const { index, pos } = order[head++] as { index: number; pos: number };
       if (this.pending.get(index)?.pos === pos) this.pending.delete(index);
     }
+    // Not shift() per entry: that moves the whole array each time (O(lookahead) per sample).
+    if (head > 1024 && head * 2 > order.length) {
+      order.splice(0, head);
+      head = 0;
+    }
+    this.orderHead = head;
   }
 
   /** Register deferred bytes for `list` now, then read them in merged requests. */
@@ -264,44 +268,60 @@ export class ReadAhead {
       this.pending.set(idx, { promise: d.promise, pos });
       this.pendingOrder.push({ index: idx, pos });
     }
-    const signal = this.signal;
-    void (async () => {
-      let wanted: Map<string, SampleRange[]>;
-      try {
-        wanted = await this.sampleRanges(list, signal);
-      } catch (error) {
-        for (const d of slots.values()) d.reject(error);
-        return;
-      }
-      const jobs: Promise<void>[] = [];
-      for (const ranges of wanted.values()) {
-        const reader = this.shards.shard(
-          this.layout.shardOf((ranges[0] as SampleRange).index),
-        ).reader;
-        for (const m of mergeRanges(ranges, this.mergeOptions())) {
-          jobs.push(
-            this.readRange(reader as RangeReader, m.start, m.end).then(
-              (bytes) => {
-                for (const part of m.parts) {
-                  slots
-                    .get(part.index)
-                    ?.resolve(bytes.subarray(part.start - m.start, part.end - m.start));
-                }
-                if (upcoming && upcoming.size > 0) this.keepCovered(ranges, m, bytes, upcoming);
-              },
-              (error: unknown) => {
-                for (const part of m.parts) slots.get(part.index)?.reject(error);
-              },
-            ),
-          );
-        }
-      }
-      // Samples with nothing to read (only empty members).
-      for (const [idx, d] of slots) {
-        if (!this.rangeKnown(idx)) d.resolve(new Uint8Array(0));
-      }
-      await Promise.all(jobs);
-    })();
+    // Each shard on its own: its reads start once its index is loaded, not all of them.
+    for (const [s, idxs] of groupByShard(list, this.layout)) {
+      void this.readShard(s, idxs, slots, upcoming);
+    }
+  }
+
+  /** Read the samples `idxs` of shard `s` into their `slots`. */
+  private async readShard(
+    s: number,
+    idxs: number[],
+    slots: Map<number, ReturnType<typeof deferred<Uint8Array>>>,
+    upcoming: Map<number, number> | undefined,
+  ): Promise<void> {
+    let sr: ShardRanges;
+    try {
+      sr = await rangesOfShard(s, idxs, this.layout, this.shards, this.indices, this.signal);
+    } catch (error) {
+      for (const idx of idxs) slots.get(idx)?.reject(error);
+      return;
+    }
+    // Samples with nothing to read (only empty members).
+    if (sr.ranges.length < idxs.length) {
+      const withBytes = new Set<number>();
+      for (const r of sr.ranges) withBytes.add(r.index);
+      for (const idx of idxs) if (!withBytes.has(idx)) slots.get(idx)?.resolve(new Uint8Array(0));
+    }
+    if (sr.ranges.length === 0) return;
+    const checked = sr.shard.checkHeaders === true;
+    const first = this.layout.start(s);
+    const jobs: Promise<void>[] = [];
+    for (const m of planShardReads(sr, this.limits)) {
+      jobs.push(
+        this.readRange(sr.shard.reader, m.start, m.end)
+          .then(async (bytes) => {
+            if (m.whole) await checkWholeShard(sr.shard, sr.samples, bytes);
+            for (const part of m.parts) {
+              const slot = slots.get(part.index);
+              if (!slot) continue;
+              try {
+                const e = sr.samples[part.index - first] as TarSampleEntry;
+                // A whole read had every header checked by checkWholeShard already.
+                slot.resolve(cutSample(e, bytes, m.start, checked && !m.whole, sr.shard.url));
+              } catch (error) {
+                slot.reject(error);
+              }
+            }
+            if (upcoming && upcoming.size > 0) this.keepCovered(sr, m, bytes, upcoming);
+          })
+          .catch((error: unknown) => {
+            for (const part of m.parts) slots.get(part.index)?.reject(error);
+          }),
+      );
+    }
+    await Promise.all(jobs);
   }
 
   /**
@@ -310,16 +330,15 @@ export class ReadAhead {
    * of reading them again later.
    */
   private keepCovered(
-    ranges: SampleRange[],
+    sr: ShardRanges,
     m: { start: number; end: number },
     bytes: Uint8Array,
     upcoming: Map<number, number>,
   ): void {
     if (this.signal.aborted) return;
-    const s = this.layout.shardOf((ranges[0] as SampleRange).index);
-    const samples = this.shards.shard(s).samples;
-    if (!samples) return;
-    const first = this.layout.start(s);
+    const samples = sr.samples;
+    const checked = sr.shard.checkHeaders === true;
+    const first = this.layout.start(sr.s);
     // Samples are in archive order: binary search the first starting at or after m.start.
     let lo = 0;
     let hi = samples.length;
@@ -335,18 +354,16 @@ export class ReadAhead {
       const idx = first + k;
       const pos = upcoming.get(idx);
       if (pos === undefined || this.pending.has(idx)) continue;
-      this.pending.set(idx, {
-        promise: Promise.resolve(bytes.subarray(e.start - m.start, e.end - m.start)),
-        pos,
-      });
+      let promise: Promise<Uint8Array>;
+      try {
+        // A checked sample whose headers lie before m.start is left to be read again.
+        promise = Promise.resolve(cutSample(e, bytes, m.start, checked, sr.shard.url));
+      } catch {
+        continue;
+      }
+      this.pending.set(idx, { promise, pos });
       this.pendingOrder.push({ index: idx, pos });
     }
-  }
-
-  private rangeKnown(index: number): boolean {
-    const shard = this.shards.shard(this.layout.shardOf(index));
-    const s = shard.samples?.[this.layout.localIndex(index)];
-    return s !== undefined && s.end > s.start;
   }
 
   private async readRange(
@@ -362,42 +379,20 @@ export class ReadAhead {
 
   private async fetchOne(index: number, signal: AbortSignal): Promise<Uint8Array> {
     const wanted = await this.sampleRanges([index], signal);
-    for (const ranges of wanted.values()) {
-      const r = ranges[0] as SampleRange;
-      const reader = this.shards.shard(this.layout.shardOf(index)).reader;
-      return this.readRange(reader, r.start, r.end, signal);
+    for (const sr of wanted) {
+      // One sample: a range of its own, unless the shard must be read whole first.
+      const whole = planShardReads(sr, { ...this.limits, wholeShare: 2 })[0] as ShardRead;
+      const r = whole.whole ? whole : (sr.ranges[0] as SampleRange);
+      const bytes = await this.readRange(sr.shard.reader, r.start, r.end, signal);
+      if (whole.whole) await checkWholeShard(sr.shard, sr.samples, bytes);
+      const e = sr.samples[index - this.layout.start(sr.s)] as TarSampleEntry;
+      return cutSample(e, bytes, r.start, sr.shard.checkHeaders === true, sr.shard.url);
     }
     return new Uint8Array(0);
   }
 
-  /** Byte ranges of `indices`, grouped by shard URL (samples with no bytes left out). */
-  private async sampleRanges(
-    indices: number[],
-    signal: AbortSignal | undefined,
-  ): Promise<Map<string, SampleRange[]>> {
-    const byShard = new Map<number, number[]>();
-    for (const idx of indices) {
-      const s = this.layout.shardOf(idx);
-      let l = byShard.get(s);
-      if (!l) {
-        l = [];
-        byShard.set(s, l);
-      }
-      l.push(idx);
-    }
-    const out = new Map<string, SampleRange[]>();
-    for (const [s, idxs] of byShard) {
-      const samples = await this.indices.shardIndex(s, signal);
-      const shard = this.shards.shard(s);
-      const start = this.layout.start(s);
-      const ranges: SampleRange[] = [];
-      for (const idx of idxs) {
-        const e = samples[idx - start] as TarSampleEntry;
-        if (e.end > e.start)
-          ranges.push({ index: idx, url: shard.url, start: e.start, end: e.end });
-      }
-      if (ranges.length > 0) out.set(shard.url, ranges);
-    }
-    return out;
+  /** Byte ranges of `indices`, by shard (samples with no bytes left out). */
+  private sampleRanges(indices: number[], signal: AbortSignal | undefined): Promise<ShardRanges[]> {
+    return shardRanges(indices, this.layout, this.shards, this.indices, signal);
   }
 }

@@ -13,11 +13,7 @@ import {
 import {
   abortReason,
   index as checkIndex,
-  nonNegativeInt,
-  object,
-  positiveInt,
   raceAbort,
-  showValue,
   throwIfAborted,
   toEpochPlan,
 } from '@medfusion/core/internal';
@@ -28,6 +24,7 @@ import { assembleSample } from './assembleSample.js';
 import { ReadAhead } from './ReadAhead.js';
 import { ShardIndexLoader } from './ShardIndexLoader.js';
 import { openShards, type ShardTable } from './shardManifest.js';
+import { checkWebDatasetOptions, readAheadSettings } from './webDatasetChecks.js';
 import type {
   SampleRange,
   WebDatasetSample,
@@ -67,22 +64,6 @@ async function countSamples(
   for (let w = 0; w < Math.min(concurrency, shards.count); w++) workers.push(worker());
   await Promise.all(workers);
   return sizes;
-}
-
-/** `transform` and `transformExecutor` exclude each other; the executor must have a `run`. */
-function checkTransform(options: WebDatasetSourceOptions<unknown>): void {
-  const executor = options.transformExecutor;
-  if (executor === undefined) return;
-  if (executor === null || typeof executor !== 'object' || typeof executor.run !== 'function') {
-    throw new TypeError(
-      `transformExecutor must be a worker pool (createWorkerExecutor), got ${showValue(executor)}`,
-    );
-  }
-  if (options.transform !== undefined) {
-    throw new TypeError(
-      'give transform or transformExecutor, not both (the workers of transformExecutor run their own transform: exposeTransform)',
-    );
-  }
 }
 
 /**
@@ -163,11 +144,7 @@ export class WebDatasetSource<T = WebDatasetSample>
       shards,
       this.layout,
       indices,
-      {
-        lookahead: positiveInt('lookahead', options.lookahead ?? 256),
-        maxGap: options.maxGap ?? 65536,
-        maxRequestBytes: positiveInt('maxRequestBytes', options.maxRequestBytes ?? 8 << 20),
-      },
+      readAheadSettings(options as WebDatasetSourceOptions<unknown>),
       closer.signal,
     );
   }
@@ -183,21 +160,16 @@ export class WebDatasetSource<T = WebDatasetSample>
   static async open<T = WebDatasetSample>(
     options: WebDatasetSourceOptions<T>,
   ): Promise<WebDatasetSource<T>> {
-    object('options', options);
-    if ((options.urls !== undefined) === (options.manifestUrl !== undefined)) {
-      throw new TypeError('give exactly one of urls or manifestUrl');
-    }
-    positiveInt('lookahead', options.lookahead ?? 256);
-    positiveInt('maxRequestBytes', options.maxRequestBytes ?? 8 << 20);
-    if (options.maxGap !== undefined) nonNegativeInt('maxGap', options.maxGap);
-    checkTransform(options);
-    const concurrency = positiveInt('indexConcurrency', options.indexConcurrency ?? 6);
+    const concurrency = checkWebDatasetOptions(options as WebDatasetSourceOptions<unknown>);
     const shards = await openShards(options as WebDatasetSourceOptions<unknown>);
     const closer = new AbortController();
+    const settings = readAheadSettings(options as WebDatasetSourceOptions<unknown>);
     const indices = new ShardIndexLoader(
       shards,
       options as WebDatasetSourceOptions<unknown>,
       closer.signal,
+      settings.maxIndexSamples,
+      settings.maxRequestBytes,
     );
     const signal = options.signal;
     const onAbort = () => closer.abort(abortReason(signal as AbortSignal));
@@ -225,6 +197,7 @@ export class WebDatasetSource<T = WebDatasetSample>
       indexBuilds: this.indices.indexBuilds,
       sidecarHits: this.indices.sidecarHits,
       storeHits: this.indices.storeHits,
+      indexSamplesHeld: this.indices.samplesHeld,
     };
   }
 
@@ -236,13 +209,18 @@ export class WebDatasetSource<T = WebDatasetSample>
     const bytes = await raceAbort(this.readAhead.take(index, opts?.signal), opts?.signal);
     const decodeAt = performance.now();
     const s = this.layout.shardOf(index);
-    const entry = this.shards.shard(s).samples?.[this.layout.localIndex(index)] as TarSampleEntry;
+    const samples =
+      this.shards.shard(s).samples ?? (await this.indices.shardIndex(s, opts?.signal));
+    const entry = samples[this.layout.localIndex(index)] as TarSampleEntry;
     const executor = this.transformExecutor;
     let out: T;
     if (executor) {
       out = await executor.run(index, opts?.signal, movePayload(index, entry, s, bytes), opts);
     } else {
-      const sample = assembleSample(entry, s, bytes);
+      // A read of this sample alone (the usual case at 224²): its members are views of
+      // that buffer, which nothing else holds (no copy per member); a merged read's are copies.
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      const sample = assembleSample(entry, s, bytes, own);
       const transform = this.transform;
       out = transform ? await transform(sample, index) : (sample as unknown as T);
     }

@@ -4,9 +4,8 @@ import {
   type ShardManifestEntry,
   type TarSampleEntry,
 } from '@medfusion/core';
-import { showValue, throwIfAborted } from '@medfusion/core/internal';
+import { fn, showValue, throwIfAborted, withDefault } from '@medfusion/core/internal';
 import { readText } from '../../remote/fetchWithTimeout.js';
-import { defaultOriginLimiter } from '../../remote/OriginLimiter.js';
 import { httpOptionsOf, RangeReader } from '../../remote/RangeReader.js';
 import { locationHref, resolveUrl } from '../../remote/resolveUrl.js';
 import { UrlScope } from '../../remote/urlPolicy.js';
@@ -28,8 +27,18 @@ export interface Shard {
   reader: RangeReader;
   /** The index load in flight. */
   loading?: Promise<TarSampleEntry[]>;
-  /** The samples, in archive order, once the index is loaded. */
+  /** The samples, in archive order, once the index is loaded (dropped again when the loader's budget is full). */
   samples?: TarSampleEntry[];
+  /**
+   * The index came from a sidecar the manifest's sha256 does not cover: every read
+   * of a sample includes its tar headers, checked against the index.
+   */
+  checkHeaders?: boolean;
+  /**
+   * The shard was read whole and matched its sha256 and its index; its reader is
+   * pinned to that ETag, so later range reads of it see the same bytes.
+   */
+  verified?: boolean;
 }
 
 /**
@@ -137,7 +146,12 @@ export class ShardTable {
     private readonly options: WebDatasetSourceOptions<unknown>,
   ) {
     this.count = refs.length;
-    this.sidecar = options.sidecar ?? ((u: string) => `${u}.idx.json`);
+    this.sidecar = withDefault(
+      'sidecar',
+      options.sidecar,
+      (u: string) => `${u}.idx.json`,
+      (_, v) => (v === false ? false : fn<(shardUrl: string) => string>('sidecar', v)),
+    );
   }
 
   /** The sample count the manifest declares for shard `s`, or undefined. */
@@ -165,7 +179,6 @@ export class ShardTable {
       reader: new RangeReader({
         ...httpOptionsOf(this.options),
         url,
-        limiter: this.options.limiter ?? defaultOriginLimiter,
         headers,
       }),
     };

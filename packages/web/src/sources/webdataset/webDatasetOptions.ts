@@ -22,6 +22,9 @@ export interface WebDatasetSourceOptions<T = WebDatasetSample> extends HttpOptio
   /**
    * Maps a raw sample to what `get` returns (decode images, parse labels), on the
    * thread that calls `get`. To run it in Web Workers instead, give `transformExecutor`.
+   * A sample read by a request of its own gets members that are views of that one
+   * buffer (no copy; transferring one member's buffer moves its siblings too); a sample
+   * cut from a merged read gets copies.
    * @default undefined (`get` returns the raw {@link WebDatasetSample})
    */
   transform?: (sample: WebDatasetSample, index: number) => T | Promise<T>;
@@ -63,6 +66,15 @@ export interface WebDatasetSourceOptions<T = WebDatasetSample> extends HttpOptio
    * @default 8388608 (8 MiB)
    */
   maxRequestBytes?: number;
+  /**
+   * Samples of shard index tables held in memory at once: beyond it the least
+   * recently used tables are dropped and loaded again (store, sidecar or stream)
+   * if asked for, so a reader's memory does not grow with the data set. A
+   * shard-aware order touches each shard's table in one window; keep this above
+   * the samples of a few windows, or tables are loaded more than once.
+   * @default max(65536, 8 × lookahead)
+   */
+  maxIndexSamples?: number;
   /**
    * Shard indices `open()` loads at once when the manifest does not declare every
    * shard's `samples` (each a store or sidecar lookup, else one streaming pass over
@@ -106,4 +118,6 @@ export interface WebDatasetStats {
   sidecarHits: number;
   /** Shard indices read from the store. */
   storeHits: number;
+  /** Samples of the shard index tables held now (see `maxIndexSamples`). */
+  indexSamplesHeld: number;
 }

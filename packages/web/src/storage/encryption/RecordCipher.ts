@@ -1,13 +1,12 @@
+import {
+  sealedAad as aad,
+  NONCE_BYTES,
+  SEALED_OVERHEAD,
+  SEALED_V1,
+} from '@medfusion/core/internal';
 import type { EncryptionSettings } from './encryptionOptions.js';
 
-/** Format byte first in every sealed value: version 1 = AES-GCM, 96-bit nonce, 128-bit tag. */
-const SEALED_V1 = 1;
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
-/** Bytes a sealed value adds to its plaintext: version, nonce, tag. */
-export const SEALED_OVERHEAD = 1 + NONCE_BYTES + TAG_BYTES;
-
-const enc = new TextEncoder();
+export { SEALED_OVERHEAD };
 
 /** What {@link RecordCipher.open} found in a sealed value. */
 export type Opened = { value: Uint8Array; keyIndex: number } | { value: undefined; keyIndex: -1 };
@@ -112,8 +111,4 @@ export class RecordCipher {
     }
     return { value: undefined, keyIndex: -1 };
   }
-}
-
-function aad(key: string): Uint8Array<ArrayBuffer> {
-  return enc.encode(`medfusion-record-v1\0${key}`);
 }

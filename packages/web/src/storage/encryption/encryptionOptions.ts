@@ -1,4 +1,6 @@
-import { badType, oneOfValues } from '@medfusion/core/internal';
+import { arrayOf, badType, oneOfValues, showValue, withDefault } from '@medfusion/core/internal';
+
+export type { EncryptionUsage } from '@medfusion/core';
 
 /**
  * Encryption at rest, shared by `OpfsStore`, `IdbStore`,
@@ -43,24 +45,6 @@ export interface EncryptionSettings {
   rotation: 'reencrypt' | 'drop';
 }
 
-/** Counters every encrypting store reports in its `usage()`. */
-export interface EncryptionUsage {
-  /**
-   * Records no key could open (another key, moved from another store key, a
-   * flipped byte, truncated, an altered tag): dropped and read as misses.
-   */
-  undecryptable: number;
-  /** Records sealed with a previous key, written again under `encryptionKey`. */
-  reencrypted: number;
-  /** Records sealed with a previous key and dropped (`rotation: 'drop'`). */
-  previousKeyDropped: number;
-  /**
-   * Plain (unencrypted) records found by a store given `encryptionKey`:
-   * dropped and read as misses, never returned.
-   */
-  plainDropped: number;
-}
-
 function checkKey(name: string, key: unknown): CryptoKey {
   if (typeof CryptoKey === 'undefined' || !(key instanceof CryptoKey))
     throw badType(name, 'a CryptoKey', key);
@@ -78,17 +62,22 @@ function checkKey(name: string, key: unknown): CryptoKey {
  * or undefined without `encryptionKey`. Internal.
  */
 export function checkEncryptionOptions(o: EncryptionOptions): EncryptionSettings | undefined {
+  // each value is checked first: a bad one is refused as bad whether or not it applies
+  const previous = withDefault('previousEncryptionKeys', o.previousEncryptionKeys, [], (name, v) =>
+    arrayOf(name, v, checkKey, 'an array of CryptoKeys'),
+  );
+  const rotation = withDefault('rotation', o.rotation, 'reencrypt', (name, v) =>
+    oneOfValues(name, v, ['reencrypt', 'drop'] as const),
+  );
   if (o.encryptionKey === undefined) {
-    if (o.previousEncryptionKeys !== undefined)
-      throw new TypeError('previousEncryptionKeys applies only with encryptionKey');
-    if (o.rotation !== undefined) throw new TypeError('rotation applies only with encryptionKey');
+    for (const name of ['previousEncryptionKeys', 'rotation'] as const) {
+      if (o[name] !== undefined) {
+        throw new TypeError(`${name} applies only with encryptionKey, got ${showValue(o[name])}`);
+      }
+    }
     return undefined;
   }
   const key = checkKey('encryptionKey', o.encryptionKey);
-  const prev = o.previousEncryptionKeys ?? [];
-  if (!Array.isArray(prev)) throw badType('previousEncryptionKeys', 'an array of CryptoKeys', prev);
-  const previous = prev.map((k, i) => checkKey(`previousEncryptionKeys[${i}]`, k));
-  const rotation = oneOfValues('rotation', o.rotation ?? 'reencrypt', ['reencrypt', 'drop']);
   return { key, previous, rotation };
 }
 

@@ -11,6 +11,7 @@ import {
   type OpfsReply,
   opfsMessage,
 } from './opfsProtocol.js';
+import { startStoreWorker } from './opfsStoreWorker.js';
 
 /**
  * Told each value of a read batch as it arrives: `sum` is the checksum its
@@ -70,10 +71,7 @@ export class OpfsClient {
   async start(useWorker: boolean, args: OpfsOpenArgs): Promise<void> {
     let aliveLock: string | null = null;
     if (useWorker && typeof Worker === 'function') {
-      const worker = new Worker(new URL('./opfs.worker.js', import.meta.url), {
-        type: 'module',
-        name: `medfusion-opfs:${this.dir}`,
-      });
+      const worker = await startStoreWorker();
       worker.addEventListener('error', (ev) => {
         ev.preventDefault?.();
         this.fail(

@@ -1,6 +1,5 @@
 import { ClosedError, type PersistentStore, type StoreValue } from '@medfusion/core';
-import { checkStoreKey, checkStoreValue, deserializeError } from '@medfusion/core/internal';
-import * as Comlink from 'comlink';
+import { checkStoreKey, checkStoreValue } from '@medfusion/core/internal';
 import {
   type RetentionSettings,
   SweepTimer,
@@ -9,21 +8,14 @@ import {
 import { StoreError } from '../storeErrors.js';
 import { ValueChecksum } from '../ValueChecksum.js';
 import { OpfsClient } from './OpfsClient.js';
+import { OpfsWriteQueue } from './OpfsWriteQueue.js';
 import type { OpfsHostApi, OpfsOpenArgs, OpfsReply } from './opfsProtocol.js';
 import {
   checkOpfsStoreOptions,
   type OpfsStoreOptions,
   type OpfsStoreUsage,
 } from './opfsStoreOptions.js';
-import { checkedKeyLength, packRecords } from './opfsWritePlan.js';
-
-interface PendingWrite {
-  key: string;
-  keyLen: number;
-  value: Uint8Array | undefined;
-  resolve: () => void;
-  reject: (e: unknown) => void;
-}
+import { checkedKeyLength } from './opfsWritePlan.js';
 
 interface PendingGet {
   key: string;
@@ -36,8 +28,6 @@ interface PendingGet {
  * Measured: whole batches beat splitting them to overlap reading and consuming.
  */
 const MAX_GET_BATCH = 64;
-/** Most bytes one write message carries (a larger burst goes as several, in order). */
-const MAX_WRITE_BATCH_BYTES = 16 * 2 ** 20;
 
 /**
  * Longest wait at the end of open() for the answer to `navigator.storage.persist()` (asked when
@@ -82,14 +72,10 @@ export class OpfsStore implements PersistentStore {
   private readonly client: OpfsClient;
   private ready: Promise<void> | undefined;
   private closed = false;
-  private writes: PendingWrite[] = [];
   private gets: PendingGet[] = [];
   private opened = false;
-  /** Write messages sent and not yet answered. */
-  private writesInFlight = 0;
-  private writesIdle: (() => void)[] = [];
-  /** Batch buffers the worker sent back, reused for the next batches. */
-  private spare: ArrayBuffer[] = [];
+  /** The puts on their way to the worker. */
+  private readonly writes: OpfsWriteQueue;
   private persistedAnswer: boolean | undefined;
   /** Checks on this thread the values the worker reads (loaded at open). */
   private valueChecksum: ValueChecksum | undefined;
@@ -101,8 +87,9 @@ export class OpfsStore implements PersistentStore {
     this.maxBytes = args.maxBytes;
     this.args = args;
     this.client = new OpfsClient(this.dir, callTimeoutMs, (err) => this.failQueued(err));
-    this.useWorker = options.worker ?? true;
-    this.persistAsked = options.persist ?? false;
+    this.writes = new OpfsWriteQueue(this.client, () => this.retention.clock.now());
+    this.useWorker = options.worker !== false; // checked: undefined or a boolean
+    this.persistAsked = options.persist === true;
   }
 
   /** True where OPFS exists (navigator.storage.getDirectory). */
@@ -156,8 +143,7 @@ export class OpfsStore implements PersistentStore {
 
   /** The host is gone: reject the reads and writes still queued here. */
   private failQueued(err: Error): void {
-    for (const w of this.writes) w.reject(err);
-    this.writes = [];
+    this.writes.fail(err);
     for (const g of this.gets) g.reject(err);
     this.gets = [];
   }
@@ -242,7 +228,6 @@ export class OpfsStore implements PersistentStore {
     return new Promise<void>((resolve, reject) => {
       if (this.client.gone) return reject(this.client.gone);
       this.writes.push({ key, keyLen, value, resolve, reject });
-      if (this.writes.length === 1) queueMicrotask(() => this.sendWrites());
     });
   }
 
@@ -256,58 +241,8 @@ export class OpfsStore implements PersistentStore {
   async flush(): Promise<void> {
     if (this.closed) throw new ClosedError('OpfsStore');
     if (!this.opened) await this.open();
-    this.sendWrites();
+    this.writes.send();
     await this.client.call('flush', (api) => api.flush());
-  }
-
-  /** Pack the queued puts and send them, up to MAX_WRITE_BATCH_BYTES per message. */
-  private sendWrites(): void {
-    const queued = this.writes;
-    this.writes = [];
-    let from = 0;
-    while (from < queued.length) {
-      let bytes = 0;
-      let to = from;
-      while (to < queued.length && (to === from || bytes < MAX_WRITE_BATCH_BYTES)) {
-        bytes += queued[to]!.keyLen + (queued[to]!.value?.byteLength ?? 0);
-        to++;
-      }
-      const batch = from === 0 && to === queued.length ? queued : queued.slice(from, to);
-      this.sendBatch(batch);
-      from = to;
-    }
-  }
-
-  private sendBatch(batch: PendingWrite[]): void {
-    const now = Math.floor(this.retention.clock.now() / 1000);
-    const packed = packRecords(batch, this.spare.pop(), true, Math.max(0, now));
-    const keys = batch.map((w) => w.key);
-    this.writesInFlight++;
-    this.client
-      .call('write', (api) => api.write(Comlink.transfer(packed, [packed.buffer]), keys))
-      .then(
-        ({ errors, buffer }) => {
-          if (this.spare.length < 2) this.spare.push(buffer);
-          for (let i = 0; i < batch.length; i++) {
-            const e = errors[i];
-            if (e) batch[i]!.reject(deserializeError(e));
-            else batch[i]!.resolve();
-          }
-        },
-        (err) => {
-          for (const w of batch) w.reject(err);
-        },
-      )
-      .finally(() => {
-        if (--this.writesInFlight === 0) for (const done of this.writesIdle.splice(0)) done();
-      });
-  }
-
-  /** Resolves once no put is queued or in flight. */
-  private async writesSettled(): Promise<void> {
-    if (this.writes.length > 0) this.sendWrites();
-    if (this.writesInFlight === 0) return;
-    await new Promise<void>((resolve) => this.writesIdle.push(resolve));
   }
 
   /** Remove `key`; true when it was present. */
@@ -344,7 +279,7 @@ export class OpfsStore implements PersistentStore {
     checkStoreKey(fingerprint, 'fingerprint');
     if (this.closed) throw new ClosedError('OpfsStore');
     if (!this.opened) await this.open();
-    await this.writesSettled();
+    await this.writes.settled();
     return this.call('purge', (api) => api.purge(0, `${fingerprint}/`));
   }
 
@@ -352,7 +287,7 @@ export class OpfsStore implements PersistentStore {
   async forgetAll(): Promise<number> {
     if (this.closed) throw new ClosedError('OpfsStore');
     if (!this.opened) await this.open();
-    await this.writesSettled();
+    await this.writes.settled();
     const n = (await this.keys()).length;
     await this.clear();
     return n;
@@ -402,7 +337,7 @@ export class OpfsStore implements PersistentStore {
     try {
       if (this.ready) {
         await this.ready.catch(() => {});
-        if (!this.client.gone) await this.writesSettled();
+        if (!this.client.gone) await this.writes.settled();
         if (!this.client.gone) {
           await this.client.call('close', (api) => api.close()).catch(() => {});
           // Calls sent before the close get the worker's own answer, not a cut.

@@ -9,6 +9,7 @@
 // writer lock (opfsLeasedSyncBackend.ts).
 
 import * as Comlink from 'comlink';
+import { acceptHandedPorts } from '../../workers/workerHostProtocol.js';
 import { asyncBackend, syncAccessHandlesWork } from './opfsAsyncFallback.js';
 import { type FileBackend, isNotFound, listFiles, type OpfsFile, removeFile } from './opfsFiles.js';
 import { FlushAside } from './opfsFlushAside.js';
@@ -90,13 +91,13 @@ function syncBackend(dir: FileSystemDirectoryHandle, quotaBytes: number | undefi
   };
 }
 
-Comlink.expose(
-  new OpfsHost(async (dir, kind, quotaBytes) =>
-    kind === 'async' || !(await syncAccessHandlesWork())
-      ? asyncBackend(dir)
-      : syncHandlesShareable()
-        ? syncBackend(dir, quotaBytes)
-        : leasedSyncBackend(dir),
-  ),
-  self as unknown as Comlink.Endpoint,
+const host = new OpfsHost(async (dir, kind, quotaBytes) =>
+  kind === 'async' || !(await syncAccessHandlesWork())
+    ? asyncBackend(dir)
+    : kind !== 'exclusive' && syncHandlesShareable()
+      ? syncBackend(dir, quotaBytes)
+      : leasedSyncBackend(dir),
 );
+Comlink.expose(host, self as unknown as Comlink.Endpoint);
+// Started by a WorkerHost for a store in another worker (OPFS_STORE_WORKER): serve it on its port.
+acceptHandedPorts((port) => Comlink.expose(host, port));

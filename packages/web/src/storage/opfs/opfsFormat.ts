@@ -253,6 +253,18 @@ export function verifyEntryHeader(
   return bytes.subarray(RECORD_HEADER + header.keyLen, size);
 }
 
+/**
+ * Whether `head` (a record's header and key, read at `loc`) is the record of `key` that `loc`
+ * indexes: magic, lengths, value checksum, header checksum and key agree, whatever its flags.
+ */
+export function recordHeadMatches(head: Uint8Array, key: string, loc: EntryLocation): boolean {
+  const h = parseHeader(head);
+  if (!h || h.keyLen !== loc.keyLen || h.dataLen !== loc.len || h.dataSum !== loc.sum) return false;
+  if (head.length < RECORD_HEADER + h.keyLen) return false;
+  const keyBytes = head.subarray(RECORD_HEADER, RECORD_HEADER + h.keyLen);
+  return headSum(head.subarray(0, 16), keyBytes) === h.headSum && sameKey(keyBytes, key);
+}
+
 /** Whether the UTF-8 bytes `bytes` spell `key` (ASCII compared in place, the rest decoded). */
 function sameKey(bytes: Uint8Array, key: string): boolean {
   if (bytes.length === key.length) {

@@ -18,7 +18,12 @@ import {
   type OpfsWriteResult,
   opfsMessage,
 } from './opfsProtocol.js';
-import { checkEncryptionMarker, OpfsSealing, type SealingBatch } from './opfsSealing.js';
+import {
+  checkEncryptionMarker,
+  OpfsSealing,
+  type SealingBatch,
+  setEncryptionMarker,
+} from './opfsSealing.js';
 import { OpfsSegmentEngine, type ReadCheck } from './opfsSegmentEngine.js';
 import { WriterLease } from './opfsWriterLease.js';
 
@@ -34,7 +39,7 @@ const READ_ANSWER_BYTES = 64 * 1024;
  */
 export type BackendFactory = (
   dir: FileSystemDirectoryHandle,
-  kind: 'auto' | 'sync' | 'async',
+  kind: OpfsOpenArgs['backend'],
   quotaBytes: number | undefined,
 ) => FileBackend | Promise<FileBackend>;
 
@@ -279,7 +284,7 @@ export class OpfsHost implements OpfsHostApi {
     this.channel?.close();
     const ch = typeof BroadcastChannel === 'function' ? new BroadcastChannel(lockName) : undefined;
     const fs = await this.makeBackend(dir, a.backend, a.quotaBytes);
-    await checkEncryptionMarker(fs, a.dir, a.encryption !== undefined);
+    const firstSealed = await checkEncryptionMarker(fs, a.dir, a.encryption !== undefined);
     const engine = new OpfsSegmentEngine(
       fs,
       {
@@ -300,6 +305,10 @@ export class OpfsHost implements OpfsHostApi {
       };
     }
     await engine.open();
+    if (firstSealed) {
+      // Plaintext written before encryption was turned on leaves the files first.
+      await engine.wipePlain(() => setEncryptionMarker(fs));
+    }
     this.channel = ch;
     this.engine = engine;
     this.sealing = a.encryption

@@ -39,7 +39,7 @@ export interface OpfsOpenArgs {
   quotaBytes?: number;
   snapshotDelayMs: number;
   flushDelayMs: number;
-  backend: 'auto' | 'sync' | 'async';
+  backend: 'auto' | 'sync' | 'async' | 'exclusive';
   /** Seal values with xxHash64 in WebAssembly where this thread may compile it. */
   webAssembly: boolean;
   /**

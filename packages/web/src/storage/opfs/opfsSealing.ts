@@ -40,14 +40,16 @@ export const ENCRYPTED_MARKER = 'encrypted.bin';
 const MARKER_BYTES = new TextEncoder().encode('MFE1');
 
 /**
- * Check (and, with a key, set) the directory's encryption marker: without a
- * key on a marked directory, a StoreError `ENCRYPTION_KEY_REQUIRED`. Internal.
+ * Check the directory's encryption marker: without a key on a marked directory, a StoreError
+ * `ENCRYPTION_KEY_REQUIRED`. Returns true when a store with a key opens an unmarked directory:
+ * plain records may be there, which the host wipes before it sets the marker
+ * ({@link setEncryptionMarker}). Internal.
  */
 export async function checkEncryptionMarker(
   fs: FileBackend,
   dir: string,
   encrypted: boolean,
-): Promise<void> {
+): Promise<boolean> {
   const marked = (await fs.list()).includes(ENCRYPTED_MARKER);
   if (!encrypted && marked) {
     throw new StoreError(
@@ -55,13 +57,18 @@ export async function checkEncryptionMarker(
       `the OPFS store ${JSON.stringify(dir)} holds encrypted records: open it with its encryptionKey`,
     );
   }
-  if (encrypted && !marked) {
-    const f = await fs.open(ENCRYPTED_MARKER, true);
-    if (f) {
-      await f.write(0, MARKER_BYTES);
-      await f.flush();
-      await f.close();
-    }
+  return encrypted && !marked;
+}
+
+/** Mark the directory as holding encrypted records (see {@link checkEncryptionMarker}), holding the writer lock. Internal. */
+export async function setEncryptionMarker(fs: FileBackend): Promise<void> {
+  // Another store may have marked it meanwhile (the caller holds the writer lock).
+  if ((await fs.list()).includes(ENCRYPTED_MARKER)) return;
+  const f = await fs.open(ENCRYPTED_MARKER, true);
+  if (f) {
+    await f.write(0, MARKER_BYTES);
+    await f.flush();
+    await f.close();
   }
 }
 

@@ -8,6 +8,7 @@ import {
   oneOfValues,
   positiveBytes,
   positiveMs,
+  withDefault,
 } from '@medfusion/core/internal';
 import {
   checkEncryptionOptions,
@@ -53,11 +54,15 @@ export interface OpfsStoreOptions extends EncryptionOptions, RetentionOptions {
    */
   worker?: boolean;
   /**
-   * File API: `'auto'` uses sync access handles where offered, `'async'`
-   * forces the createWritable/getFile fallback.
+   * File API: `'auto'` uses sync access handles where offered (shared between
+   * stores where the engine allows it, else exclusive, held only while the
+   * store writes), `'exclusive'` takes the exclusive way where shared handles
+   * exist too (what Firefox gets under `'auto'`), `'async'` forces the
+   * createWritable/getFile fallback. Without working sync handles (WebKitGTK)
+   * every choice is the async path; `usage().backend` says which runs.
    * @default 'auto'
    */
-  backend?: 'auto' | 'async';
+  backend?: 'auto' | 'async' | 'exclusive';
   /**
    * Pretend the origin's quota is this many bytes: writes taking the segments
    * beyond it fail with QuotaExceededError, and so does a flush on the flush
@@ -130,16 +135,27 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
   object('options', options, 'an object with a dir');
   if (nonEmptyString('dir', options.dir).replace(/\//g, '') === '')
     throw badRange('dir', 'a directory name', options.dir);
-  const maxBytes = positiveBytes('maxBytes', options.maxBytes ?? 2 ** 30);
-  const segmentBytes =
-    options.segmentBytes === undefined
-      ? Math.min(maxBytes, Math.max(MiB, Math.min(64 * MiB, Math.floor(maxBytes / 8))))
-      : positiveBytes('segmentBytes', options.segmentBytes);
-  if (options.quotaBytes !== undefined) positiveBytes('quotaBytes', options.quotaBytes);
-  const snapshotDelayMs = nonNegativeMs('snapshotDelayMs', options.snapshotDelayMs ?? 1000);
-  const flushDelayMs = nonNegativeFinite('flushDelayMs', options.flushDelayMs ?? 100);
-  const backend = oneOfValues('backend', options.backend ?? 'auto', ['auto', 'async']);
-  const webAssembly = bool('webAssembly', options.webAssembly ?? true);
+  const maxBytes = withDefault('maxBytes', options.maxBytes, 2 ** 30, positiveBytes);
+  const segmentBytes = withDefault(
+    'segmentBytes',
+    options.segmentBytes,
+    Math.min(maxBytes, Math.max(MiB, Math.min(64 * MiB, Math.floor(maxBytes / 8)))),
+    positiveBytes,
+  );
+  withDefault('quotaBytes', options.quotaBytes, undefined, positiveBytes);
+  const snapshotDelayMs = withDefault(
+    'snapshotDelayMs',
+    options.snapshotDelayMs,
+    1000,
+    nonNegativeMs,
+  );
+  const flushDelayMs = withDefault('flushDelayMs', options.flushDelayMs, 100, nonNegativeFinite);
+  const backend = withDefault('backend', options.backend, 'auto', (name, v) =>
+    oneOfValues(name, v, ['auto', 'async', 'exclusive'] as const),
+  );
+  const webAssembly = withDefault('webAssembly', options.webAssembly, true, bool);
+  withDefault('worker', options.worker, true, bool);
+  withDefault('persist', options.persist, false, bool);
   const encryption = checkEncryptionOptions(options);
   const retention = checkRetentionOptions(options);
   const args: OpfsOpenArgs = {
@@ -154,6 +170,6 @@ export function checkOpfsStoreOptions(options: OpfsStoreOptions): {
     ...(options.quotaBytes === undefined ? {} : { quotaBytes: options.quotaBytes }),
     ...(encryption === undefined ? {} : { encryption }),
   };
-  const callTimeoutMs = positiveMs('callTimeoutMs', options.callTimeoutMs ?? 30_000);
+  const callTimeoutMs = withDefault('callTimeoutMs', options.callTimeoutMs, 30_000, positiveMs);
   return { args, callTimeoutMs, retention };
 }
