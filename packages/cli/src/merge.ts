@@ -6,6 +6,7 @@ import type { ShardManifest, ShardManifestEntry } from '@medfusion/core';
 import { PackError } from './PackError.js';
 import { manifestText } from './pack/buildManifests.js';
 import { existingFingerprint } from './pack/existingFingerprint.js';
+import { dataSetFingerprint } from './pack/fingerprint.js';
 import { PART_FILE, type PartRecord, partName } from './pack/parts.js';
 import { STATE_FILE } from './pack/writeOutput.js';
 import {
@@ -60,17 +61,22 @@ async function readPart(dir: string): Promise<Part> {
   }
   const ok =
     record?.format === 'medfusion-pack-part' &&
-    record.version === 1 &&
+    record.version === 2 &&
     Number.isSafeInteger(record.parts) &&
     Number.isSafeInteger(record.part) &&
     record.part >= 1 &&
     record.part <= record.parts &&
-    typeof record.fingerprint === 'string' &&
+    typeof record.layout === 'string' &&
     Array.isArray(record.shards) &&
     Array.isArray(record.manifests) &&
     record.manifests.at(-1)?.file === 'manifest.json';
-  if (!ok)
-    throw new PackError('PACK_INPUT', join(dir, PART_FILE), 'is not a part record of version 1');
+  if (!ok) {
+    const why =
+      (record as { version?: unknown } | undefined)?.version === 1
+        ? 'is a part record of version 1 (an older medfusion): pack that part again with this version'
+        : 'is not a part record of version 2';
+    throw new PackError('PACK_INPUT', join(dir, PART_FILE), why);
+  }
   return { dir, record };
 }
 
@@ -100,14 +106,11 @@ function checkParts(parts: readonly Part[]): Part[] {
     const twin = byIndex.get(p.record.part);
     if (twin)
       throw new PackError('PACK_INPUT', p.dir, `is ${name}, given twice (also ${twin.dir})`);
-    if (
-      p.record.fingerprint !== first.record.fingerprint ||
-      shape(p.record) !== shape(first.record)
-    ) {
+    if (p.record.layout !== first.record.layout || shape(p.record) !== shape(first.record)) {
       throw new PackError(
         'PACK_INPUT',
         p.dir,
-        `${name} was packed from other input or other arguments than ${partName({ index: first.record.part, count: n })} (${first.dir}): its fingerprint differs; pack every part with the same input and the same arguments`,
+        `${name} was packed from other input or other arguments than ${partName({ index: first.record.part, count: n })} (${first.dir}): its layout differs; pack every part with the same input and the same arguments`,
       );
     }
     byIndex.set(p.record.part, p);
@@ -175,6 +178,7 @@ async function prepareMerge(
  * `medfusion pack --part i/n` run into the data set one machine would have
  * written: each shard and sidecar copied from its part (its sha256 checked
  * against the part's record), then the split manifests and `manifest.json` last,
+ * with the fingerprint made from the layout and every shard's sha256:
  * byte-identical to a one-machine pack of the same input and arguments.
  */
 export async function merge(
@@ -204,12 +208,25 @@ export async function merge(
     if (!owner.has(e.url))
       throw new PackError('PACK_INPUT', e.url, 'no part holds this shard of the data set');
   }
+  const sha = new Map([...owner].map(([name, o]) => [name, o.entry.sha256 as string]));
+  const fingerprint = dataSetFingerprint(
+    reference.layout,
+    manifest.shards.map((e) => ({
+      name: e.url,
+      bytes: e.bytes as number,
+      sha256: sha.get(e.url) as string,
+    })),
+  );
+  for (const f of files) {
+    f.manifest.fingerprint = fingerprint;
+    for (const e of f.manifest.shards) e.sha256 = sha.get(e.url) as string;
+  }
   const result: MergeResult = {
     parts: parts.length,
     samples: manifest.count ?? 0,
     shards: manifest.shards.length,
     bytes: manifest.shards.reduce((a, e) => a + (e.bytes ?? 0), 0),
-    fingerprint: manifest.fingerprint as string,
+    fingerprint,
     upToDate: false,
   };
   const outputs = [
@@ -245,12 +262,8 @@ export async function merge(
       }
       progress.tick(1, got.bytes);
     }
-    const sha = new Map([...owner].map(([name, o]) => [name, o.entry.sha256 as string]));
     // The split manifests, then manifest.json last: its presence means the data set is complete.
-    for (const f of files) {
-      for (const e of f.manifest.shards) e.sha256 = sha.get(e.url) as string;
-      await writeAtomic(join(out, f.file), manifestText(f.manifest));
-    }
+    for (const f of files) await writeAtomic(join(out, f.file), manifestText(f.manifest));
   } catch (error) {
     await removeTemporaries(out, outputs).catch(() => {});
     throw error;

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { ShardManifestColumn } from '@medfusion/core';
 import { readLabelledRows } from '@medfusion/core/internal';
 import Papa from 'papaparse';
 import { PackError } from '../PackError.js';
-import type { SampleInput } from './SampleInput.js';
-import { sampleKey } from './sampleKey.js';
+import { SampleTable } from './SampleTable.js';
 
 /** Options of {@link collectCsv}. */
 export interface CsvInputOptions {
@@ -20,7 +19,7 @@ export interface CsvInputOptions {
 /** The samples a CSV names, with its label type and columns. */
 export interface CsvInput {
   /** One sample per row, in row order. */
-  samples: SampleInput[];
+  samples: SampleTable;
   /** Whether labels are numbers or class names; undefined without a label column. */
   labelType?: 'number' | 'class';
   /** The other columns (tabular data stored in each sample's `.json`). */
@@ -60,18 +59,9 @@ export async function collectCsv(csvPath: string, options: CsvInputOptions): Pro
   };
   const read = readLabelledRows(header, rows, options, fail, 'pass --image-column');
   const base = resolve(options.images ?? dirname(csvPath));
-  const samples = read.rows.map((row, i) => {
-    const path = resolve(base, row.image);
-    const rel = relative(base, path).split(sep).join('/');
-    const sample: SampleInput = {
-      key: sampleKey(rel),
-      path,
-      source: `${csvPath} row ${i + 1} (${row.image})`,
-    };
-    if (row.label !== undefined) sample.label = row.label;
-    if (row.fields) sample.fields = row.fields;
-    return sample;
-  });
+  const samples = new SampleTable({ type: 'csv', csv: csvPath, base });
+  for (const row of read.rows) samples.add(row.image, row.label, row.fields);
+  samples.seal();
   const { columns, labelType } = read;
   const result: CsvInput = { samples, columns };
   if (labelType) result.labelType = labelType;

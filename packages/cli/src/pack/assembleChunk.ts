@@ -1,24 +1,22 @@
-import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { paddedSize, TAR_BLOCK, writeUstarHeader } from '@medfusion/core/internal';
-import { sniffImage } from '../input/imageKind.js';
+import { checkImage } from '../input/checkImage.js';
+import type { ImageKind } from '../input/imageKind.js';
 import { PackError } from '../PackError.js';
 import type { PlannedMember } from './planShards.js';
 
-/** One sample of a chunk: where its image is, what the scan found, its members. */
+/** One sample of a chunk: where its image is, what the plan says of it, its members. */
 export interface ChunkSample {
   /** Absolute path of the image file. */
   path: string;
   /** How errors name the sample. */
   source: string;
-  /** Size of the file when scanned. */
+  /** Size of the file when listed. */
   size: number;
-  /** Hex sha256 of the file when scanned. */
-  sha256: string;
+  /** Its kind as planned (from its name, or from a look inside when listed). */
+  kind: ImageKind;
   /** The sample's members, in tar order (the first one is the image unless it has a body). */
   members: PlannedMember[];
-  /** The file's bytes as scanned, when kept: copied in place of a read (the file is only checked to be still there, same size). */
-  bytes?: Uint8Array;
 }
 
 /** A run of consecutive samples of a shard, assembled in a pack worker. */
@@ -37,6 +35,7 @@ export function chunkBytes(members: readonly PlannedMember[]): number {
 }
 
 const probe = new Uint8Array(1);
+const utf8 = new TextEncoder();
 
 /** The `PACK_INPUT` error of a file that cannot be read. */
 function unreadable(source: string, error: unknown): PackError {
@@ -45,18 +44,40 @@ function unreadable(source: string, error: unknown): PackError {
   return new PackError('PACK_INPUT', source, `cannot read the file: ${why}`, { cause: error });
 }
 
-function changed(source: string): PackError {
+function changed(source: string, size: number, got: string): PackError {
   return new PackError(
     'PACK_INPUT',
     source,
-    'the file changed while packing (size or sha256 differ from the scan)',
+    `the file changed size while packing: it was ${size} bytes when listed, ${got} now`,
+  );
+}
+
+/**
+ * Check the bytes of `sample` just read are the image the plan took it for: a
+ * PNG, JPEG or DICOM file of the planned kind, whole (PNG chunks and CRCs, JPEG
+ * segments, DICOM header and pixel data). A `PACK_INPUT` PackError otherwise.
+ */
+function checkRead(sample: ChunkSample, bytes: Uint8Array): void {
+  let found: ImageKind | undefined;
+  try {
+    found = checkImage(bytes, [])?.kind;
+  } catch (error) {
+    throw new PackError('PACK_INPUT', sample.source, (error as Error).message, { cause: error });
+  }
+  if (found === sample.kind) return;
+  throw new PackError(
+    'PACK_INPUT',
+    sample.source,
+    found === undefined
+      ? `is not a PNG, JPEG or DICOM file (its name says ${sample.kind})`
+      : `is a ${found} file, its name says ${sample.kind}: rename it, or convert it`,
   );
 }
 
 /**
  * Read the file of `sample` straight into `out` at `at` (its planned place in
- * the tar) and check it is still the file that was scanned: same size (no byte
- * more, none less) and same sha256.
+ * the tar) and check it is still the file that was listed (same size: no byte
+ * more, none less) and the image the plan took it for.
  */
 function readInto(sample: ChunkSample, out: Uint8Array, at: number): void {
   let fd: number;
@@ -79,39 +100,9 @@ function readInto(sample: ChunkSample, out: Uint8Array, at: number): void {
   } finally {
     closeSync(fd);
   }
-  const sha = createHash('sha256')
-    .update(out.subarray(at, at + got))
-    .digest('hex');
-  if (got !== sample.size || more !== 0 || sha !== sample.sha256) throw changed(sample.source);
-}
-
-/** A file whose kept bytes are written: where it is, how errors name it, its size when scanned. */
-export interface KeptFile {
-  /** Absolute path of the file. */
-  path: string;
-  /** How errors name the sample. */
-  source: string;
-  /** Size of the file when scanned. */
-  size: number;
-}
-
-/**
- * Check that the files whose kept bytes a chunk copies are still there with
- * their scanned size (one stat each): a file that vanished or changed size
- * while packing is the same `PACK_INPUT` PackError as when it is read again.
- * (The bytes written are the ones scanned and hashed, so the shard matches the
- * plan's fingerprint either way.) Run by a pool worker, beside the main thread's copy.
- */
-export function checkKept(files: readonly KeptFile[]): void {
-  for (const file of files) {
-    let size: number;
-    try {
-      size = statSync(file.path).size;
-    } catch (error) {
-      throw unreadable(file.source, error);
-    }
-    if (size !== file.size) throw changed(file.source);
-  }
+  if (got !== sample.size || more !== 0)
+    throw changed(sample.source, sample.size, more ? 'more' : `${got} bytes`);
+  checkRead(sample, out.subarray(at, at + got));
 }
 
 /** The image of `sample` decoded (`--decode`) to the `.npy` member `m`, checked against its planned size. */
@@ -122,14 +113,15 @@ async function decodeMember(sample: ChunkSample, m: PlannedMember): Promise<Uint
   } catch (error) {
     throw unreadable(sample.source, error);
   }
-  const sha = createHash('sha256').update(bytes).digest('hex');
-  if (bytes.length !== sample.size || sha !== sample.sha256) throw changed(sample.source);
+  if (bytes.length !== sample.size)
+    throw changed(sample.source, sample.size, `${bytes.length} bytes`);
+  checkRead(sample, bytes);
   let decoded: Uint8Array;
   try {
     const options = m.decode as NonNullable<PlannedMember['decode']>;
     // the decoders are loaded with --decode only
     decoded =
-      sniffImage(bytes) === 'dcm'
+      sample.kind === 'dcm'
         ? await (await import('./decodeDicom.js')).decodeDicom(bytes, options)
         : await (await import('./decodePixels.js')).decodePixels(bytes, options);
   } catch (error) {
@@ -153,8 +145,7 @@ async function decodeMember(sample: ChunkSample, m: PlannedMember): Promise<Uint
 /**
  * The tar bytes of a chunk, as one buffer (the request's spent one when it fits): per member its ustar header (core's
  * fixed fields) and its data padded with zeros, the image files read straight
- * into place (or copied from the scan's kept bytes, which {@link checkKept}
- * checks, or decoded with `--decode`), each checked against its scan. A
+ * into place (or decoded with `--decode`), each checked against the plan. A
  * `PACK_INPUT` PackError names the first file that vanished, changed or does
  * not decode.
  */
@@ -167,9 +158,8 @@ export async function assembleChunk(request: ChunkRequest): Promise<Uint8Array> 
     for (const m of sample.members) {
       writeUstarHeader(out, at, m.name, m.size);
       at += TAR_BLOCK;
-      if (m.body) out.set(m.body, at);
+      if (m.body !== undefined) utf8.encodeInto(m.body, out.subarray(at, at + m.size));
       else if (m.decode) out.set(await decodeMember(sample, m), at);
-      else if (sample.bytes?.length === m.size) out.set(sample.bytes, at);
       else readInto(sample, out, at);
       out.fill(0, at + m.size, at + paddedSize(m.size)); // a reused chunk holds old bytes
       at += paddedSize(m.size);

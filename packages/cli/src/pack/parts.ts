@@ -5,7 +5,7 @@ import type { Progress } from '../progress.js';
 import { buildManifests, type ManifestFacts, type ManifestFile } from './buildManifests.js';
 import type { PackPlan, PlannedShard } from './planShards.js';
 import type { ScanPool } from './scanPool.js';
-import { dropKept, STATE_FILE, writeShards } from './writeOutput.js';
+import { STATE_FILE, writeShards } from './writeOutput.js';
 import { removeTemporaries, type WrittenShard, writeAtomic } from './writeShard.js';
 
 /** `--part i/n`: the i-th (from 1) of n parts of one pack. */
@@ -23,19 +23,20 @@ export const PART_FILE = 'medfusion-part.json';
 export interface PartRecord {
   /** Always `medfusion-pack-part`. */
   format: 'medfusion-pack-part';
-  /** Record version (1). */
-  version: 1;
+  /** Record version (2: the fingerprint is made by the merge). */
+  version: 2;
   /** This part, from 1. */
   part: number;
   /** Parts of the pack. */
   parts: number;
-  /** The whole data set's fingerprint (the same in every part of one pack). */
-  fingerprint: string;
+  /** The plan's layout (the same in every part of one pack: same input listing, same arguments). */
+  layout: string;
   /** The shards this part wrote (file names), in plan order. */
   shards: string[];
   /**
    * The data set's manifests as one machine would write them, except that the
-   * `sha256` of a shard another part writes is `''` (its size is planned, so known).
+   * `sha256` of a shard another part writes is `''` (its size is planned, so
+   * known) and the `fingerprint` is `''` (the merge makes it from every shard's sha256).
    */
   manifests: ManifestFile[];
 }
@@ -102,8 +103,8 @@ async function preparePart(
       return undefined;
     }
   };
-  const same = (r: { fingerprint?: unknown; part?: unknown; parts?: unknown } | undefined) =>
-    r?.fingerprint === plan.fingerprint && r?.part === part.index && r?.parts === part.count;
+  const same = (r: { layout?: unknown; part?: unknown; parts?: unknown } | undefined) =>
+    r?.layout === plan.layout && r?.part === part.index && r?.parts === part.count;
   if (names.includes(PART_FILE)) {
     if (same(await read(PART_FILE))) return 'done';
   } else if (names.includes(STATE_FILE)) {
@@ -125,7 +126,8 @@ async function preparePart(
 /**
  * `medfusion pack --part i/n`: write only this part's shards of `plan` (see
  * {@link partShards}) into `out`, then {@link PART_FILE} last (its presence means
- * the part is complete). Resumes an interrupted run of the same part.
+ * the part is complete). Reads only this part's files: the plan came from the
+ * listing's names and sizes. Resumes an interrupted run of the same part.
  */
 export async function packPart(
   pool: ScanPool,
@@ -137,10 +139,8 @@ export async function packPart(
   signal: AbortSignal,
 ): Promise<PartResult> {
   const mine = partShards(plan.shards, part);
-  const ours = new Set(mine);
-  for (const shard of plan.shards) if (!ours.has(shard)) dropKept(shard);
   const result: PartResult = {
-    samples: mine.reduce((a, s) => a + s.samples.length, 0),
+    samples: mine.reduce((a, s) => a + s.count, 0),
     shards: mine.length,
     resumed: 0,
     bytes: mine.reduce((a, s) => a + s.size, 0),
@@ -153,7 +153,7 @@ export async function packPart(
   if (state === 'fresh') {
     const marker = {
       format: 'medfusion-pack-state',
-      fingerprint: plan.fingerprint,
+      layout: plan.layout,
       part: part.index,
       parts: part.count,
     };
@@ -162,7 +162,7 @@ export async function packPart(
   progress.phase('write', result.samples, result.bytes);
   let done: { written: WrittenShard[]; resumed: number };
   try {
-    done = await writeShards(pool, out, mine, plan.membersOf, state === 'resume', progress, signal);
+    done = await writeShards(pool, out, mine, plan, state === 'resume', progress, signal);
   } catch (error) {
     await removeTemporaries(out, names).catch(() => {});
     throw error;
@@ -171,12 +171,12 @@ export async function packPart(
   const written = plan.shards.map((s) => byName.get(s.name) ?? { bytes: s.size, sha256: '' });
   const record: PartRecord = {
     format: 'medfusion-pack-part',
-    version: 1,
+    version: 2,
     part: part.index,
     parts: part.count,
-    fingerprint: plan.fingerprint,
+    layout: plan.layout,
     shards: mine.map((s) => s.name),
-    manifests: buildManifests(plan, facts, written),
+    manifests: buildManifests(plan, facts, written, ''),
   };
   await writeAtomic(join(out, PART_FILE), `${JSON.stringify(record)}\n`);
   await rm(join(out, STATE_FILE), { force: true });

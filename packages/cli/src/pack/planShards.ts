@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ShardManifestColumn } from '@medfusion/core';
-import { checkUniqueKeys } from '@medfusion/core/internal';
-import type { SampleInput } from '../input/SampleInput.js';
+import { KIND_CODES, type SampleTable } from '../input/SampleTable.js';
 import { PackError } from '../PackError.js';
-import { assignSplits, type SplitSpec, seededRank } from './assignSplits.js';
+import { assignSplits, type SplitSpec } from './assignSplits.js';
+import { checkKeys } from './checkKeys.js';
 import type { DecodeOptions } from './decodePixels.js';
 import { npySize } from './npy.js';
+import { seededRank, seededRank53, sortByRank } from './rank.js';
 
 /** How `medfusion pack` cuts and orders the data set (the arguments that change the bytes). */
 export interface PackLayoutOptions {
@@ -31,138 +32,181 @@ export interface PlannedMember {
   name: string;
   /** Size in bytes. */
   size: number;
-  /** The bytes of a `.cls` / `.json` member (the image is read from `sample.path`). */
-  body?: Uint8Array;
+  /** The text of a `.cls` / `.json` member, written as UTF-8 (the image is read from the sample's file). */
+  body?: string;
   /** Decode the image file into this member (`--decode`). */
   decode?: DecodeOptions;
 }
 
-/** One shard as planned: its name, samples and their members' layout. */
+/** One shard as planned: its name, its run of the plan's order, its size. */
 export interface PlannedShard {
   /** File name, e.g. `train-000000.tar`. */
   name: string;
   /** Split name, or undefined when the data set is not split. */
   split?: string;
-  /** The samples, in shard order (their members come from {@link PackPlan.membersOf} when written). */
-  samples: SampleInput[];
+  /** Where its samples start in {@link PackPlan.order}. */
+  first: number;
+  /** How many samples it holds (`order[first .. first + count)`). */
+  count: number;
   /** Size of the shard in bytes. */
   size: number;
 }
 
-/** What the packer will write: shards and the fingerprint naming this exact output. */
+/** What the packer will write: shards, the samples' order, and the layout's identity. */
 export interface PackPlan {
+  /** The table the samples are indices of. */
+  table: SampleTable;
+  /** Table indices of the packed samples, shard after shard. */
+  order: Uint32Array;
   /** The shards, split by split, in order. */
   shards: PlannedShard[];
-  /** Hex sha256 of the layout options and every sample's members (names, sizes, content hashes). */
-  fingerprint: string;
+  /**
+   * Hex sha256 of the layout options and every sample's members (names, sizes,
+   * labels, fields): what every part of one pack agrees on, known before any
+   * file is read. The data set's fingerprint is made from it and the shards'
+   * sha256 once they are written (see `dataSetFingerprint`).
+   */
+  layout: string;
   /** A sample's members, as planned (made again when its shard is written: nothing per member is kept). */
-  membersOf(sample: SampleInput): PlannedMember[];
+  membersOf(sample: number): PlannedMember[];
 }
 
-const text = new TextEncoder();
-
-/** The members of one sample: image, then `.cls` (label), then `.json` (fields), as present. */
-function membersOf(
-  s: SampleInput,
-  classIndex: Map<string, number> | undefined,
-  decode: DecodeOptions | undefined,
-): PlannedMember[] {
-  const members: PlannedMember[] = [];
-  if (decode) {
-    const shape = [
-      decode.height ?? (s.height as number),
-      decode.width ?? (s.width as number),
-      decode.channels,
-    ];
-    // DICOM: rescaled values as float32; PNG/JPEG: uint8 pixels.
-    const size = npySize(shape, s.kind === 'dcm' ? '<f4' : '|u1');
-    members.push({ name: `${s.key}.npy`, size, decode });
-  } else {
-    members.push({ name: `${s.key}.${s.kind}`, size: s.size as number });
-  }
-  if (s.label !== undefined) {
-    const value = classIndex ? String(classIndex.get(s.label)) : s.label;
-    const body = text.encode(value);
-    members.push({ name: `${s.key}.cls`, size: body.length, body });
-  }
-  if (s.fields && Object.keys(s.fields).length > 0) {
-    const body = text.encode(JSON.stringify(s.fields));
-    members.push({ name: `${s.key}.json`, size: body.length, body });
-  }
-  return members;
+/** Bytes a sample of these members takes in a tar: a header block and the padded data each. */
+function tarBytes(members: readonly PlannedMember[]): number {
+  return members.reduce((a, m) => a + 512 + Math.ceil(m.size / 512) * 512, 0);
 }
 
 /**
- * Plan the shards of scanned samples: check keys are unique, assign splits,
- * order each split (input order, or seeded shuffle), and cut shards by size or
- * count. `classes` (label text → class index) makes `.cls` hold the index.
- * Duplicate keys are a `PACK_INPUT` PackError naming both files.
+ * `--decode` needs, without `--size`, images all of one size (a batch needs one
+ * shape). A `PACK_INPUT` PackError names the first file that breaks the rule.
+ */
+function checkDecodable(table: SampleTable, samples: Uint32Array): void {
+  const { width, height } = table;
+  if (!width || !height || samples.length === 0) return;
+  const f = samples[0] as number;
+  for (const i of samples) {
+    if (width[i] !== width[f] || height[i] !== height[f]) {
+      throw new PackError(
+        'PACK_INPUT',
+        table.source(i),
+        `is ${width[i]}x${height[i]}, ${table.source(f)} is ${width[f]}x${height[f]}: images of mixed sizes need --size WxH with --decode`,
+      );
+    }
+  }
+}
+
+/**
+ * Plan the shards of a listed table from names and sizes alone: check keys are
+ * unique, assign splits, order each split (input order, or seeded shuffle), and
+ * cut shards by size or count. `classes` (label text → class index) makes `.cls`
+ * hold the index. Samples of kind 0 (not images) are left out. Held per sample:
+ * the order (4 bytes); a shuffle or split holds some more while it sorts.
  */
 export function planShards(
-  samples: readonly SampleInput[],
+  table: SampleTable,
   options: PackLayoutOptions,
   classes: Map<string, number> | undefined,
   columns: readonly ShardManifestColumn[],
 ): PackPlan {
-  checkUniqueKeys(samples, (s, message) => {
-    throw new PackError('PACK_INPUT', s.source, message);
-  });
-  const splitOf = options.splits ? assignSplits(samples, options.splits, options.seed) : undefined;
+  let packed = 0;
+  for (let i = 0; i < table.count; i++) if (table.kind[i] !== 0) packed++;
+  const samples = new Uint32Array(packed);
+  for (let i = 0, k = 0; i < table.count; i++) if (table.kind[i] !== 0) samples[k++] = i;
+  checkKeys(table, samples);
+  if (options.decode) checkDecodable(table, samples);
+  const membersOf = (i: number): PlannedMember[] => {
+    const key = table.key(i);
+    const kind = KIND_CODES[table.kind[i] as number] as string;
+    const members: PlannedMember[] = [];
+    const decode = options.decode;
+    if (decode) {
+      const shape = [
+        decode.height ?? (table.height?.[i] as number),
+        decode.width ?? (table.width?.[i] as number),
+        decode.channels,
+      ];
+      // DICOM: rescaled values as float32; PNG/JPEG: uint8 pixels.
+      const size = npySize(shape, kind === 'dcm' ? '<f4' : '|u1');
+      members.push({ name: `${key}.npy`, size, decode });
+    } else {
+      members.push({ name: `${key}.${kind}`, size: table.size[i] as number });
+    }
+    const label = table.label(i);
+    if (label !== undefined) {
+      const body = classes ? String(classes.get(label)) : label;
+      members.push({ name: `${key}.cls`, size: Buffer.byteLength(body), body });
+    }
+    const fields = table.fields(i);
+    if (fields !== '') {
+      members.push({ name: `${key}.json`, size: Buffer.byteLength(fields), body: fields });
+    }
+    return members;
+  };
+  const splitOf = options.splits
+    ? assignSplits(table, samples, options.splits, options.seed)
+    : undefined;
   const groups = options.splits ? options.splits.map((s) => s.name) : [undefined];
+  const order = new Uint32Array(packed);
   const shards: PlannedShard[] = [];
   const hash = createHash('sha256');
   hash.update(
     JSON.stringify({
       format: 'medfusion-pack',
-      version: 1,
+      version: 2,
       options,
       columns,
       classes: classes ? [...classes] : null,
     }),
   );
-  for (const split of groups) {
-    let list = samples.filter((_, i) => split === undefined || splitOf?.[i] === split);
+  let at = 0;
+  let pending = ''; // layout text not hashed yet (hashed in 64 kB pieces)
+  groups.forEach((split, splitIndex) => {
+    const start = at;
+    for (const i of samples) if (!splitOf || splitOf[i] === splitIndex) order[at++] = i;
+    const list = order.subarray(start, at);
     if (options.shuffle) {
-      const ranked = list.map((s) => ({ s, r: seededRank(options.seed, s.key) }));
-      ranked.sort((a, b) => (a.r < b.r ? -1 : a.r > b.r ? 1 : 0));
-      list = ranked.map((x) => x.s);
+      const ranks = new Float64Array(table.count);
+      for (const i of list) ranks[i] = seededRank53(options.seed, table.key(i));
+      sortByRank(list, ranks, (i) => seededRank(options.seed, table.key(i)));
     }
     const prefix = split ?? 'data';
     let count = 0;
     let current: PlannedShard | undefined;
     let bytes = 0;
-    for (const sample of list) {
-      const members = membersOf(sample, classes, options.decode);
-      const size = members.reduce((a, m) => a + 512 + Math.ceil(m.size / 512) * 512, 0);
+    for (let k = start; k < at; k++) {
+      const i = order[k] as number;
+      const members = membersOf(i);
+      const size = tarBytes(members);
       const full =
         current &&
         (options.samplesPerShard !== undefined
-          ? current.samples.length >= options.samplesPerShard
+          ? current.count >= options.samplesPerShard
           : bytes + size + 1024 > options.targetShardBytes);
       if (!current || full) {
         current = {
           name: `${prefix}-${String(count++).padStart(6, '0')}.tar`,
-          samples: [],
+          first: k,
+          count: 0,
           size: 1024,
         };
         if (split !== undefined) current.split = split;
         shards.push(current);
         bytes = 0;
+        pending += `${current.name}\n`;
       }
-      current.samples.push(sample);
+      current.count++;
       current.size += size;
       bytes += size;
-      hash.update(
-        JSON.stringify([
-          current.name,
-          members.map((m) => [m.name, m.size]),
-          sample.sha256,
-          sample.label ?? null,
-          sample.fields ?? null,
-        ]),
-      );
+      // Member names are plain ustar names (no tab, no newline): one line per sample.
+      for (const m of members) pending += `${m.name}\t${m.size}\t`;
+      const label = table.label(i);
+      pending += `${label === undefined ? '' : JSON.stringify(label)}\t${table.fields(i)}\n`;
+      if (pending.length > 1 << 16) {
+        hash.update(pending);
+        pending = '';
+      }
     }
-  }
-  const membersOfSample = (s: SampleInput) => membersOf(s, classes, options.decode);
-  return { shards, fingerprint: hash.digest('hex'), membersOf: membersOfSample };
+  });
+  hash.update(pending);
+  return { table, order, shards, layout: hash.digest('hex'), membersOf };
 }

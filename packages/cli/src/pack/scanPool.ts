@@ -1,42 +1,34 @@
 import type { Worker } from 'node:worker_threads';
 import type { ImageCheck } from '../input/checkImage.js';
 import { PackError } from '../PackError.js';
-import type { ChunkRequest, KeptFile } from './assembleChunk.js';
+import type { ChunkRequest } from './assembleChunk.js';
 import { poolSize, startPoolWorker, takePrestarted } from './prestartWorkers.js';
 
-/** What a scan worker found for one file: its size, sha256 and check, or why it failed. */
-export interface ScanResult {
+/** What a pool worker found for one listed file: its size (and its check, when it was read), or why it failed. */
+export interface ListResult {
   /** File size in bytes. */
   size?: number;
-  /** Hex sha256 of the file. */
-  sha256?: string;
-  /** The image check; absent when the file is not an image we pack. */
+  /** The image check, when the file was read; absent then when it is not an image we pack. */
   check?: ImageCheck;
-  /** What went wrong (read error or broken image). */
+  /** What went wrong (stat or read error, broken image). */
   error?: string;
-  /** Where the file's bytes are in its batch's `bytes`, when they were kept. */
-  at?: number;
 }
 
-/** The results of one scan message, and the bytes of the files it kept (see {@link ScanResult.at}). */
-export interface ScanBatch {
+/** The results of one list message. */
+export interface ListBatch {
   /** One result per path, in order. */
-  results: ScanResult[];
-  /** The kept files' bytes, one after another; absent once the worker's share of the budget is spent. */
-  bytes?: ArrayBuffer;
+  results: ListResult[];
 }
 
-/** A message to a pool worker: scan files, or assemble a chunk of tar. */
+/** A message to a pool worker: list files, or assemble a chunk of tar. */
 export type PoolRequest =
-  | { id: number; op: 'scan'; paths: string[]; keepTags: readonly string[]; keepBytes: number }
-  | { id: number; op: 'tar'; chunk: ChunkRequest }
-  | { id: number; op: 'kept'; files: string };
+  | { id: number; op: 'list'; paths: string[]; read: Uint8Array; keepTags: readonly string[] }
+  | { id: number; op: 'tar'; chunk: ChunkRequest };
 
 /** A pool worker's answer. */
 export type PoolReply =
-  | ({ id: number } & ScanBatch)
+  | ({ id: number } & ListBatch)
   | { id: number; bytes: Uint8Array }
-  | { id: number; checked: true }
   | { id: number; failure: { code: PackError['code']; file: string; message: string } };
 
 /** The PackError a worker's failure reply stands for. */
@@ -55,9 +47,10 @@ type Job = {
 };
 
 /**
- * Worker threads (one per core, at most 8) that scan files (read, check, hash:
- * many files per message) and assemble chunks of tar (read the files straight
- * into the chunk, check them against the scan, decode with `--decode`). Work is
+ * Worker threads (one per core, at most 8) that list files (a `stat` each, and
+ * a read for the few whose name does not tell what the plan needs: many files
+ * per message) and assemble chunks of tar (read the files straight into the
+ * chunk, check them against the plan, decode with `--decode`). Work is
  * cut in large messages so the round trips cost little per file. `close` ends
  * the workers; pending calls reject.
  */
@@ -90,21 +83,19 @@ export class ScanPool {
     for (const e of early) if (e.error !== undefined) this.fail(e.error);
   }
 
+  /** Worker threads in the pool. */
+  get size(): number {
+    return this.workers.length;
+  }
+
   /**
-   * Read, check and hash the files at `paths` (one result per path, in order),
-   * with the images' bytes while the workers have sent back fewer than
-   * `keepBytes` (all workers together; 0 keeps none).
+   * The size of each file at `paths` (one result per path, in order); the files
+   * whose `read` flag is 1 are read too and checked (their kind, size in pixels,
+   * DICOM header with the `keepTags`).
    */
-  async scan(paths: string[], keepTags: readonly string[], keepBytes: number): Promise<ScanBatch> {
-    const share = Math.floor(keepBytes / this.workers.length);
-    const reply = await this.run({
-      id: this.nextId++,
-      op: 'scan',
-      paths,
-      keepTags,
-      keepBytes: share,
-    });
-    return reply as ScanBatch;
+  async list(paths: string[], read: Uint8Array, keepTags: readonly string[]): Promise<ListBatch> {
+    const reply = await this.run({ id: this.nextId++, op: 'list', paths, read, keepTags });
+    return reply as ListBatch;
   }
 
   /** The tar bytes of a chunk (see assembleChunk); a bad file rejects with its PackError. */
@@ -113,15 +104,6 @@ export class ScanPool {
     delete chunk.reuse; // moved to the worker
     if ('failure' in reply) throw replyError(reply.failure);
     return (reply as { bytes: Uint8Array }).bytes;
-  }
-
-  /** Check files whose kept bytes are written (see checkKept); a vanished or changed one rejects with its PackError. */
-  async checkKept(files: KeptFile[]): Promise<void> {
-    // As one JSON text: cloning hundreds of small objects per message cost the
-    // main thread more than the stat calls it hands over.
-    const text = JSON.stringify(files);
-    const reply = await this.run({ id: this.nextId++, op: 'kept', files: text });
-    if ('failure' in reply) throw replyError(reply.failure);
   }
 
   /** End the workers; pending calls reject. */

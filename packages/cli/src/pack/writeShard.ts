@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeTarIndex, type TarMember } from '@medfusion/core';
 import { checkUstarLayout, ustarLayout } from '@medfusion/core/internal';
-import type { SampleInput } from '../input/SampleInput.js';
+import type { ImageKind } from '../input/imageKind.js';
+import { KIND_CODES } from '../input/SampleTable.js';
 import { PackError } from '../PackError.js';
-import { assembleChunk, type ChunkRequest, type ChunkSample, chunkBytes } from './assembleChunk.js';
-import type { PlannedMember, PlannedShard } from './planShards.js';
+import { type ChunkRequest, type ChunkSample, chunkBytes } from './assembleChunk.js';
+import type { PackPlan, PlannedShard } from './planShards.js';
 import type { ScanPool } from './scanPool.js';
 
 /** Most bytes of tar a worker assembles per message (one write to the shard file each), unless one sample is larger. */
@@ -57,18 +59,28 @@ export async function completedShard(
     const info = await stat(join(dir, shard.name));
     await stat(join(dir, `${shard.name}.idx.json`));
     if (info.size !== shard.size) return undefined;
-    const bytes = await readFile(join(dir, shard.name));
-    return { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+    return await hashFile(join(dir, shard.name));
   } catch {
     return undefined;
   }
 }
 
+/** Size and sha256 of the file at `path`, read in 1 MB pieces (never whole in memory). */
+export async function hashFile(path: string, signal?: AbortSignal): Promise<WrittenShard> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const piece of createReadStream(path, { highWaterMark: 1 << 20, signal })) {
+    hash.update(piece as Buffer);
+    bytes += (piece as Buffer).length;
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
 /**
  * Write one shard: cut its samples into chunks of about {@link CHUNK_BYTES}, have
  * the pool's workers assemble each chunk's tar bytes (headers with core's fixed
- * fields, the image files read straight into place and checked against the scan:
- * same size and sha256; decoded with `--decode`), a few chunks at once, and write
+ * fields, the image files read straight into place and checked against the plan:
+ * same size, the planned kind, a whole image; decoded with `--decode`), a few chunks at once, and write
  * them in order to a temporary file, hashing on the way and checking every header
  * is where the index says; then the sidecar index and the rename. `signal` stops
  * between chunks (nothing of the shard is left under its final name).
@@ -77,11 +89,15 @@ export async function writeShard(
   pool: ScanPool,
   dir: string,
   shard: PlannedShard,
-  membersOf: (sample: SampleInput) => PlannedMember[],
+  plan: PackPlan,
   signal: AbortSignal,
   onChunk: (samples: number, bytes: number) => void,
 ): Promise<WrittenShard> {
-  const { members: layout, size } = ustarLayout(shard.samples.flatMap(membersOf));
+  const members = [];
+  for (let k = shard.first; k < shard.first + shard.count; k++)
+    members.push(...plan.membersOf(plan.order[k] as number));
+  const { members: layout, size } = ustarLayout(members);
+  members.length = 0;
   if (size !== shard.size) {
     throw new PackError(
       'PACK_OUTPUT',
@@ -90,24 +106,15 @@ export async function writeShard(
     );
   }
   const path = join(dir, shard.name);
-  // The files whose kept bytes are copied are stat'ed by a worker (one message
-  // for the shard) while the tar is put together here; the shard is complete
-  // only once they are found unchanged.
-  const kept = shard.samples
-    .filter((s) => s.bytes)
-    .map(({ path, source, size }) => ({ path, source, size: size as number }));
-  const checked = kept.length > 0 ? pool.checkKept(kept) : Promise.resolve();
-  checked.catch(() => {}); // awaited below
   const { bytes, sha256 } = await streamTar(
     pool,
     `${path}${TEMP_SUFFIX}`,
-    cutChunks(shard.samples, membersOf),
+    cutChunks(shard, plan),
     shard,
     layout,
     signal,
     onChunk,
   );
-  await checked;
   await writeAtomic(`${path}.idx.json`, encodeTarIndex(layout, { size: bytes, sha256 }));
   await rename(`${path}${TEMP_SUFFIX}`, path);
   return { bytes, sha256 };
@@ -118,39 +125,28 @@ export async function writeShard(
  * sample alone), made as they are asked for: a chunk's objects live only until
  * its reply (short-lived garbage, not a whole shard's worth kept for its write).
  */
-function* cutChunks(
-  samples: readonly SampleInput[],
-  membersOf: (sample: SampleInput) => PlannedMember[],
-): Generator<ChunkRequest> {
+function* cutChunks(shard: PlannedShard, plan: PackPlan): Generator<ChunkRequest> {
+  const { table } = plan;
   let chunk: ChunkRequest = { samples: [], bytes: 0 };
-  for (const sample of samples) {
-    const members = membersOf(sample);
+  for (let k = shard.first; k < shard.first + shard.count; k++) {
+    const i = plan.order[k] as number;
+    const members = plan.membersOf(i);
     const bytes = chunkBytes(members);
     if (chunk.samples.length > 0 && chunk.bytes + bytes > CHUNK_BYTES) {
       yield chunk;
       chunk = { samples: [], bytes: 0 };
     }
     const c: ChunkSample = {
-      path: sample.path,
-      source: sample.source,
-      size: sample.size as number,
-      sha256: sample.sha256 as string,
+      path: table.path(i),
+      source: table.source(i),
+      size: table.size[i] as number,
+      kind: KIND_CODES[table.kind[i] as number] as ImageKind,
       members,
     };
-    if (sample.bytes) {
-      c.bytes = sample.bytes;
-      sample.bytes = undefined; // the chunk holds them until it is assembled
-    }
     chunk.samples.push(c);
     chunk.bytes += bytes;
   }
   if (chunk.samples.length > 0) yield chunk;
-}
-
-/** `chunk` without kept bytes (a worker reads the files: copying the bytes to it would cost as much). */
-function withoutKept(chunk: ChunkRequest): ChunkRequest {
-  for (const s of chunk.samples) s.bytes = undefined;
-  return chunk;
 }
 
 /**
@@ -192,11 +188,7 @@ async function streamTar(
       }
       const chunk = next.value;
       if (chunk.bytes <= CHUNK_BYTES) chunk.reuse = spares.pop() ?? new ArrayBuffer(CHUNK_BYTES);
-      // Every file's bytes kept: the chunk is copied together here (nothing to
-      // read, no round trip); else a worker reads the files.
-      const bytes = chunk.samples.every((s) => s.bytes)
-        ? assembleChunk(chunk)
-        : pool.assemble(withoutKept(chunk));
+      const bytes = pool.assemble(chunk);
       bytes.catch(() => {}); // awaited in order below
       inFlight.push({ samples: chunk.samples.length, bytes });
     }
