@@ -114,6 +114,9 @@ function inEveryEngine(
   ];
 }
 
+/** The browser files of the store contract: their own project, see `stores` below. */
+const STORE_CONTRACT_FILES = 'tests/web/store-contract-*.test.ts';
+
 export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
   ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
@@ -149,10 +152,23 @@ export default defineConfig({
           isolate: false,
         },
       },
+      {
+        extends: true,
+        // @medfusion/node: the LMDB store (real files in the temp folder), worker_threads.
+        test: { name: 'node', environment: 'node', include: ['tests/node/**/*.test.ts'] },
+      },
       ...inEveryEngine('web', {
         include: ['tests/web/**/*.test.ts'],
+        exclude: [STORE_CONTRACT_FILES],
         // Node-side servers (nginx, faulty range servers) whose URLs tests `inject`.
         globalSetup: ['tests/setup/servers.ts'],
+      }),
+      // The store contract in each engine (tests/stores/, run by tests/web/store-contract-*):
+      // minutes of CPU per engine (crashes, raw scans of every file, 3 MiB values), after the
+      // other browser projects, whose timing tests and cold worker starts it starved beside them.
+      ...inEveryEngine('stores', {
+        include: [STORE_CONTRACT_FILES],
+        sequence: { groupOrder: 1 },
       }),
       {
         extends: true,
@@ -220,6 +236,19 @@ export default defineConfig({
           globalSetup: ['tests/consumer/setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The stress harness's short run (tests/stress/): its CPU hogs must not overlap any
+          // other project's tests, so it runs after all of them.
+          name: 'stress',
+          environment: 'node',
+          include: ['tests/stress/**/*.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          sequence: { groupOrder: 2 },
         },
       },
       {

@@ -28,6 +28,7 @@ const ENTRIES = [
   { pkg: 'web', dts: 'index.d.ts', model: 'web', subpath: '' },
   { pkg: 'web', dts: 'tfjs.d.ts', model: 'web-tfjs', subpath: '/tfjs' },
   { pkg: 'web', dts: 'webgpu.d.ts', model: 'web-webgpu', subpath: '/webgpu' },
+  { pkg: 'node', dts: 'index.d.ts', model: 'node', subpath: '' },
 ];
 
 // API Extractor is a devDependency of the root; load it from there.

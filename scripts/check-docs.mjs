@@ -107,7 +107,7 @@ const TSCONFIG = {
   extends: '../tsconfig.base.json',
   compilerOptions: {
     lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-    types: ['@webgpu/types'],
+    types: ['@webgpu/types', 'node'],
     moduleDetection: 'force',
     // Plain `strict`, as in most apps: `batch.label.shape` without `!`.
     noUncheckedIndexedAccess: false,

@@ -24,6 +24,7 @@ export const ENTRY_POINTS = {
   '@medfusion/web/tfjs': 'packages/web/src/tfjs.ts',
   '@medfusion/web/webgpu': 'packages/web/src/webgpu.ts',
   '@medfusion/web/dicom': 'packages/web/src/dicom.ts',
+  '@medfusion/node': 'packages/node/src/index.ts',
 };
 
 /**

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The published packages, by folder under packages/. */
-export const PACKAGES = ['core', 'web'];
+export const PACKAGES = ['core', 'web', 'node'];
 
 /** Packages published as a command (a `bin`, no import entry): packed, but no library checks. */
 export const COMMANDS = ['cli'];

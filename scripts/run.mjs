@@ -166,7 +166,7 @@ if (command === 'demo') {
       ['scripts/check-docs.mjs'],
       tally,
     );
-    for (const p of ['core', 'web', 'cli']) {
+    for (const p of ['core', 'web', 'node', 'cli']) {
       check(`publint packages/${p}`, pnpm, ['exec', 'publint', '--strict', `packages/${p}`], tally);
     }
     check(

@@ -18,6 +18,7 @@ const ENTRIES = [
   { path: '@medfusion/web/tfjs', file: 'packages/web/src/tfjs.ts', pkg: 'web' },
   { path: '@medfusion/web/webgpu', file: 'packages/web/src/webgpu.ts', pkg: 'web' },
   { path: '@medfusion/web/dicom', file: 'packages/web/src/dicom.ts', pkg: 'web' },
+  { path: '@medfusion/node', file: 'packages/node/src/index.ts', pkg: 'node' },
   // last: helpers of MedFusion's own packages, for the examples of those helpers
   { path: '@medfusion/core/internal', file: 'packages/core/src/internal.ts', pkg: 'core' },
 ];

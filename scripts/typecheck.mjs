@@ -3,9 +3,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const projects = ['packages/core', 'packages/web', 'packages/cli', 'demo', 'tests', 'bench'].filter(
-  (p) => existsSync(`${p}/tsconfig.json`),
-);
+const projects = [
+  'packages/core',
+  'packages/web',
+  'packages/node',
+  'packages/cli',
+  'demo',
+  'tests',
+  'bench',
+].filter((p) => existsSync(`${p}/tsconfig.json`));
 let failed = 0;
 for (const p of projects) {
   const r = spawnSync('tsc', ['--noEmit', '-p', `${p}/tsconfig.json`], {

@@ -35,6 +35,31 @@ export function runCli(args: string[], cwd = repo, env: Record<string, string> =
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * A module for `node --import` that prints the process's `rchar` on exit: bytes
+ * read through read(2) and friends by all its threads (the kernel's count, in
+ * /proc/self/io), not our code's.
+ */
+const COUNT_READS =
+  "data:text/javascript,import{readFileSync}from'node:fs';process.on('exit',()=>{const t=readFileSync('/proc/self/io','utf8');process.stderr.write('RCHAR '+/rchar: (\\d+)/.exec(t)[1]+'\\n')})";
+
+/** Run `medfusion <args>` to its end, with the bytes it read (`rchar`, see {@link COUNT_READS}). */
+export function runCliCountingReads(args: string[]): CliRun & { rchar: number } {
+  const r = spawnSync(process.execPath, ['--import', COUNT_READS, BIN, ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    timeout: 600_000,
+    maxBuffer: 1 << 28,
+  });
+  const m = /RCHAR (\d+)/.exec(r.stderr);
+  return {
+    code: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    rchar: m ? Number(m[1]) : Number.NaN,
+  };
+}
+
 /** Start `medfusion <args>` without waiting (`env`: variables set for it, beside the test's own). */
 export function startCli(args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], {

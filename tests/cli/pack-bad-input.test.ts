@@ -1,6 +1,13 @@
 // Bad input gets a clear error naming the file (exit 1), and nothing
 // half-written is ever taken as complete: no manifest.json unless every shard is.
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { labelledImages, png, runCli, startCli, tempDir, writeTree } from './cliHelpers.js';
@@ -13,6 +20,39 @@ function packFails(input: string, extra: string[] = []): string {
   expect(existsSync(join(out, 'manifest.json'))).toBe(false);
   if (existsSync(out)) expect(readdirSync(out).filter((n) => n.endsWith('.tar'))).toEqual([]);
   return r.stderr;
+}
+
+/**
+ * Pack 200 PNGs (2 a shard) and, once the first shard is written, `change` the last
+ * file (`d/f199.png`, written last). Returns the exit code, stderr, the output folder
+ * and that file's size when listed.
+ */
+async function packWhile(
+  change: (last: string) => void,
+): Promise<{ code: number | null; stderr: string; out: string; size: number }> {
+  const root = tempDir();
+  const files: [string, Uint8Array][] = [];
+  for (let i = 0; i < 200; i++) files.push([`d/f${String(i).padStart(3, '0')}.png`, png(i, 96)]);
+  writeTree(root, files);
+  const out = join(tempDir(), 'out');
+  const child = startCli(['pack', root, '--out', out, '--samples-per-shard', '2', '--json']);
+  let stdout = '';
+  let stderr = '';
+  let changed = false;
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  const code = await new Promise<number | null>((resolve) => {
+    child.stdout?.on('data', (d) => {
+      stdout += d;
+      if (/"event":"note"/.test(stdout) && !changed) {
+        changed = true;
+        change(join(root, 'd/f199.png'));
+      }
+    });
+    child.on('exit', resolve);
+  });
+  return { code, stderr, out, size: (files[199] as [string, Uint8Array])[1].length };
 }
 
 describe('medfusion pack refuses bad input, naming the file', () => {
@@ -121,42 +161,23 @@ describe('medfusion pack refuses bad input, naming the file', () => {
     expect(readdirSync(out)).toEqual(['thesis.docx']);
   });
 
-  // Kept in memory since the scan (only stat'ed when written), or read again (MEDFUSION_PACK_KEEP_MB=0).
-  it.each([
-    ['kept', {}],
-    ['read again', { MEDFUSION_PACK_KEEP_MB: '0' }],
-  ])(
-    'a file that vanishes mid-pack (%s): exit 1 naming it, no manifest, no temporary file',
-    async (_, env: Record<string, string>) => {
-      const root = tempDir();
-      const files: [string, Uint8Array][] = [];
-      for (let i = 0; i < 200; i++)
-        files.push([`d/f${String(i).padStart(3, '0')}.png`, png(i, 96)]);
-      writeTree(root, files);
-      const out = join(tempDir(), 'out');
-      const child = startCli(
-        ['pack', root, '--out', out, '--samples-per-shard', '2', '--json'],
-        env,
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stderr?.on('data', (d) => {
-        stderr += d;
-      });
-      const code = await new Promise<number | null>((resolve) => {
-        child.stdout?.on('data', (d) => {
-          stdout += d;
-          if (/"event":"note"/.test(stdout) && existsSync(join(root, 'd/f199.png'))) {
-            rmSync(join(root, 'd/f199.png'));
-          }
-        });
-        child.on('exit', resolve);
-      });
-      expect(code).toBe(1);
-      expect(stderr).toMatch(/d\/f199\.png: cannot read the file: vanished while packing/);
-      const names = readdirSync(out);
-      expect(names).not.toContain('manifest.json');
-      expect(names.filter((n) => n.endsWith('.partial'))).toEqual([]);
-    },
-  );
+  it('a file that vanishes mid-pack: exit 1 naming it, no manifest, no temporary file', async () => {
+    const { code, stderr, out } = await packWhile((last) => rmSync(last));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/d\/f199\.png: cannot read the file: vanished while packing/);
+    const names = readdirSync(out);
+    expect(names).not.toContain('manifest.json');
+    expect(names.filter((n) => n.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('a file that changes size between listing and writing: exit 1 naming it and both sizes', async () => {
+    const { code, stderr, out, size } = await packWhile((last) => appendFileSync(last, 'x'));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      new RegExp(
+        `d/f199\\.png: the file changed size while packing: it was ${size} bytes when listed`,
+      ),
+    );
+    expect(readdirSync(out)).not.toContain('manifest.json');
+  });
 });

@@ -61,7 +61,8 @@ export async function installApp(
   const text = (await readFile(manifest, 'utf8'))
     .replace('TARBALL_CORE', tarballs['@medfusion/core'] ?? 'missing')
     .replace('TARBALL_WEB', tarballs['@medfusion/web'] ?? 'missing')
-    .replace('TARBALL_CLI', tarballs['@medfusion/cli'] ?? 'missing');
+    .replace('TARBALL_CLI', tarballs['@medfusion/cli'] ?? 'missing')
+    .replace('TARBALL_NODE', tarballs['@medfusion/node'] ?? 'missing');
   await writeFile(manifest, text);
   await run(dir, 'npm', [
     'install',

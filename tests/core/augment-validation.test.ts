@@ -27,7 +27,11 @@ describe('augmentation parameters are validated, naming the option and the value
       TypeError,
       /flipH\.p must be a number, got "0\.5"/,
     ],
-    [() => rotate90({ turns: [4 as 1] }), RangeError, /rotate90\.turns must hold 1, 2 or 3, got 4/],
+    [
+      () => rotate90({ turns: [4 as 1] }),
+      RangeError,
+      /rotate90\.turns\[0\] must be 1, 2 or 3, got 4/,
+    ],
     [() => rotate90({ turns: [] }), TypeError, /rotate90\.turns/],
     [() => rotate({ degrees: 270 }), RangeError, /rotate\.degrees .*≤ 180, got 270/],
     [() => rotate({ fill: Number.NaN }), RangeError, /rotate\.fill .*got NaN/],

@@ -40,6 +40,10 @@ const packages: Record<string, Layering> = {
     order: ['(root)', 'remote', 'workers', 'storage', 'sources', 'packing', 'webgpu', 'tfjs'],
     entries: ['index.ts', 'dicom.ts', 'tfjs.ts', 'webgpu.ts'],
   },
+  node: {
+    order: ['(root)', 'workers', 'storage'],
+    entries: ['index.ts'],
+  },
 };
 
 /** One import of a relative path, from one src file to another. */

@@ -4,6 +4,7 @@
 import { createWorkerExecutor } from '@medfusion/web';
 import { type DicomSample, DicomSource, type DicomSourceOptions } from '@medfusion/web/dicom';
 import { describe, expect, it } from 'vitest';
+import { COLD_START } from '../setup/coldStart.js';
 import { fixtureBytes, fixtureFile, opfsFolder } from './localFiles.js';
 
 function pool(input: DicomSourceOptions) {
@@ -16,6 +17,7 @@ function pool(input: DicomSourceOptions) {
       return worker;
     },
     poolSize: 2,
+    ...COLD_START,
   });
 }
 

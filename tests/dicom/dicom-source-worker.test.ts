@@ -3,6 +3,7 @@
 import { createWorkerExecutor } from '@medfusion/web';
 import { type DicomSample, DicomSource } from '@medfusion/web/dicom';
 import { describe, expect, inject, it } from 'vitest';
+import { COLD_START } from '../setup/coldStart.js';
 
 const { files, filesUrl } = inject('dicom');
 
@@ -17,6 +18,7 @@ describe('DicomSource in Web Workers', () => {
           name: JSON.stringify(urls),
         }),
       poolSize: 2,
+      ...COLD_START,
     });
     const page = await DicomSource.open({ urls, window: 'file' });
     try {

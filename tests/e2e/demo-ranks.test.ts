@@ -1,6 +1,6 @@
 // The demo's "Four ranks, one epoch" panel: four Web Workers read one epoch of the
 // remote shards as ranks 0-3 of worldSize 4. Together they deliver every sample of
-// the epoch exactly once, and each fetches about a quarter of the shards' bytes.
+// the epoch exactly once, and each fetches the shards it reads once, whole (their sha256 checked).
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ describe('demo: four ranks share one epoch', () => {
     await demo?.stop();
   });
 
-  it('the four ranks cover the epoch exactly once, each fetching about a quarter of the bytes', async () => {
+  it('the four ranks cover the epoch exactly once, each fetching the shards it reads once, whole', async () => {
     await page.goto(`${demo.url}?backend=cpu`);
     await waitReady(page);
     await page.click('#ranks-run');
@@ -79,10 +79,18 @@ describe('demo: four ranks share one epoch', () => {
     expect(total).toBeGreaterThan(SAMPLES * 1024);
     const shares = tiles.map((t) => t.bytes / total);
     console.log('[e2e ranks] byte shares per rank', shares.map((s) => s.toFixed(3)).join(' '));
+    // The manifest gives each shard's sha256, so a rank reads each shard it touches once, whole,
+    // and checks it (since issue 45; before, the index streams were fetched too but not counted):
+    // with 3 shards of 200 samples and spans of 150, a rank fetches 1 or 2 whole shards, and no
+    // shard is fetched by more than the 2 ranks whose spans meet in it.
+    const SHARDS = SAMPLES / 200;
     for (const s of shares) {
-      expect(s).toBeGreaterThan(0.2);
-      expect(s).toBeLessThanOrEqual(0.3);
+      const whole = Math.round(s * SHARDS);
+      expect(whole).toBeGreaterThanOrEqual(1);
+      expect(whole).toBeLessThanOrEqual(2);
+      expect(Math.abs(s * SHARDS - whole)).toBeLessThan(0.02);
     }
+    expect(shares.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2 + 0.02);
     // the panel fits a phone: nothing to scroll sideways, once the page has laid itself out
     // again (the charts follow a resize on the next frame)
     await page.setViewportSize({ width: 390, height: 844 });

@@ -34,6 +34,15 @@ export function seeded(seed: number): () => number {
 }
 
 /**
+ * The bound of {@link bounded} for work whose claim is not about time (a damaged record read,
+ * a bad index refused): it must settle rather than hang. Far above what a loaded machine takes
+ * (milliseconds to a few seconds) and below the test timeout (60 s). A bound that tells two
+ * behaviours apart by time is set from the configured timeout or a baseline measured in the
+ * same test instead.
+ */
+export const HANG_MS = 30_000;
+
+/**
  * Run `work` and fail if it does not settle within `ms` of real time: no
  * scenario may wait without a bound. Returns the work's result and its time.
  */

@@ -12,7 +12,7 @@
 import { CsvImageDataset } from '@medfusion/web';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { bounded, report } from './harness.js';
+import { bounded, HANG_MS, report } from './harness.js';
 
 const ROWS = 10;
 const ROUNDS = 5;
@@ -74,10 +74,11 @@ describe('hostile CSV: 10^5 columns', () => {
         MAX_OVER_PARSE,
       );
     }
-    const { ms: widest } = await bounded('open, 10^5 columns', 5_000, () =>
+    // Reported, not bounded by wall time (the quadratic code took 6-8 s here on a quiet
+    // machine, which a busy one can come near with linear code): overParse is the guard.
+    const { ms: widest } = await bounded('open, 10^5 columns', HANG_MS, () =>
       openMs(texts[3] as string),
     );
-    expect(widest).toBeLessThan(5_000);
     report(ctx.task, {
       scenario: 'hostile inputs',
       case: 'CSV with 12.5k / 25k / 50k / 100k columns',
@@ -86,6 +87,7 @@ describe('hostile CSV: 10^5 columns', () => {
         ms25k: Math.round(open[1] as number),
         ms50k: Math.round(open[2] as number),
         ms100k: Math.round(open[3] as number),
+        ms100kAgain: Math.round(widest),
         ratio: Number(((open[3] as number) / (open[0] as number)).toFixed(1)),
         parseRatio: Number(((parse[3] as number) / (parse[0] as number)).toFixed(1)),
         overParse100k: Number((overParse[3] as number).toFixed(2)),

@@ -6,7 +6,7 @@
 // reading the whole line and parsing it cost ~10 s and 600 MB.
 import { CsvImageDataset, SizeLimitError } from '@medfusion/web';
 import { describe, expect, it } from 'vitest';
-import { bounded, report } from './harness.js';
+import { bounded, HANG_MS, report } from './harness.js';
 
 const MB = 2 ** 20;
 const CHUNK = 64 * 1024;
@@ -36,7 +36,7 @@ describe('hostile CSV: one 50 MB line', () => {
     const { body, stats } = oneLine(50 * MB);
     const rss0 = process.resourceUsage().maxRSS * 1024;
     let error: unknown;
-    const { ms } = await bounded('open', 3_000, async () => {
+    const { ms } = await bounded('open', HANG_MS, async () => {
       try {
         await CsvImageDataset.open({
           csvUrl: 'https://data.example/one-line.csv',

@@ -7,7 +7,7 @@
 import { IdbStore } from '@medfusion/web';
 import { deleteDB, openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bounded, report } from './harness.js';
+import { bounded, HANG_MS, report } from './harness.js';
 
 const names: string[] = [];
 const dbName = (tag: string) => {
@@ -54,7 +54,9 @@ describe('hostile IndexedDB records', () => {
     await damage(name, damaged, [[['huge', 0], new Uint8Array(10)]]);
 
     const b = new IdbStore({ name, maxBytes: 4000 });
-    const { value: usage, ms } = await bounded('open with damaged records', 5_000, () => b.usage());
+    const { value: usage, ms } = await bounded('open with damaged records', HANG_MS, () =>
+      b.usage(),
+    );
     expect(usage).toMatchObject({ bytes: 3000, entries: 3, corruptDropped: damaged.length });
     expect(Number.isFinite(usage.bytes)).toBe(true);
     expect((await b.keys()).sort()).toEqual(['a', 'b', 'c']);
@@ -92,7 +94,7 @@ describe('hostile IndexedDB records', () => {
       [[['x', 0], new Uint8Array(10)]],
     );
     await damage(name, [['y', null]], []);
-    const { value: got } = await bounded('get', 2_000, () =>
+    const { value: got } = await bounded('get', HANG_MS, () =>
       Promise.all([store.get('x'), store.get('y')]),
     );
     // x is a miss, reported; y's bytes still match the length and checksum this store wrote,
@@ -119,7 +121,7 @@ describe('hostile IndexedDB records', () => {
         [['b', 0], 'b'.repeat(100)],
       ],
     );
-    const { value: got } = await bounded('get', 2_000, () =>
+    const { value: got } = await bounded('get', HANG_MS, () =>
       Promise.all([store.get('a'), store.get('b')]),
     );
     expect(got).toEqual([undefined, undefined]);

@@ -6,7 +6,7 @@
 // every other entry is intact.
 import { checksum, OpfsStore } from '@medfusion/web';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bounded, report } from './harness.js';
+import { bounded, HANG_MS, report } from './harness.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -71,9 +71,9 @@ describe('hostile OPFS index', () => {
     const b = new OpfsStore({ dir });
     // Reported as soon as the store opens, before any read: the claim never counts. (Opening
     // starts the store's worker: ~1 s alone, more beside the suite's other browser files.)
-    const { value: usage, ms: openMs } = await bounded('open', 10_000, () => b.usage());
+    const { value: usage, ms: openMs } = await bounded('open', HANG_MS, () => b.usage());
     expect(usage).toMatchObject({ entries: 2, bytes: 2000, corruptDropped: 1 });
-    const { value: got, ms } = await bounded('get k1', 2_000, () => b.get('k1'));
+    const { value: got, ms } = await bounded('get k1', HANG_MS, () => b.get('k1'));
     expect(got).toBeUndefined();
     expect(await b.get('k0')).toEqual(values[0]);
     expect(await b.get('k2')).toEqual(values[2]);
@@ -103,7 +103,7 @@ describe('hostile OPFS index', () => {
     });
     const b = new OpfsStore({ dir });
     expect((await b.usage()).corruptDropped).toBe(2); // k0 and k1 as indexed
-    const { value: got } = await bounded('get', 2_000, () =>
+    const { value: got } = await bounded('get', HANG_MS, () =>
       Promise.all(['k0', 'k1', 'k2'].map((k) => b.get(k))),
     );
     // A segment end past the file: catching up rescans the segment from its start, so

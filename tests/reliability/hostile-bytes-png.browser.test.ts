@@ -6,7 +6,7 @@
 // cap are decoded at the target size by createImageBitmap itself (resize options).
 import { CsvImageDataset, ImageDecoder, LoadError, SizeLimitError } from '@medfusion/web';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bounded, report } from './harness.js';
+import { bounded, HANG_MS, report } from './harness.js';
 
 const images = new URL('/tests/web/fixtures/csv-images/images/', location.origin).href;
 
@@ -87,7 +87,7 @@ describe('hostile images: a decompression bomb', () => {
     expect(png.length).toBeLessThan(400 * 1024); // a small file…
     const decoder = new ImageDecoder({ width: 64, height: 64 });
     let error: unknown;
-    const { ms } = await bounded('decode', 2_000, async () => {
+    const { ms } = await bounded('decode', HANG_MS, async () => {
       try {
         await decoder.decode(new Blob([png as Uint8Array<ArrayBuffer>]), 'bomb.png');
       } catch (e) {
@@ -122,7 +122,7 @@ describe('hostile images: a decompression bomb', () => {
       width: 64,
       height: 64,
     });
-    const { value: error } = await bounded('get', 2_000, () => ds.get(1).catch((e) => e));
+    const { value: error } = await bounded('get', HANG_MS, () => ds.get(1).catch((e) => e));
     expect(error).toBeInstanceOf(LoadError);
     expect((error as LoadError).cause).toBeInstanceOf(SizeLimitError);
     expect(String((error as Error).message)).toContain(`image ${images}bomb.png (14000 × 14000)`);

@@ -7,7 +7,7 @@
 // a forged index in the store is dropped and rebuilt from the shard.
 import { MemoryStore, SourceFormatError, WebDatasetSource } from '@medfusion/web';
 import { describe, expect, inject, it } from 'vitest';
-import { bounded, report } from './harness.js';
+import { bounded, HANG_MS, report } from './harness.js';
 
 const server = inject('sampleServer');
 const enc = new TextEncoder();
@@ -92,7 +92,7 @@ function sidecar(edit: (entries: [string, number, number][]) => void, size?: num
 async function openWith(tag: string, index: string) {
   const shard = await upload(`${tag}.tar`, shardOf.bytes);
   const indexUrl = await upload(`${tag}.idx.json`, index);
-  const { value, ms } = await bounded(`open() with sidecar ${tag}`, 3_000, () =>
+  const { value, ms } = await bounded(`open() with sidecar ${tag}`, HANG_MS, () =>
     WebDatasetSource.open({ urls: [shard], sidecar: () => indexUrl }).then(
       (source) => ({ source, error: undefined }),
       (error: unknown) => ({ source: undefined, error }),
@@ -186,7 +186,7 @@ describe('hostile shard indexes', () => {
     );
     const { value: built, ms } = await bounded(
       'indexing a shard with a repeated member',
-      3_000,
+      HANG_MS,
       () =>
         WebDatasetSource.open({ urls: [shard], sidecar: false }).then(
           () => undefined,
@@ -216,7 +216,7 @@ describe('hostile shard indexes', () => {
     stored.entries[3][1] = stored.entries[2][1]; // s1.cls onto s1.png's bytes
     await store.put(key!, enc.encode(JSON.stringify(stored)));
 
-    const { value: again, ms } = await bounded('reopen with a forged stored index', 3_000, () =>
+    const { value: again, ms } = await bounded('reopen with a forged stored index', HANG_MS, () =>
       WebDatasetSource.open({ urls: [shard], store, sidecar: false }),
     );
     expect(again.stats()).toMatchObject({ indexBuilds: 1, storeHits: 0 });

@@ -9,7 +9,7 @@ import {
   Quarantine,
 } from '@medfusion/core';
 import { describe, expect, it } from 'vitest';
-import { bounded } from './harness.js';
+import { bounded, HANG_MS } from './harness.js';
 
 describe('fatal and quarantined failures', () => {
   it("a dataset closed mid-epoch ends the epoch under 'skip' (not 200 skipped samples)", async () => {
@@ -23,7 +23,7 @@ describe('fatal and quarantined failures', () => {
       collate: (s) => s.slice(),
     });
     let batches = 0;
-    const { value: error } = await bounded('closed mid-epoch', 5_000, async () => {
+    const { value: error } = await bounded('closed mid-epoch', HANG_MS, async () => {
       try {
         for await (const _ of loader) if (++batches === 2) await cached.close();
       } catch (e) {

@@ -3,7 +3,7 @@
 // and an abort during a backoff wait ends the epoch at once with no timer left.
 import { DataLoader, fromLoader, ManualClock, SampleFailedError } from '@medfusion/core';
 import { describe, expect, it } from 'vitest';
-import { bounded, driveClock } from './harness.js';
+import { bounded, driveClock, HANG_MS } from './harness.js';
 
 /** Index 3 fails `failures` times (then loads); attempt times are recorded. */
 function flaky(clock: ManualClock, failures: number) {
@@ -113,7 +113,7 @@ describe('onError retry', () => {
     expect(times).toEqual([0]);
     expect(clock.pending).toBe(1); // the backoff wait
     ctrl.abort(new Error('stop'));
-    const { value: error } = await bounded('abort in backoff', 5_000, () => run);
+    const { value: error } = await bounded('abort in backoff', HANG_MS, () => run);
     expect((error as Error).message).toBe('stop');
     expect(clock.pending).toBe(0);
     expect(loader.failures).toEqual([]); // an abort is not a sample failure

@@ -10,7 +10,7 @@ import {
   type SampleFailure,
 } from '@medfusion/core';
 import { describe, expect, it } from 'vitest';
-import { bounded } from './harness.js';
+import { bounded, HANG_MS } from './harness.js';
 
 function source(bad: Set<number>, async: boolean): Dataset<number> {
   return fromLoader(10, (i) => {
@@ -25,7 +25,7 @@ function source(bad: Set<number>, async: boolean): Dataset<number> {
 
 async function collect(loader: DataLoader<number, { values: number[]; indices: number[] }>) {
   const out: { values: number[]; indices: number[] }[] = [];
-  await bounded('skip epoch', 5_000, async () => {
+  await bounded('skip epoch', HANG_MS, async () => {
     for await (const b of loader) out.push(b);
   });
   return out;

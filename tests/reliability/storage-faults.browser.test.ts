@@ -13,7 +13,7 @@ import {
 import { IdbStore, OpfsStore } from '@medfusion/web';
 import { openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bounded, intact, pixelsOf, report, type Sample, seeded } from './harness.js';
+import { bounded, HANG_MS, intact, pixelsOf, report, type Sample, seeded } from './harness.js';
 
 const LENGTH = 200;
 const BYTES = 2048;
@@ -212,7 +212,7 @@ describe('storage faults: never a corrupt sample, training continues', () => {
       // every 10th reopen through the sync-handle worker, the others in-thread (faster)
       const store = new OpfsStore({ dir, worker: i % 10 === 0 });
       for (let k = i % 15; k < TORN; k += 15) {
-        const { value: got } = await bounded('torn get', 5_000, () =>
+        const { value: got } = await bounded('torn get', HANG_MS, () =>
           store.get(`reliability@1/${k}`),
         );
         if (got === undefined) refetched++;

@@ -5,6 +5,7 @@
 import { createCachedDataset, DataLoader, fromLoader } from '@medfusion/core';
 import { createWorkerExecutor } from '@medfusion/web';
 import { afterEach, describe, expect, it } from 'vitest';
+import { COLD_START, COLD_WAIT } from '../setup/coldStart.js';
 import { bounded, intact, pick, report, type Sample, seeded } from './harness.js';
 
 const LENGTH = 400;
@@ -16,7 +17,9 @@ afterEach(async () => {
 
 describe('bad samples in workers', () => {
   for (const onError of ['skip', 'retry'] as const) {
-    it(`10 % of loads throw inside the workers (${onError})`, async ({ task }) => {
+    it(`10 % of loads throw inside the workers (${onError})`, { timeout: 120_000 }, async ({
+      task,
+    }) => {
       const bad = pick(LENGTH, LENGTH / 10, seeded(9));
       const executor = createWorkerExecutor<Sample>({
         worker: () =>
@@ -25,8 +28,11 @@ describe('bad samples in workers', () => {
             name: `bad:${[...bad].join(',')}`,
           }),
         poolSize: 2,
+        ...COLD_START,
       });
       closers.push(() => executor.close());
+      // the bound below is the epoch's: a cold start of the pool comes before it
+      await expect.poll(() => executor.stats().readyWorkers, COLD_WAIT).toBe(2);
       const cached = createCachedDataset(
         fromLoader<Sample>(LENGTH, () => {
           throw new Error('loads run in the workers');

@@ -18,6 +18,10 @@
  * nothing), `no-range` (ignores Range: 200 with the whole file), `spa` (a single-page-app
  * fallback: 200 with an HTML page for every path). `GET /h-stats` answers
  * `{ [path]: bytesWritten }` of the finished `/h/` responses; `DELETE /h-stats` clears it.
+ * `GET /h-stalls` answers `{ [path]: count }` of the `/h/stall-*` responses that reached their
+ * stall (request read, headers flushed, half the body written): a test of a timeout on an
+ * injected clock moves it once the server is there. A query (`?case-7`) is ignored in serving
+ * and keeps a test's paths apart.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parquetWriteBuffer } from 'hyparquet-writer';
@@ -170,6 +174,7 @@ function serveHostile(
   mode: string,
   name: string,
   files: Map<string, Buffer | { size: number }>,
+  stalled: () => void,
 ): void {
   res.setHeader(
     'Access-Control-Expose-Headers',
@@ -187,7 +192,10 @@ function serveHostile(
     res.writeHead(404).end();
     return;
   }
-  if (mode === 'stall-headers') return; // never answers; the client gives up
+  if (mode === 'stall-headers') {
+    stalled();
+    return; // never answers; the client gives up
+  }
   const size = Buffer.isBuffer(file) ? file.length : file.size;
   const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
   const ranged = m !== null && mode !== 'no-range';
@@ -203,6 +211,7 @@ function serveHostile(
   res.writeHead(ranged ? 206 : 200, headers);
   if (mode === 'stall-body') {
     res.flushHeaders();
+    res.write('', stalled); // called once the headers are out
     return;
   }
   if (!Buffer.isBuffer(file)) {
@@ -211,7 +220,7 @@ function serveHostile(
   }
   const body = file.subarray(start, end);
   if (mode === 'stall-mid') {
-    res.write(body.subarray(0, Math.max(1, body.length >> 1)));
+    res.write(body.subarray(0, Math.max(1, body.length >> 1)), stalled);
     return;
   }
   res.end(body);
@@ -224,6 +233,7 @@ export async function startSampleServer(): Promise<{ url: string; close: () => P
   let manifest = { key: '', text: '' };
   const files = hostileFiles();
   const written: Record<string, number> = {};
+  const stalls: Record<string, number> = {};
   const server = createServer((req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     const path = req.url ?? '';
@@ -246,6 +256,10 @@ export async function startSampleServer(): Promise<{ url: string; close: () => P
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(written));
       return;
     }
+    if (path === '/h-stalls') {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(stalls));
+      return;
+    }
     seen.push({ path, authorization: req.headers.authorization ?? null });
     const file = /^\/files\/([\w.-]+)$/.exec(path);
     if (file) {
@@ -259,14 +273,16 @@ export async function startSampleServer(): Promise<{ url: string; close: () => P
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(manifest.text);
       return;
     }
-    const hostile = /^\/h\/([a-z-]+)\/(.+)$/.exec(path);
+    const hostile = /^\/h\/([a-z-]+)\/([^?]+)(?:\?.*)?$/.exec(path);
     if (hostile) {
       const socket = req.socket;
       const before = socket.bytesWritten;
       res.on('close', () => {
         written[path] = (written[path] ?? 0) + socket.bytesWritten - before;
       });
-      serveHostile(req, res, hostile[1] as string, hostile[2] as string, files);
+      serveHostile(req, res, hostile[1] as string, hostile[2] as string, files, () => {
+        stalls[path] = (stalls[path] ?? 0) + 1;
+      });
       return;
     }
     const echo = /^\/body\/([A-Za-z0-9_-]+)$/.exec(path);

@@ -14,6 +14,7 @@ import {
 } from '@medfusion/web';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { GNU_SHARDS } from '../fixtures-shards/fixtures.js';
+import { COLD_START } from '../setup/coldStart.js';
 
 const base = new URL('/tests/web/fixtures/csv-images/', location.origin).href;
 const open = (csv = 'manifest.csv') =>
@@ -35,7 +36,11 @@ const FIXTURES = {
 };
 
 function pool(fixture: keyof typeof FIXTURES, poolSize: number) {
-  const executor = createWorkerExecutor<CsvImageSample>({ worker: FIXTURES[fixture], poolSize });
+  const executor = createWorkerExecutor<CsvImageSample>({
+    worker: FIXTURES[fixture],
+    poolSize,
+    ...COLD_START,
+  });
   closers.push(executor);
   return executor;
 }

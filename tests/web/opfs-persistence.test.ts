@@ -1,6 +1,5 @@
 import { OpfsStore } from '@medfusion/web';
 import { afterEach, describe, expect, it } from 'vitest';
-import { probeSyncHandles } from './syncHandleProbe';
 
 const dirs: string[] = [];
 function dirName(tag: string): string {
@@ -20,29 +19,6 @@ function bytes(n: number, seed: number): Uint8Array {
 }
 
 describe('OpfsStore persistence', () => {
-  it('finds every entry again from a new store (new worker) on the same dir', async () => {
-    const dir = dirName('reopen');
-    const a = new OpfsStore({ dir, maxBytes: 4 * 2 ** 20 });
-    await Promise.all(Array.from({ length: 50 }, (_, i) => a.put(`k${i}`, bytes(1000 + i, i))));
-    await a.put('k7', bytes(10, 99)); // overwrite
-    expect(await a.delete('k3')).toBe(true);
-    // Sync access handles where they open (WebKitGTK rejects them: the async path there).
-    expect((await a.usage()).backend).toBe((await probeSyncHandles()).opens ? 'sync' : 'async');
-    await a.close();
-
-    const b = new OpfsStore({ dir, maxBytes: 4 * 2 ** 20 });
-    expect((await b.keys()).length).toBe(49);
-    for (let i = 0; i < 50; i++) {
-      const got = await b.get(`k${i}`);
-      if (i === 3) expect(got).toBeUndefined();
-      else expect(got).toEqual(i === 7 ? bytes(10, 99) : bytes(1000 + i, i));
-    }
-    const u = await b.usage();
-    expect(u.entries).toBe(49);
-    expect(u.segments).toBeGreaterThanOrEqual(1);
-    await b.close();
-  });
-
   it('recovers entries written after the last index snapshot from the segment tail', async () => {
     const dir = dirName('tail');
     const a = new OpfsStore({ dir, snapshotDelayMs: 60_000 });

@@ -2,6 +2,7 @@ import { type SignUrl, WebDatasetSource } from '@medfusion/web';
 import { describe, expect, inject, it } from 'vitest';
 import { GNU_SHARDS, sampleFiles } from '../fixtures-shards/fixtures.js';
 import type { S3LogEntry } from '../setup/s3Server.js';
+import { expireTimeout, WatchedClock } from '../setup/watchedClock.js';
 import { presign } from './s3Backend.js';
 
 // s3rver (an S3-compatible server) on 127.0.0.1 behind a logging proxy, and a stand-in app
@@ -48,7 +49,11 @@ function expected(index: number): Record<string, Uint8Array> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('signUrl: an epoch from a private S3 bucket over presigned URLs that expire', () => {
-  it('delivers every sample, re-signs only expired URLs, and sends no request without a valid signature', async () => {
+  // 120 s, not 60: the epoch reads in real time around a real expiry (the thing under test),
+  // and a loaded machine took 57 s of the 60 for what is 16 s when quiet.
+  it('delivers every sample, re-signs only expired URLs, and sends no request without a valid signature', {
+    timeout: 120_000,
+  }, async () => {
     const before = await storeLog();
     const calls: HookCall[] = [];
     const source = await WebDatasetSource.open({ manifestUrl, signUrl: backendHook(calls) });
@@ -110,9 +115,11 @@ describe('signUrl: concurrent reads', () => {
     const urls = calls.map((c) => c.url);
     expect(new Set(urls).size).toBe(urls.length);
     expect(calls.every((c) => !c.refresh)).toBe(true);
+    // The manifest, each shard and its sidecar index (read since the manifest's sha256 no
+    // longer makes the reader stream a shard for its index).
     expect(new Set(urls)).toEqual(
       new Set(
-        ['manifest.json', ...GNU_SHARDS.map((s) => s.name)].map(
+        ['manifest.json', ...GNU_SHARDS.flatMap((s) => [s.name, `${s.name}.idx.json`])].map(
           (n) => `${endpoint}/${bucket}/${n}`,
         ),
       ),
@@ -161,14 +168,22 @@ describe('signUrl: bad hooks and a server that keeps refusing', () => {
 
   it('a hook that never settles fails with SIGN_URL_FAILED after signTimeoutMs and sees its signal abort', async () => {
     let hookSignal: AbortSignal | undefined;
-    const error = await WebDatasetSource.open({
-      manifestUrl,
-      signTimeoutMs: 200,
-      signUrl: (_url, { signal }) => {
-        hookSignal = signal;
-        return new Promise<string>(() => {});
-      },
-    }).catch((e: unknown) => e);
+    // signTimeoutMs on an injected clock: at 200 ms of it and not 1 ms before, however busy.
+    const clock = new WatchedClock();
+    const { error, ms } = await expireTimeout(
+      clock,
+      WebDatasetSource.open({
+        manifestUrl,
+        signTimeoutMs: 200,
+        clock,
+        signUrl: (_url, { signal }) => {
+          hookSignal = signal;
+          return new Promise<string>(() => {});
+        },
+      }),
+      { what: 'open() with a hook that never settles', reached: () => hookSignal !== undefined },
+    );
+    expect(ms).toBe(200);
     expect(error).toMatchObject({ code: 'SIGN_URL_FAILED' });
     expect((error as Error).message).toContain('signTimeoutMs');
     expect(hookSignal?.aborted).toBe(true);

@@ -5,6 +5,7 @@ import { shardPlan } from '@medfusion/core';
 import { createWorkerExecutor, WebDatasetSource, type WorkerExecutor } from '@medfusion/web';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { GNU_SHARDS, sampleFiles, sampleKey } from '../fixtures-shards/fixtures.js';
+import { COLD_START } from '../setup/coldStart.js';
 import { shardTransform, type TransformedSample } from './fixtures/shardTransform.js';
 
 const { nginx } = inject('shardServers');
@@ -25,6 +26,7 @@ function pool(name = 'plain'): WorkerExecutor<TransformedSample> {
         name,
       }),
     poolSize: 2,
+    ...COLD_START,
     callTimeoutMs: 20_000,
   });
   closers.push(() => executor.close());

@@ -4,36 +4,7 @@ import { type GpuBatch, UploadRing, uploadBatch } from '@medfusion/web/webgpu';
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { server } from 'vitest/browser';
-
-// Chromium runs with SwiftShader's software adapter (vite.config.ts), so there WebGPU must work.
-// Firefox ESR here has no adapter (navigator.gpu is missing): the GPU cases are skipped with
-// that reason in their name, and what the library does without WebGPU is tested below.
-const adapter = (await navigator.gpu?.requestAdapter().catch(() => null)) ?? null;
-const noWebGpu = server.browser !== 'chromium' && adapter === null;
-const skipReason = noWebGpu
-  ? ` [skipped in ${server.browser}: no WebGPU adapter (${navigator.gpu ? 'requestAdapter() is null' : 'navigator.gpu is missing'})]`
-  : '';
-
-async function readBack(
-  device: GPUDevice,
-  buffer: GPUBuffer,
-  byteLength: number,
-): Promise<Uint8Array> {
-  const size = Math.ceil(byteLength / 4) * 4;
-  const staging = device.createBuffer({
-    size,
-    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-  });
-  const enc = device.createCommandEncoder();
-  enc.copyBufferToBuffer(buffer, 0, staging, 0, size);
-  device.queue.submit([enc.finish()]);
-  await staging.mapAsync(GPUMapMode.READ);
-  const bytes = new Uint8Array(staging.getMappedRange().slice(0, byteLength));
-  staging.unmap();
-  staging.destroy();
-  return bytes;
-}
+import { newDevice, noWebGpu, readBack, skipReason } from './webgpuFixtures.js';
 
 const bytesOf = (a: ArrayBufferView) =>
   new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength));
@@ -48,9 +19,7 @@ describe.skipIf(noWebGpu)(`uploadBatch on WebGPU (SwiftShader)${skipReason}`, ()
   let device: GPUDevice;
 
   beforeAll(async () => {
-    expect(navigator.gpu, 'navigator.gpu missing: WebGPU flags not applied').toBeDefined();
-    expect(adapter, 'requestAdapter() returned null').not.toBeNull();
-    device = await adapter!.requestDevice();
+    device = await newDevice();
   });
 
   afterAll(() => device?.destroy());

@@ -1,11 +1,12 @@
 import { CachingEngine, createWorkerExecutor, Speculation } from '@medfusion/web';
 import { afterEach, describe, expect, it } from 'vitest';
+import { COLD_START, COLD_WAIT } from '../setup/coldStart.js';
 
 // Issue 18's ordering rule in the worker pool: a call a reader waits for
 // (demand) starts before every speculative call still waiting for a worker.
 
 /** Worker start-up can take a while on a busy machine. */
-const WAIT = { timeout: 20_000 };
+const WAIT = COLD_WAIT;
 
 interface Echo {
   index: number;
@@ -24,6 +25,7 @@ async function busyPool() {
     worker: () =>
       new Worker(new URL('./fixtures/echo.worker.ts', import.meta.url), { type: 'module' }),
     poolSize: 1,
+    ...COLD_START,
     concurrency: 1,
   });
   closers.push(() => executor.close());
@@ -104,6 +106,7 @@ describe('worker pool: speculation bounded by the cores free for it', () => {
     const executor = createWorkerExecutor<never>({
       worker: pendingWorker,
       poolSize: 2,
+      ...COLD_START,
       concurrency: 2,
       speculativeWorkers: 1,
     });
