@@ -1,5 +1,6 @@
-// `pnpm bench pack [--files 20000] [--rounds 5] [--memory-samples 200000] [--epoch 0]
-//    [--epoch-samples 2000] [--epoch-strategy both] [--only writers,memory,cold-epoch]`
+// `pnpm bench pack [--files 20000] [--rounds 5] [--archive-samples 1000000] [--archive-rounds 3]
+//    [--epoch 0] [--epoch-samples 2000] [--epoch-strategy both] [--epoch-data <dir>]
+//    [--only writers,archive,cold-epoch]`
 // `medfusion pack` against the writers a user would otherwise reach for, in one process,
 // rounds alternating (A B C, B C A, C A B, ...), the first round a warm-up (page cache):
 // - vs-gnu-tar: `medfusion pack <folder> --out <dir> --folder-labels` (no decode) of --files
@@ -9,32 +10,40 @@
 //   /usr/bin/python3, standard-library tarfile doing what WebDataset's ShardWriter/TarWriter do:
 //   `<key>.png` + `<key>.cls` per sample, shards rolled at the same 64 MB).
 //   Ratios: ours over theirs in throughput (their wall time / ours), per round; the median.
-// - memory-200k: peak resident memory (/usr/bin/time's max RSS: the process with its worker
-//   threads) of packing --memory-samples small PNGs (one run).
+// - archive rows (memory-1M, memory-per-sample, parts-read-x, parts-speedup): packing
+//   --archive-samples small PNGs; bench/pack/archive.ts says how each is measured.
+// - epoch-1M: one shuffled epoch of those samples, packed, over nginx, by 4 ranks in Node,
+//   against plain range reads of the same shards (bench/pack/epoch1m.ts); --epoch-data <dir>
+//   packs into <dir> once and reuses it (the 10^6 pack takes minutes).
 // - cold-epoch-decoded-vs-png: the demo's cold epoch from `--decode` shards against per-file PNG
 //   over HTTP, in Chromium, through the demo bench's page (bench/pack/epoch.ts says how);
 //   --epoch 0 leaves the row out.
-// --only runs some of the rows: writers (vs-gnu-tar, vs-python-tarfile), memory, cold-epoch.
+// --only runs some of the rows: writers (vs-gnu-tar, vs-python-tarfile), archive, epoch-1m,
+// cold-epoch.
 // Figures are wall times of whole commands (process start included, as a user sees them).
 // Prints a table, then one JSON line as the last line.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { arg, intArg } from './_args.js';
 import { median, round } from './_stats.js';
 import { printTable } from './_table.js';
+import { archiveRows } from './pack/archive.js';
 import { runColdEpoch } from './pack/epoch.js';
+import { epochRows } from './pack/epoch1m.js';
+import { writeSmallPngFolder } from './pack/smallPngFolder.js';
 import { generatePngs } from './tfjs/pngs.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(repo, 'packages/cli/dist/bin.js');
 const FILES = intArg('files', 20_000);
 const ROUNDS = intArg('rounds', 5);
-const MEMORY_SAMPLES = Number(arg('memory-samples') ?? 200_000);
+const ARCHIVE_SAMPLES = intArg('archive-samples', 1_000_000);
+const ARCHIVE_ROUNDS = intArg('archive-rounds', 3);
 const EPOCH = arg('epoch') !== '0';
-const PARTS = ['writers', 'memory', 'cold-epoch'] as const;
+const PARTS = ['writers', 'archive', 'epoch-1m', 'cold-epoch'] as const;
 const ONLY = arg('only')?.split(',');
 for (const p of ONLY ?? []) {
   if (!(PARTS as readonly string[]).includes(p))
@@ -75,7 +84,25 @@ async function main(): Promise<void> {
   const rows: Record<string, unknown>[] = [];
   try {
     if (wanted('writers')) writersRows(tmp, rows);
-    if (MEMORY_SAMPLES > 0 && wanted('memory')) rows.push(memoryRow(tmp));
+    if (ARCHIVE_SAMPLES > 0 && wanted('archive'))
+      rows.push(...archiveRows(tmp, ARCHIVE_SAMPLES, ARCHIVE_ROUNDS));
+    if (ARCHIVE_SAMPLES > 0 && wanted('epoch-1m')) {
+      // --epoch-data <dir>: pack there once and reuse it in later runs (it is kept).
+      const kept = arg('epoch-data');
+      const dataset = kept ? resolve(kept) : join(tmp, 'epoch-ds');
+      if (!existsSync(join(dataset, 'manifest.json'))) {
+        const input = join(tmp, 'epoch-in');
+        writeSmallPngFolder(input, ARCHIVE_SAMPLES);
+        // Shards of 4 MB: a window of 4 is 16 MB, held whole by each rank's source.
+        execFileSync(
+          process.execPath,
+          [BIN, 'pack', input, '--out', dataset, '--folder-labels', '--shard-size', '4MB'],
+          { stdio: 'ignore' },
+        );
+        rmSync(input, { recursive: true, force: true });
+      }
+      rows.push(...(await epochRows(tmp, dataset, ARCHIVE_ROUNDS)));
+    }
     if (EPOCH && wanted('cold-epoch')) rows.push(...(await runColdEpoch(tmp, BIN, ROUNDS)));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -140,7 +167,12 @@ function writersRows(tmp: string, rows: Record<string, unknown>[]): void {
     ]);
   }
   rows.push({ name: 'vs-gnu-tar', ratio: round(median(ratios.tar), 3), files: FILES });
-  rows.push({ name: 'vs-python-tarfile', ratio: round(median(ratios.python), 3), files: FILES });
+  rows.push({
+    name: 'vs-python-tarfile',
+    ratio: round(median(ratios.python), 3),
+    files: FILES,
+    target: 2.5,
+  });
   printTable(['writer', 'median s', 'range s', 'MB/s', 'files/s'], table);
   console.log(
     `ratios (ours / theirs, throughput): vs GNU tar ${median(ratios.tar).toFixed(3)} [${ratios.tar.map((x) => x.toFixed(2)).join(', ')}], ` +
@@ -148,29 +180,6 @@ function writersRows(tmp: string, rows: Record<string, unknown>[]): void {
   );
   rmSync(input, { recursive: true, force: true });
   rmSync(join(tmp, 'out'), { recursive: true, force: true });
-}
-
-/** Pack MEMORY_SAMPLES small PNGs once under /usr/bin/time; its max RSS. */
-function memoryRow(tmp: string): Record<string, unknown> {
-  const input = join(tmp, 'mem');
-  writeFolder(input, MEMORY_SAMPLES);
-  const out = join(tmp, 'mem-out');
-  const t0 = performance.now();
-  const r = spawnSync(
-    '/usr/bin/time',
-    ['-f', 'maxrss_kb=%M', process.execPath, BIN, 'pack', input, '--out', out, '--folder-labels'],
-    { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const secs = (performance.now() - t0) / 1000;
-  const kb = Number(/maxrss_kb=(\d+)/.exec(r.stderr)?.[1]);
-  if (r.status !== 0 || !Number.isFinite(kb)) throw new Error(`memory run failed: ${r.stderr}`);
-  const peakRssMB = round(kb / 1024, 1);
-  console.log(
-    `memory: packing ${MEMORY_SAMPLES} samples peaked at ${peakRssMB} MB resident (${secs.toFixed(1)} s)`,
-  );
-  rmSync(input, { recursive: true, force: true });
-  rmSync(out, { recursive: true, force: true });
-  return { name: 'memory-200k', peakRssMB, samples: MEMORY_SAMPLES, secs: round(secs, 1) };
 }
 
 main().catch((error: unknown) => {

@@ -54,7 +54,13 @@ export const SCENARIOS: readonly SizeScenario[] = [
   {
     name: 'web/tfjs: toTfDataset (TF.js external)',
     code: "export { toTfDataset } from '@medfusion/web/tfjs';",
-    budget: 1_400, // baseline 1_261 (Vite 8.3.8)
+    budget: 1_850, // baseline 1_668 (Vite 8.3.8): toTfDataset checks its options through core's withDefault since #46 (1_261 before)
+  },
+  {
+    name: 'web/webgpu: UploadRing, uploadBatch',
+    code: "export { UploadRing, uploadBatch } from '@medfusion/web/webgpu';",
+    budget: 4_100, // baseline 3_695 (Vite 8.3.8): the ring, its toFloat32 compute pass (WGSL) and core's toFloat32 checks
+    mustNotContain: ['DataLoader', '@tensorflow'],
   },
 ];
 

@@ -1,5 +1,7 @@
 // `pnpm bench store [--scale F] [--concurrency N] [--rounds R]
-//   [--only throughput|epoch|breakdown|encryption] [--sizes 4,150] [--random-values]`
+//   [--only throughput|epoch|breakdown|encryption|node] [--sizes 4,150] [--random-values]`
+// (--only node: the Node rows alone, bench/store/nodeRows.ts (LmdbStore vs one file per key and
+// classic-level) and bench/store/nodeEpoch.ts (the epoch row in Node); a full run ends with them)
 // (--only encryption: the throughput of OpfsStore and IdbStore, plain and encrypted, and the
 // epochs; what issue 40's figures need) (--sizes: which sample sizes, in KB, the breakdown and
 //   throughput run; --random-values: throughput values of random bytes, incompressible as sealed
@@ -45,7 +47,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import { createServer, defaultClientConditions } from 'vite';
+import { arg } from './_args.js';
 import { chromiumLaunchOptions } from './_chromium.js';
+import { median, round } from './_stats.js';
 import type {
   BreakdownRow,
   EpochRow,
@@ -53,26 +57,21 @@ import type {
   StoreBenchResult,
   ThroughputRow,
 } from './store/main.js';
+import { nodeEpochRows } from './store/nodeEpoch.js';
+import { nodeRows } from './store/nodeRows.js';
 import { startThrottledServer } from './store/throttledServer.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const scale = Math.min(1, Math.max(0.01, Number(arg('scale') ?? 1) || 1));
 const concurrency = Math.max(1, Number(arg('concurrency') ?? 8) || 8);
 const rounds = Math.max(1, Number(arg('rounds') ?? 5) || 5);
 const onlyArg = arg('only') ?? 'all';
-if (
-  onlyArg !== 'all' &&
-  onlyArg !== 'throughput' &&
-  onlyArg !== 'epoch' &&
-  onlyArg !== 'breakdown' &&
-  onlyArg !== 'encryption'
-) {
-  throw new RangeError(`--only must be throughput, epoch, breakdown or encryption, got ${onlyArg}`);
+if (!['all', 'throughput', 'epoch', 'breakdown', 'encryption', 'node'].includes(onlyArg)) {
+  throw new RangeError(
+    `--only must be throughput, epoch, breakdown, encryption or node, got ${onlyArg}`,
+  );
 }
-const only: StoreBenchConfig['only'] = onlyArg;
+const nodeOnly = onlyArg === 'node';
+const only = (nodeOnly ? 'all' : onlyArg) as StoreBenchConfig['only'];
 const randomValues = process.argv.includes('--random-values');
 const sizesArg = (arg('sizes') ?? '4,150').split(',').map(Number);
 for (const kb of sizesArg) {
@@ -84,14 +83,31 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..');
 const KB = 1024;
 
+const sizes = (
+  [
+    [n(10_000), 4 * KB],
+    [n(2_000), 150 * KB],
+  ] as [number, number][]
+).filter(([, bytes]) => sizesArg.includes(bytes / KB));
+const runNodeRows = async () => [
+  ...(await nodeRows({ sizes, rounds, concurrency })),
+  ...(await nodeEpochRows({
+    samples: n(2_000),
+    size: 150 * KB,
+    sweepSamples: n(150),
+    netSweep: [4, 8, 16],
+    diskSweep: [2, 8, 32],
+    rounds,
+  })),
+];
+
 async function main(): Promise<void> {
+  if (nodeOnly) {
+    console.log(JSON.stringify({ bench: 'store', rows: await runNodeRows() }));
+    return;
+  }
   const cfgBase = {
-    sizes: (
-      [
-        [n(10_000), 4 * KB],
-        [n(2_000), 150 * KB],
-      ] as [number, number][]
-    ).filter(([, bytes]) => sizesArg.includes(bytes / KB)),
+    sizes,
     concurrency,
     epochSamples: n(2_000),
     epochSize: 150 * KB,
@@ -154,7 +170,8 @@ async function main(): Promise<void> {
         ).runStoreBench(c),
       cfg,
     );
-    report(result.breakdown, result.throughput, result.epochs);
+    const extra = only === 'all' ? await runNodeRows() : [];
+    report(result.breakdown, result.throughput, result.epochs, extra);
   } finally {
     await browser.close();
     await server.close();
@@ -163,16 +180,15 @@ async function main(): Promise<void> {
   }
 }
 
-const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 const sizeLabel = (b: number) => `${Math.round(b / KB)}KB`;
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
-function report(bd: BreakdownRow[], tp: ThroughputRow[], ep: EpochRow[]): void {
-  const rows: Record<string, unknown>[] = [];
+function report(
+  bd: BreakdownRow[],
+  tp: ThroughputRow[],
+  ep: EpochRow[],
+  nodeRowsOfRun: Record<string, unknown>[],
+): void {
+  const rows: Record<string, unknown>[] = [...nodeRowsOfRun];
   if (bd.length > 0) {
     console.log(
       '\nWhere a put goes (ms per record, each stage timed on its own; batch = ops in flight)',

@@ -5,7 +5,12 @@
 // (bench/pipeline.ts) serves the data with the demo's latency middleware and reads CPU time.
 // The cold-epoch row of `pnpm bench pack` runs the same rows from `medfusion pack --decode`
 // shards instead (decodedSource.ts), the cold epoch only.
-import { CsvImageDataset, checksum, type LoadPhaseStats } from '@medfusion/web';
+import {
+  CsvImageDataset,
+  checksum,
+  type LoadPhaseStats,
+  type WorkerHostClient,
+} from '@medfusion/web';
 import * as tf from '@tensorflow/tfjs';
 import { fetchManifest, IMAGES_PATH, manifestBlobUrl } from '../../demo/src/manifest.js';
 import { buildFusionModel, chooseBackend } from '../../demo/src/model.js';
@@ -15,6 +20,17 @@ import { type PipelineStats, phasesSince } from '../../demo/src/stats.js';
 import { trainModel } from '../../demo/src/train.js';
 import { type DecodedSource, openDecodedSource } from './decodedSource.js';
 import type { CpuDelta, EpochResult, RowConfig, RowResult, StepTimeline } from './types.js';
+
+/**
+ * The bench runs the demo's pipeline on the page itself, so the page starts its decode
+ * workers directly (the demo's training worker asks the page's WorkerHost instead).
+ */
+const pageHost: WorkerHostClient = {
+  spawn: () =>
+    new Worker(new URL('../../demo/src/loader.worker.ts', import.meta.url), { type: 'module' }),
+  offers: async () => true,
+  close: () => {},
+};
 
 declare global {
   interface Window {
@@ -136,7 +152,7 @@ async function runRow(cfg: RowConfig): Promise<RowResult> {
     backend: cfg.backend as Settings['backend'],
     ...(cfg.loadsInFlight > 0 ? { loadsInFlight: cfg.loadsInFlight } : {}),
   };
-  const p = await Pipeline.create(src, settings);
+  const p = await Pipeline.create(src, settings, pageHost);
   const model = buildFusionModel({ side: 64, features: src.features });
   const epochs: EpochResult[] = [];
   let timeline: StepTimeline | undefined;

@@ -2,10 +2,17 @@
 // where a put's time goes, store throughput (OpfsStore, IdbStore, idb-keyval and
 // the raw SyncAccessHandle ceiling in the same page, alternating in rounds) and
 // one epoch from disk versus one over the throttled HTTP server.
-import { createCachedDataset, type Dataset, fromLoader, IdbStore, OpfsStore } from '@medfusion/web';
+import {
+  createCachedDataset,
+  type Dataset,
+  IdbStore,
+  OpfsStore,
+  type PersistentStore,
+} from '@medfusion/web';
 import { deleteDB } from 'idb';
 import { createStore, clear as kvClear, get as kvGet, set as kvSet } from 'idb-keyval';
 import { type Competitor, kvCompetitor } from './competitor.js';
+import { epoch, httpSource, offlineSource, permutation } from './epochRun.js';
 import { plainIdbCompetitor } from './plainIdb.js';
 import { ask, rawDiskCompetitor, rawServeCompetitor, rawWorker } from './rawCompetitors.js';
 
@@ -84,19 +91,6 @@ export interface BreakdownRow {
 const log = (m: string) => console.log(`[bench] ${m}`);
 const idle = () => new Promise((r) => setTimeout(r, 1500));
 const pause = () => new Promise((r) => setTimeout(r, 200));
-
-function permutation(n: number, seed: number): number[] {
-  const a = Array.from({ length: n }, (_, i) => i);
-  let s = seed >>> 0;
-  for (let i = n - 1; i > 0; i--) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    const j = s % (i + 1);
-    const t = a[i]!;
-    a[i] = a[j]!;
-    a[j] = t;
-  }
-  return a;
-}
 
 /** An OpfsStore or IdbStore competitor (with `key`: encryption at rest on). */
 function storeCompetitor(kind: 'opfs' | 'idb', key?: CryptoKey): Competitor {
@@ -319,49 +313,11 @@ async function breakdown(cfg: StoreBenchConfig): Promise<BreakdownRow[]> {
   return rows;
 }
 
-function httpSource(cfg: StoreBenchConfig): Dataset<Uint8Array> {
-  return fromLoader(cfg.epochSamples, async (i, signal) => {
-    const res = await fetch(`${cfg.netUrl}/s/${i}`, {
-      signal: signal ?? null,
-    });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    return new Uint8Array(await res.arrayBuffer());
-  });
-}
-
-const offlineSource = (n: number): Dataset<Uint8Array> =>
-  fromLoader(n, () => {
-    throw new Error('offline: the network is off in the disk epoch');
-  });
-
-async function epoch(
-  source: Dataset<Uint8Array>,
-  order: number[],
-  size: number,
-  prefetch: number,
-  store?: OpfsStore,
-): Promise<{ ms: number; diskHits: number }> {
-  const common = { cacheType: 'prefetch' as const, prefetchSize: prefetch, numWorkers: prefetch };
-  const tiered = store
-    ? createCachedDataset(source, { ...common, store, fingerprint: 'bench-epoch@1' })
-    : undefined;
-  const ds = tiered ?? createCachedDataset(source, common);
-  ds.setPlan(order);
-  const t0 = performance.now();
-  for (const i of order) {
-    const v = await ds.get(i);
-    if (v.byteLength !== size)
-      throw new Error(`sample ${i}: ${v.byteLength} bytes, expected ${size}`);
-  }
-  const ms = performance.now() - t0;
-  let diskHits = 0;
-  if (tiered) {
-    await tiered.flush();
-    diskHits = tiered.getCacheStats().diskHits;
-  }
-  await ds.close();
-  return { ms, diskHits };
-}
+/** An epoch's disk tier on `store` (the caller's, left open). */
+const onStore =
+  (store: PersistentStore) =>
+  (source: Dataset<Uint8Array>, common: Parameters<typeof createCachedDataset<Uint8Array>>[1]) =>
+    createCachedDataset(source, { ...common, store });
 
 async function epochs(cfg: StoreBenchConfig): Promise<EpochRow[]> {
   const rows: EpochRow[] = [];
@@ -371,7 +327,7 @@ async function epochs(cfg: StoreBenchConfig): Promise<EpochRow[]> {
   let bestRate = 0;
   for (const p of cfg.netSweep) {
     const slice = order.slice(0, cfg.netSweepSamples);
-    const { ms } = await epoch(httpSource(cfg), slice, cfg.epochSize, p);
+    const { ms } = await epoch(httpSource(cfg.netUrl, cfg.epochSamples), slice, cfg.epochSize, p);
     log(`network sweep prefetch ${p}: ${ms.toFixed(0)} ms for ${slice.length}`);
     rows.push({
       source: 'network',
@@ -389,7 +345,13 @@ async function epochs(cfg: StoreBenchConfig): Promise<EpochRow[]> {
   const root = await navigator.storage.getDirectory();
   await root.removeEntry('bench-store-epoch', { recursive: true }).catch(() => {});
   const fill = new OpfsStore({ dir: 'bench-store-epoch', maxBytes: 4 * 2 ** 30 });
-  const net = await epoch(httpSource(cfg), order, cfg.epochSize, best, fill);
+  const net = await epoch(
+    httpSource(cfg.netUrl, cfg.epochSamples),
+    order,
+    cfg.epochSize,
+    best,
+    onStore(fill),
+  );
   await fill.close();
   log(`network epoch (prefetch ${best}, disk tier filling behind): ${net.ms.toFixed(0)} ms`);
   rows.push({
@@ -406,7 +368,13 @@ async function epochs(cfg: StoreBenchConfig): Promise<EpochRow[]> {
   const diskRuns: EpochRow[] = [];
   for (const p of cfg.diskSweep) {
     const store = new OpfsStore({ dir: 'bench-store-epoch', maxBytes: 4 * 2 ** 30 });
-    const r = await epoch(offlineSource(cfg.epochSamples), order2, cfg.epochSize, p, store);
+    const r = await epoch(
+      offlineSource(cfg.epochSamples),
+      order2,
+      cfg.epochSize,
+      p,
+      onStore(store),
+    );
     await store.close();
     if (r.diskHits !== order2.length) throw new Error(`disk epoch: only ${r.diskHits} disk hits`);
     log(`disk epoch prefetch ${p}: ${r.ms.toFixed(0)} ms`);
@@ -452,7 +420,7 @@ async function encryptedDiskEpochs(cfg: StoreBenchConfig, order: number[]): Prom
   const runs: EpochRow[] = [];
   for (const p of cfg.diskSweep) {
     const store = new OpfsStore(opts);
-    const r = await epoch(offlineSource(cfg.epochSamples), order, cfg.epochSize, p, store);
+    const r = await epoch(offlineSource(cfg.epochSamples), order, cfg.epochSize, p, onStore(store));
     const u = await store.usage();
     await store.close();
     if (r.diskHits !== order.length || u.undecryptable !== 0)
