@@ -1,4 +1,5 @@
-// Test-only hook for the WebKitGTK e2e (tests/e2e/demo-webkit.test.ts), where no automation
+// Test-only hook for the WebKitGTK e2e (tests/e2e/demo-webkit.test.ts) and the stress harness
+// (tests/stress/; `&trace=1` forwards every thread's breadcrumbs, trace.ts), where no automation
 // protocol can drive the page: opened as `?e2e-report=<url>`, the page trains once with the
 // settings in the URL and POSTs what it saw (status, epoch, sample origins, loss, the disk tier's
 // backend, service worker state, console errors) to `<url>` as JSON. Without the parameter it does
@@ -29,6 +30,8 @@ export interface E2eReport {
   /** console.error calls and uncaught errors / rejections on the page. */
   consoleErrors: string[];
 }
+
+import { forwardTraces, trace, tracing } from './trace.js';
 
 const text = (sel: string) => document.querySelector<HTMLElement>(sel)?.textContent ?? '';
 const data = (sel: string) => document.querySelector<HTMLElement>(sel)?.dataset ?? {};
@@ -67,6 +70,19 @@ function whenStatus(done: (s: HTMLElement) => boolean): Promise<HTMLElement> {
 export function mountE2eReport(): void {
   const url = reportUrl(location.search);
   if (!url) return;
+  if (tracing) {
+    // &trace=1 (tests/stress/): every thread's breadcrumbs, and each status the page shows
+    forwardTraces(url);
+    const status = document.querySelector('#status');
+    if (status) {
+      const say = () => trace(`status ${status.getAttribute('data-state')}: ${status.textContent}`);
+      new MutationObserver(say).observe(status, {
+        childList: true,
+        subtree: true,
+        attributes: true,
+      });
+    }
+  }
   const consoleErrors: string[] = [];
   const error = console.error.bind(console);
   console.error = (...args: unknown[]) => {

@@ -1,4 +1,3 @@
-import * as Comlink from 'comlink';
 import { drawAugmentGrid } from './augmentation.js';
 import { LiveChart } from './charts.js';
 import { REFERENCE_TRACE } from './compare.js';
@@ -15,7 +14,8 @@ import { readSettings, type Settings, type Source } from './settings.js';
 import type { SourceInfo } from './sources.js';
 import { tierRates } from './stats.js';
 import { showBottleneck, showDisk, showOrigin, showRates, showShards, stat } from './tiles.js';
-import type { StepReport, TrainEvent, Trainer } from './trainer.worker.js';
+import type { StepReport, TrainEvent } from './trainer.worker.js';
+import { trainer, trainWatched } from './trainerLink.js';
 import './style.css';
 
 const $ = <E extends HTMLElement>(sel: string) => {
@@ -35,10 +35,6 @@ const progress = $<HTMLProgressElement>('#progress');
 const epochEl = $('#epoch');
 const adviceEl = $('#advice');
 
-/** TF.js, the model and the pipeline run in this worker; the page renders what it reports. */
-const trainer = Comlink.wrap<Trainer>(
-  new Worker(new URL('./trainer.worker.ts', import.meta.url), { type: 'module', name: 'trainer' }),
-);
 const encryption = new EncryptionPanel({
   root: $('#encryption-panel'),
   trainer,
@@ -321,7 +317,7 @@ async function start(): Promise<void> {
     setPhase('data');
     setStatus('Preparing: opening the data set and the pipeline…', 'preparing');
     await openSource();
-    const end = await trainer.train(s, navigator.onLine, Comlink.proxy(onEvent));
+    const end = await trainWatched(s, navigator.onLine, onEvent);
     showTiles(); // the last step's numbers, before the status says done
     showOrigin(end.stats);
     showShards(end.stats);
@@ -335,7 +331,9 @@ async function start(): Promise<void> {
     statusEl.dataset.steps = String(end.steps);
   } catch (err) {
     setPhase(undefined);
-    setStatus(`Training failed: ${err instanceof Error ? err.message : String(err)}`, 'error');
+    const code = (err as { code?: unknown } | null)?.code; // e.g. STALLED: see trainerLink.ts
+    const why = `${err instanceof Error ? err.message : String(err)}${code ? ` (${code})` : ''}`;
+    setStatus(`Training failed: ${why}`, 'error');
     console.warn('[demo] training failed', err);
   } finally {
     training = false;

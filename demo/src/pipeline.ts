@@ -15,12 +15,14 @@ import {
   type TieredCachedDataset,
   type WebDatasetSource,
   type WorkerExecutor,
+  type WorkerHostClient,
 } from '@medfusion/web';
 import type { DicomSource, DicomWebSource } from '@medfusion/web/dicom';
 import { type TfDataset, type TfElement, toTfDataset } from '@medfusion/web/tfjs';
 import * as tf from '@tensorflow/tfjs';
 import { standardAugment } from './augmentation.js';
 import { openDiskStore } from './diskEncryption.js';
+import { LOADER_WORKER } from './hostedWorkers.js';
 import type { Settings } from './settings.js';
 import type { DiskUsage, PipelineStats } from './stats.js';
 
@@ -110,6 +112,7 @@ export class Pipeline {
     source: PipelineSource,
     settings: Settings,
     store: PersistentStore | undefined,
+    host: WorkerHostClient,
   ) {
     this.length =
       settings.samples > 0
@@ -121,8 +124,8 @@ export class Pipeline {
     this.executor =
       csv && settings.workers > 0
         ? createWorkerExecutor<CsvImageSample>({
-            worker: () =>
-              new Worker(new URL('./loader.worker.ts', import.meta.url), { type: 'module' }),
+            // started by the page (trainerLink.ts), not nested in this worker
+            worker: () => host.spawn(LOADER_WORKER),
             poolSize: settings.workers,
             concurrency: WORKER_CONCURRENCY,
           })
@@ -199,10 +202,14 @@ export class Pipeline {
     this.tfDataset = this.instrument(inner);
   }
 
-  /** Build the pipeline for `settings`. */
-  static async create(source: PipelineSource, settings: Settings): Promise<Pipeline> {
+  /** Build the pipeline for `settings`; its workers are started by the page's `host`. */
+  static async create(
+    source: PipelineSource,
+    settings: Settings,
+    host: WorkerHostClient,
+  ): Promise<Pipeline> {
     const store = settings.strategy === 'both-disk' ? openDiskStore() : undefined;
-    return new Pipeline(source, settings, store);
+    return new Pipeline(source, settings, store, host);
   }
 
   /** Count a load that reached the network (the CSV/image server or the shards). */

@@ -2,7 +2,13 @@
 // feeds them all run here, so no training step ever blocks the page's thread.
 // The page drives it through comlink (`Trainer`) and only renders what it
 // reports: one event per step, epoch, disk count and piece of advice.
-import { type Diagnosis, diagnose, resolveFingerprint } from '@medfusion/web';
+import {
+  connectWorkerHost,
+  type Diagnosis,
+  diagnose,
+  resolveFingerprint,
+  type WorkerHostClient,
+} from '@medfusion/web';
 import * as Comlink from 'comlink';
 import { adviceFor } from './advice.js';
 import { type AugmentViews, augmentViews } from './augmentation.js';
@@ -12,6 +18,7 @@ import { clearDisk, LOADER_SEED, Pipeline, type PipelineSource } from './pipelin
 import type { Backend, Settings, Source } from './settings.js';
 import { openSource, type SourceInfo, sourceInfo } from './sources.js';
 import { type DiskUsage, type PipelineStats, phasesSince } from './stats.js';
+import { trace } from './trace.js';
 import type { StepInfo } from './train.js';
 
 /** One training step as the page shows it. */
@@ -62,6 +69,16 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.le
 export class Trainer {
   private readonly sources: Partial<Record<Source, Promise<PipelineSource>>> = {};
   private running: AbortController | undefined;
+  private host: WorkerHostClient | undefined;
+
+  /**
+   * Take the port of the page's worker host: the decode workers and the OPFS store's worker
+   * are started by the page, never nested in this worker (trainerLink.ts says why).
+   */
+  connectHost(port: MessagePort): void {
+    this.host?.close();
+    this.host = connectWorkerHost(port);
+  }
 
   /** Start TF.js with `backend` (falls back to WebGL, then CPU); returns the backend that runs. */
   init(backend: Backend): Promise<string> {
@@ -133,11 +150,16 @@ export class Trainer {
     let model: ReturnType<typeof buildFusionModel> | undefined;
     try {
       const src = await this.source(s.source, online);
-      pipeline = await Pipeline.create(src, s);
+      trace('train: opening the source');
+      if (!this.host) throw new Error('the page has not connected its worker host');
+      trace('train: building the pipeline');
+      pipeline = await Pipeline.create(src, s, this.host);
       const p = pipeline;
+      trace('train: building the model');
       onEvent({ type: 'phase', phase: 'model' });
       model = buildFusionModel({ side: 64, features: src.features });
       const { trainModel } = await import('./train.js');
+      trace('train: reading the disk tier');
       onEvent({ type: 'phase', phase: 'batch' });
       // Awaited where order matters: events travel on their own port, the result on another.
       const showDisk = async () =>
@@ -147,6 +169,7 @@ export class Trainer {
           length: p.length,
         });
       await showDisk();
+      trace('train: first batch');
       const recent: { ms: number; n: number }[] = [];
       const t0 = performance.now();
       const losses: number[] = [];
@@ -171,6 +194,7 @@ export class Trainer {
           onEvent({ type: 'epoch', epoch });
         },
         onStep: (info) => {
+          trace(`train: step ${info.step}`);
           steps = info.step;
           stepWaits.push(Math.round(p.waitMs - lastWait));
           lastWait = p.waitMs;
@@ -206,6 +230,7 @@ export class Trainer {
           const epochMs = performance.now() - epochT0;
           const epochStall = (p.waitMs - epochWait) / Math.max(1, epochMs);
           // The whole epoch on disk before the next one reads it.
+          trace(`train: epoch ${epoch} flushing to disk`);
           await p.flushDisk();
           await showDisk();
           // A stopped epoch is partial: no advice from it.
