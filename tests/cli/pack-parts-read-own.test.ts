@@ -28,7 +28,11 @@ describe('medfusion pack --part reads only its own files', () => {
     // ~440 kB more than a one-file pack, the bound this test had before) is the same in both runs.
     const input = tempDir();
     const smallBytes = folder(input, 400);
-    const rchar = (i: number) => {
+    // The fewer of two runs: a part process of a CI run beside the store contract once read
+    // ~420 kB more in one of eight runs (0.349 of the added bytes, the other parts 0.246-0.256),
+    // not again; a part that read others' files would read them in both runs.
+    const rchar = (i: number) => Math.min(rcharOnce(i), rcharOnce(i));
+    const rcharOnce = (i: number) => {
       const r = runCliCountingReads([
         'pack',
         input,
