@@ -166,9 +166,13 @@ export default defineConfig({
       // The store contract in each engine (tests/stores/, run by tests/web/store-contract-*):
       // minutes of CPU per engine (crashes, raw scans of every file, 3 MiB values), after the
       // other browser projects, whose timing tests and cold worker starts it starved beside them.
+      // Each engine runs OpfsStore's contract on the file backend `'auto'` picks there (shared
+      // handles in Chromium, exclusive in Firefox, async in WebKit: each backend once);
+      // MEDFUSION_STORE_MATRIX=all (`npm run test:stores`) runs every backend in every engine.
       ...inEveryEngine('stores', {
         include: [STORE_CONTRACT_FILES],
         sequence: { groupOrder: 1 },
+        provide: { storeMatrix: process.env.MEDFUSION_STORE_MATRIX === 'all' ? 'all' : 'auto' },
       }),
       {
         extends: true,

@@ -4,6 +4,16 @@
 
 import type { Clock, PersistentStore, StoreUsage } from '@medfusion/core';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /**
+     * Which OpfsStore file backends an engine runs the contract on (vite.config.ts, `stores`):
+     * `'auto'` the one `backend: 'auto'` picks there, `'all'` every one it has.
+     */
+    storeMatrix: 'auto' | 'all';
+  }
+}
+
 /** A case the store cannot run, and why (shown in the skipped test's name). */
 export interface Unsupported {
   unsupported: string;
