@@ -216,9 +216,9 @@ export default defineConfig({
           include: ['tests/cli/**/*.test.ts'],
           globalSetup: ['tests/cli/setup.ts'],
           testTimeout: 120_000,
-          // After the other projects: pack runs worker threads on both cores, and beside the
-          // browser projects it starved the servers their 300 ms timeout tests talk to.
-          sequence: { groupOrder: 1 },
+          // Beside the browser projects: the commands run under `nice -n 10` (cliHelpers.ts), so
+          // pack's worker threads take the CPU the browsers leave (WebKit's files run one at a
+          // time) instead of starving the servers their timeout tests talk to, as they once did.
         },
       },
       {

@@ -17,6 +17,15 @@ export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The built bin (tests/cli/setup.ts builds it). */
 export const BIN = join(repo, 'packages/cli/dist/bin.js');
 
+/**
+ * The command line of a `node` that runs `args` at a lower CPU priority (`nice -n 10`): the cli
+ * project runs beside the browser projects, and what it proves (outputs, errors, bytes read) does
+ * not depend on speed, while their timing tests and servers do.
+ */
+function niceNode(args: string[]): [string, string[]] {
+  return ['nice', ['-n', '10', process.execPath, ...args]];
+}
+
 /** What a run printed and how it ended. */
 export interface CliRun {
   code: number | null;
@@ -26,7 +35,7 @@ export interface CliRun {
 
 /** Run `medfusion <args>` to its end (`env`: variables set for it, beside the test's own). */
 export function runCli(args: string[], cwd = repo, env: Record<string, string> = {}): CliRun {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
+  const r = spawnSync(...niceNode([BIN, ...args]), {
     cwd,
     env: { ...process.env, ...env },
     encoding: 'utf8',
@@ -45,7 +54,7 @@ const COUNT_READS =
 
 /** Run `medfusion <args>` to its end, with the bytes it read (`rchar`, see {@link COUNT_READS}). */
 export function runCliCountingReads(args: string[]): CliRun & { rchar: number } {
-  const r = spawnSync(process.execPath, ['--import', COUNT_READS, BIN, ...args], {
+  const r = spawnSync(...niceNode(['--import', COUNT_READS, BIN, ...args]), {
     cwd: repo,
     encoding: 'utf8',
     timeout: 600_000,
@@ -62,7 +71,7 @@ export function runCliCountingReads(args: string[]): CliRun & { rchar: number } 
 
 /** Start `medfusion <args>` without waiting (`env`: variables set for it, beside the test's own). */
 export function startCli(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], {
+  return spawn(...niceNode([BIN, ...args]), {
     cwd: repo,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
