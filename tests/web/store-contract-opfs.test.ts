@@ -134,10 +134,7 @@ for (const [label, backend, missing] of backends) {
     continue;
   }
   if (picked && !all) {
-    it.skip(
-      `OpfsStore (${label}): the store contract (not here in npm test: another engine runs this backend under 'auto'; npm run test:stores runs it here)`,
-      () => {},
-    );
+    it.skip(`OpfsStore (${label}): the store contract (not here in npm test: another engine runs this backend under 'auto'; npm run test:stores runs it here)`, () => {});
     continue;
   }
   picked = true;
