@@ -1,7 +1,7 @@
 // Which browser engines `npm test` runs the browser projects in: all three by default (Chromium,
 // Firefox, WebKit). MEDFUSION_ENGINES, a comma list of chromium, firefox, webkit (or `all`),
 // narrows that; Chromium always runs. `npm run test:chromium` (MEDFUSION_ENGINES=chromium) is the
-// quick loop: about 7 min on 2 cores against 12-14 for the three (docs/browser-support.md).
+// quick loop: about 7 min on 2 cores against about 19 for the three (docs/browser-support.md).
 
 /** The engines beyond Chromium this run asked for. */
 export type OtherEngine = 'firefox' | 'webkit';
