@@ -1,6 +1,7 @@
-// OpfsStore under the store contract (tests/stores/contract.ts): each file backend where this
-// engine has it (shared sync handles: Chromium; exclusive ones: Chromium and Firefox; the async
-// file API: everywhere), plain and encrypted.
+// OpfsStore under the store contract (tests/stores/contract.ts), plain and encrypted: in
+// `npm test` on the file backend `'auto'` picks in this engine (shared sync handles: Chromium;
+// exclusive ones: Firefox; the async file API: WebKit), with `npm run test:stores` on each one this
+// engine has (exclusive handles in Chromium too, the async file API everywhere).
 import { OpfsStore } from '@medfusion/web';
 import { inject, it } from 'vitest';
 import { storeContract } from '../stores/contract';
