@@ -217,8 +217,8 @@ export default defineConfig({
           globalSetup: ['tests/cli/setup.ts'],
           testTimeout: 120_000,
           // Beside the browser projects: the commands run under `nice -n 10` (cliHelpers.ts), so
-          // pack's worker threads take the CPU the browsers leave (WebKit's files run one at a
-          // time) instead of starving the servers their timeout tests talk to, as they once did.
+          // pack's worker threads yield the CPU to the browsers and to the servers their timeout
+          // tests talk to (which they once starved), and use what is left.
         },
       },
       {
