@@ -58,7 +58,7 @@ export interface LmdbStoreUsage extends StoreUsage {
 /**
  * A {@link PersistentStore} on LMDB (the `lmdb` package) for Node: the disk tier of
  * `createCachedDataset` with `cacheDir`. Values are records of one LMDB database, each with
- * its write time and a CRC-32 checksum (`zlib.crc32`, hence Node 20.15 or later; LMDB keeps
+ * its write time and a CRC-32 checksum (`@node-rs/crc32`, in hardware; LMDB keeps
  * whole transactions across a crash but does not checksum its pages: a damaged value is a miss,
  * never wrong bytes), or sealed with
  * AES-GCM (`encryptionKey`, node:crypto). Puts issued together commit in one transaction; over
