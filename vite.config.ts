@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
-import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
+import { chromiumDirect, firefoxDirect } from './tests/setup/directProvider.ts';
 import { otherEnginesRequested } from './tests/setup/engines.ts';
 import { webkitgtk } from './tests/setup/webkitProvider.ts';
 
@@ -33,40 +33,34 @@ interface EngineOptions {
   answerPersistPrompt?: boolean;
 }
 
-/** Chromium (Debian's, CHROMIUM_PATH overrides): the browser projects' first engine. */
+/**
+ * Chromium (Debian's, CHROMIUM_PATH overrides): the browser projects' first engine, started
+ * headless on the page by tests/setup/directProvider.ts, no automation (see that file).
+ */
 const chromium = ({ chromiumArgs: extraArgs = [] }: EngineOptions = {}) => ({
   enabled: true,
   headless: true,
   screenshotFailures: false,
-  provider: playwright({
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: [...chromiumArgs, ...extraArgs],
-    },
-  }),
+  provider: chromiumDirect({ args: [...chromiumArgs, ...extraArgs] }),
   instances: [{ browser: 'chromium' as const }],
 });
 
 /**
- * Firefox: Debian's firefox-esr (FIREFOX_PATH overrides) driven by Playwright over WebDriver BiDi
- * (channel moz-firefox): no geckodriver, no Playwright browser download. patches/playwright-core
- * lets it start although ESR 153 lacks emulation.setMediaFeaturesOverride.
+ * Firefox: Debian's firefox-esr (FIREFOX_PATH overrides), started headless on the page by
+ * tests/setup/directProvider.ts, no automation (Playwright's WebDriver BiDi session cost the
+ * browser's parent process twice the page's CPU; see that file).
  */
 const firefox = ({ answerPersistPrompt = true }: EngineOptions = {}) => ({
   enabled: true,
   headless: true,
   screenshotFailures: false,
-  provider: playwright({
-    launchOptions: {
-      channel: 'moz-firefox',
-      executablePath: process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
-      firefoxUserPrefs: answerPersistPrompt
-        ? {
-            'dom.storageManager.prompt.testing': true,
-            'dom.storageManager.prompt.testing.allow': true,
-          }
-        : {},
-    },
+  provider: firefoxDirect({
+    prefs: answerPersistPrompt
+      ? {
+          'dom.storageManager.prompt.testing': true,
+          'dom.storageManager.prompt.testing.allow': true,
+        }
+      : {},
   }),
   instances: [{ browser: 'firefox' as const }],
 });
