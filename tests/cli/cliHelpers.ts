@@ -78,9 +78,9 @@ export function startCli(args: string[], env: Record<string, string> = {}): Chil
   });
 }
 
-/** A fresh temporary folder. */
+/** A fresh temporary folder (in the cli project's run folder, removed after it: tests/cli/setup.ts). */
 export function tempDir(prefix = 'medfusion-cli-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return mkdtempSync(join(process.env.MEDFUSION_CLI_TMP || tmpdir(), prefix));
 }
 
 /** Deterministic pseudo-random bytes (so PNGs do not compress to nothing). */

@@ -3,7 +3,9 @@
 // comes from Debian's Python (tarfile, pydicom, numpy, PIL): installed with
 // apt-get when root and missing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aptInstall } from '../../scripts/chromium.mjs';
 
@@ -15,7 +17,7 @@ function pythonReady(): boolean {
   return spawnSync('/usr/bin/python3', ['-c', PYTHON_CHECK], { stdio: 'ignore' }).status === 0;
 }
 
-export default function setup(): void {
+export default function setup(): () => void {
   if (!pythonReady()) {
     aptInstall(['python3', 'python3-pydicom', 'python3-numpy', 'python3-pil']);
     if (!pythonReady()) {
@@ -30,4 +32,8 @@ export default function setup(): void {
       stdio: 'inherit',
     });
   }
+  // The tests' temporary folders (cliHelpers.ts `tempDir`) go in one folder, removed at the end.
+  const root = mkdtempSync(join(tmpdir(), 'medfusion-cli-run-'));
+  process.env.MEDFUSION_CLI_TMP = root;
+  return () => rmSync(root, { recursive: true, force: true });
 }

@@ -3,11 +3,11 @@
 // member inside a shard's buffer), a copy when not; Fortran order, big-endian and
 // short data are BAD_FORMAT errors naming the source.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeNpy, SourceFormatError } from '@medfusion/core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const WRITE = `
 import json, sys
@@ -29,6 +29,7 @@ print(json.dumps({k: {"dtype": str(a.dtype), "shape": list(a.shape), "values": a
 
 let dir: string;
 let truth: Record<string, { dtype: string; shape: number[]; values: number[] }>;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'medfusion-npy-'));
   const r = spawnSync('/usr/bin/python3', ['-c', WRITE, dir], { encoding: 'utf8' });

@@ -1,7 +1,7 @@
 // Every public call of @medfusion/node that takes an options object (its own: the LMDB disk
 // tier, the worker-thread pool and createCachedDataset's cacheDir options; core's calls it
 // re-exports are in options-cases-core.ts), with what each option takes.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromArray } from '@medfusion/core';
@@ -9,8 +9,19 @@ import { createCachedDataset, createThreadExecutor, LmdbStore } from '@medfusion
 import { ENCRYPTION } from './options-cases-browser.js';
 import type { OptionsCase } from './options-refusal.js';
 
+/** The folder of the stores valid runs open (see {@link removeCaseDirs}). */
+let root: string | undefined;
 /** A fresh directory for a store a valid run opens. */
-const dir = () => mkdtempSync(join(tmpdir(), 'medfusion-options-node-'));
+function dir(): string {
+  root ??= mkdtempSync(join(tmpdir(), 'medfusion-options-node-'));
+  return mkdtempSync(join(root, 'store-'));
+}
+
+/** Remove the stores' folders the cases made (the test file's afterAll). */
+export function removeCaseDirs(): void {
+  if (root !== undefined) rmSync(root, { recursive: true, force: true });
+  root = undefined;
+}
 const close = (x: unknown) => (x as { close(): Promise<void> }).close();
 const LOADER = new URL('../node/fixtures/loader.worker.mjs', import.meta.url);
 

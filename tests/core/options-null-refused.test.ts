@@ -8,7 +8,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ENTRY_POINTS = [
   '@medfusion/core',
@@ -21,7 +21,7 @@ const ENTRY_POINTS = [
 
 import { BROWSER } from './options-cases-browser.js';
 import { CORE_CASES } from './options-cases-core.js';
-import { NODE_PACKAGE_CASES } from './options-cases-node.js';
+import { NODE_PACKAGE_CASES, removeCaseDirs } from './options-cases-node.js';
 import { WEB_CASES } from './options-cases-web.js';
 import {
   badValues,
@@ -125,6 +125,8 @@ const NO_OPTIONS: Record<string, string> = Object.fromEntries([
   ].map((n) => [n, DATA]),
   ['batchToTensors', 'a record of field → dtype, not options (checked as an object)'],
 ]);
+
+afterAll(removeCaseDirs);
 
 /** The exported name a case calls: `DataLoader` of `new DataLoader(dataset, options)`. */
 const exportOf = (c: OptionsCase) => /^(?:new )?(\w+)/.exec(c.call)?.[1] ?? c.call;
