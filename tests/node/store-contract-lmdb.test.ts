@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LmdbStore } from '@medfusion/node';
 import { open } from 'lmdb';
+import { afterAll } from 'vitest';
 import { storeContract } from '../stores/contract';
 import {
   type ContractOptions,
@@ -109,6 +110,7 @@ function factory(variantKey: { key: CryptoKey; raw: Buffer } | undefined): Store
   };
 }
 
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 storeContract(factory(undefined));
 const raw = randomBytes(32);
 const variantKey = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, [
