@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2eReport } from '../../demo/src/e2eReport.js';
 import { otherEnginesRequested } from '../setup/engines.js';
 import { type LocalServer, listenLocal } from '../setup/listenLocal.js';
-import { spawnMiniBrowser, startXvfb, stopGroup, webkitFeatures } from '../setup/webkitProvider.js';
+import { stopGroup } from '../setup/processGroup.js';
+import { spawnMiniBrowser, startXvfb, webkitFeatures } from '../setup/webkitProvider.js';
 import { ARTIFACTS, generateSmallDataset, type RunningDemo, startDemo } from './demoServer.js';
 
 const SAMPLES = 200;

@@ -1,27 +1,33 @@
-// Vitest browser providers that start the browser itself, headless, on the URL Vitest asks for,
-// with a fresh profile (removed on close), no automation: Firefox (Debian's firefox-esr) for the
-// `-firefox` projects and Chromium for the Chromium ones of vite.config.ts. The test files report
-// over Vitest's own websocket, as with the WebKitGTK provider (webkitProvider.ts).
+// Vitest browser providers that start the browser itself on the URL Vitest asks for, with a fresh
+// profile (removed on close), no automation: Firefox (Debian's firefox-esr, headless) for the
+// `-firefox` projects and Chromium (headless) for the Chromium ones of vite.config.ts; WebKitGTK's
+// (webkitProvider.ts) is the same provider with a MiniBrowser launcher. The test files report over
+// Vitest's own websocket.
 //
 // Why not Playwright: a driven browser reports every network request of the page to the driver
 // (Vitest's module graph is thousands of them), and in Firefox the parent process's Remote Agent
 // (WebDriver BiDi) does that in JavaScript on its main thread. Measured, each project alone on
 // this 2-core VM (wall s / CPU s of the whole machine): web-firefox 244 / 324 through Playwright,
-// 102 / 127 started directly; web (Chromium) 110 / 151 through Playwright. The stores-firefox
+// 102 / 127 started directly; web (Chromium) 110 / 151 and 94 / 125. The stores-firefox
 // parent's main thread spent 63 s of CPU where the page's own process spent 32 s, and held
 // 5–6 GB until the whole run ended (docs/browser-support.md). The suite needs no more of a driver
 // than opening a page: no `userEvent`, screenshots or CDP (`server.browser` works here too).
 //
-// `supportsParallelism` and a `mocker` make Vitest run these projects beside the other browser
-// projects (a provider without a mocker runs after them, as WebKitGTK's does); the mocker refuses
-// `vi.mock`, which no browser test uses.
+// A launcher that is `parallel` gets `supportsParallelism` and a `mocker`, which make Vitest run
+// its projects beside the other browser projects (a provider without them runs after them, one
+// page at a time, as WebKitGTK's does); the mocker refuses `vi.mock`, which no browser test uses.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineBrowserProvider } from '@vitest/browser';
-import type { BrowserProvider, BrowserProviderOption, TestProject } from 'vitest/node';
-import { stopGroup } from './webkitProvider.js';
+import type {
+  BrowserModuleMocker,
+  BrowserProvider,
+  BrowserProviderOption,
+  TestProject,
+} from 'vitest/node';
+import { stopGroup } from './processGroup.js';
 
 /** A pref's value in user.js. */
 export type FirefoxPref = boolean | number | string;
@@ -44,12 +50,28 @@ export interface ChromiumDirectOptions {
   args?: string[];
 }
 
-/** How a provider starts its browser: the binary and its arguments for a profile and a URL. */
-interface Launcher {
-  /** The provider's name in Vitest's messages. */
+/** How a {@link directBrowserProvider} starts its browser. */
+export interface Launcher {
+  /** The provider's name in Vitest's messages (and in its profiles' folder names). */
   name: string;
-  /** Fill the fresh `profile` folder (prefs) and give the command that opens `url` in it. */
-  command(profile: string, url: string): { bin: string; args: string[] };
+  /** Whether Vitest may run the provider's projects beside the other browser projects. */
+  parallel: boolean;
+  /**
+   * Start the browser on `url` with the fresh folder `profile`, as the leader of a process group
+   * (stopped with `stopGroup`), its stderr piped.
+   */
+  start(profile: string, url: string): ChildProcess | Promise<ChildProcess>;
+  /** Stop what the launcher shares between its pages (WebKitGTK's Xvfb). */
+  close?(): Promise<void>;
+}
+
+/** Start `bin args` as the leader of a process group, stderr piped. */
+function spawnGroup(bin: string, args: string[]): ChildProcess {
+  return spawn(bin, args, {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' },
+  });
 }
 
 /**
@@ -114,21 +136,26 @@ interface Session {
 }
 
 class DirectProvider implements BrowserProvider {
-  readonly supportsParallelism = true;
-  readonly mocker = {
-    register: async (): Promise<void> => {
-      throw new Error(`[${this.name}] vi.mock is not supported by this provider`);
-    },
-    delete: async (): Promise<void> => {},
-    clear: async (): Promise<void> => {},
-  };
+  readonly supportsParallelism: boolean;
+  readonly mocker: BrowserModuleMocker | undefined;
   private readonly sessions = new Map<string, Session>();
   private closing = false;
 
   constructor(
     private readonly project: TestProject,
     private readonly launcher: Launcher,
-  ) {}
+  ) {
+    this.supportsParallelism = launcher.parallel;
+    this.mocker = launcher.parallel
+      ? {
+          register: async () => {
+            throw new Error(`[${launcher.name}] vi.mock is not supported by this provider`);
+          },
+          delete: async () => {},
+          clear: async () => {},
+        }
+      : undefined;
+  }
 
   get name(): string {
     return this.launcher.name;
@@ -143,12 +170,7 @@ class DirectProvider implements BrowserProvider {
     const old = this.sessions.get(sessionId);
     if (old) await this.end(sessionId, old);
     const profile = mkdtempSync(join(tmpdir(), `medfusion-${this.name}-`));
-    const { bin, args } = this.launcher.command(profile, url);
-    const proc = spawn(bin, args, {
-      detached: true,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' },
-    });
+    const proc = await this.launcher.start(profile, url);
     let stderr = '';
     proc.stderr?.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-4000);
@@ -172,7 +194,26 @@ class DirectProvider implements BrowserProvider {
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all([...this.sessions].map(([id, s]) => this.end(id, s)));
+    await this.launcher.close?.();
   }
+}
+
+/**
+ * A Vitest provider for `browser` whose pages are browsers {@link Launcher} starts (a launcher
+ * per provider, from `makeLauncher`).
+ */
+export function directBrowserProvider(
+  browser: string,
+  options: object,
+  makeLauncher: () => Launcher,
+): BrowserProviderOption {
+  const name = makeLauncher().name;
+  return defineBrowserProvider({
+    name,
+    supportedBrowser: [browser],
+    options,
+    providerFactory: (project: TestProject) => new DirectProvider(project, makeLauncher()),
+  });
 }
 
 /**
@@ -183,22 +224,15 @@ class DirectProvider implements BrowserProvider {
 export function firefoxDirect(
   options: FirefoxDirectOptions = {},
 ): BrowserProviderOption<FirefoxDirectOptions> {
-  const launcher: Launcher = {
+  return directBrowserProvider('firefox', options, () => ({
     name: 'firefox-direct',
-    command(profile, url) {
+    parallel: true,
+    start(profile, url) {
       writeFileSync(join(profile, 'user.js'), userJs({ ...quietPrefs, ...options.prefs }));
-      return {
-        bin: process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
-        args: ['--headless', '--no-remote', '--profile', profile, url],
-      };
+      const bin = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+      return spawnGroup(bin, ['--headless', '--no-remote', '--profile', profile, url]);
     },
-  };
-  return defineBrowserProvider({
-    name: launcher.name,
-    supportedBrowser: ['firefox'],
-    options,
-    providerFactory: (project: TestProject) => new DirectProvider(project, launcher),
-  });
+  }));
 }
 
 /**
@@ -208,17 +242,15 @@ export function firefoxDirect(
 export function chromiumDirect(
   options: ChromiumDirectOptions = {},
 ): BrowserProviderOption<ChromiumDirectOptions> {
-  const launcher: Launcher = {
+  return directBrowserProvider('chromium', options, () => ({
     name: 'chromium-direct',
-    command: (profile, url) => ({
-      bin: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: ['--headless', `--user-data-dir=${profile}`, ...(options.args ?? []), url],
-    }),
-  };
-  return defineBrowserProvider({
-    name: launcher.name,
-    supportedBrowser: ['chromium'],
-    options,
-    providerFactory: (project: TestProject) => new DirectProvider(project, launcher),
-  });
+    parallel: true,
+    start: (profile, url) =>
+      spawnGroup(process.env.CHROMIUM_PATH || '/usr/bin/chromium', [
+        '--headless',
+        `--user-data-dir=${profile}`,
+        ...(options.args ?? []),
+        url,
+      ]),
+  }));
 }

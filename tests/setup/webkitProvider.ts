@@ -16,12 +16,11 @@
 // 14 min 20 s) while the load rose to 15 and seven timing tests failed.
 // The binaries come from scripts/webkit.mjs (`ensureWebKit`, which `npm test` runs).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineBrowserProvider } from '@vitest/browser';
-import type { BrowserProvider, BrowserProviderOption, TestProject } from 'vitest/node';
+import type { BrowserProviderOption } from 'vitest/node';
 import { miniBrowserPath, xvfbPath } from '../../scripts/webkit.mjs';
+import { directBrowserProvider } from './directProvider.js';
+import { stopGroup } from './processGroup.js';
 
 /** Runtime features WebKitGTK 2.50 keeps off that the library's storage needs. */
 export const webkitFeatures = [
@@ -39,12 +38,6 @@ export interface WebKitGtkOptions {
    * @default []
    */
   features?: string[];
-}
-
-/** One MiniBrowser: its process (a group leader, so its web/network processes go with it). */
-interface Session {
-  proc: ChildProcess;
-  profile: string;
 }
 
 /** Start Xvfb on a free display; resolves with `:N` once it is ready (stop it with {@link stopGroup}). */
@@ -80,31 +73,6 @@ export function startXvfb(): Promise<{ proc: ChildProcess; display: string }> {
       clearTimeout(timer);
       reject(new Error(`Xvfb exited with ${code}: ${err}`));
     });
-  });
-}
-
-/** Stop a process group we started (MiniBrowser and its helpers, or Xvfb): SIGTERM, then SIGKILL after 3 s. */
-export function stopGroup(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) {
-    return Promise.resolve();
-  }
-  const pid = proc.pid;
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {}
-    }, 3_000);
-    proc.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    try {
-      process.kill(-pid, 'SIGTERM');
-    } catch {
-      clearTimeout(kill);
-      resolve();
-    }
   });
 }
 
@@ -163,72 +131,31 @@ export function spawnMiniBrowser({
   });
 }
 
-class WebKitGtkProvider implements BrowserProvider {
-  readonly name = 'webkitgtk';
-  readonly supportsParallelism = false;
-  private xvfb: Promise<{ proc: ChildProcess; display: string }> | undefined;
-  private readonly sessions = new Map<string, Session>();
-  private closing = false;
-
-  constructor(
-    private readonly project: TestProject,
-    private readonly options: WebKitGtkOptions,
-  ) {}
-
-  getCommandsContext(): Record<string, unknown> {
-    return {};
-  }
-
-  async openPage(sessionId: string, url: string): Promise<void> {
-    if (this.closing) throw new Error('[webkitgtk] the provider was closed');
-    const old = this.sessions.get(sessionId);
-    if (old) await this.end(sessionId, old);
-    this.xvfb ??= startXvfb();
-    const { display } = await this.xvfb;
-    const profile = mkdtempSync(join(tmpdir(), 'medfusion-webkit-'));
-    const proc = spawnMiniBrowser({
-      display,
-      profile,
-      url,
-      features: [...webkitFeatures, ...(this.options.features ?? [])],
-    });
-    let stderr = '';
-    proc.stderr?.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-4000);
-    });
-    proc.on('exit', (code, signal) => {
-      if (!this.closing && this.sessions.get(sessionId)?.proc === proc) {
-        console.error(
-          `[webkitgtk] MiniBrowser of ${this.project.name} exited (${code ?? signal}): ${stderr}`,
-        );
-      }
-    });
-    this.sessions.set(sessionId, { proc, profile });
-  }
-
-  private async end(sessionId: string, s: Session): Promise<void> {
-    this.sessions.delete(sessionId);
-    await stopGroup(s.proc);
-    rmSync(s.profile, { recursive: true, force: true });
-  }
-
-  async close(): Promise<void> {
-    this.closing = true;
-    await Promise.all([...this.sessions].map(([id, s]) => this.end(id, s)));
-    const x = await this.xvfb?.catch(() => undefined);
-    this.xvfb = undefined;
-    if (x) await stopGroup(x.proc);
-  }
-}
-
 /**
  * The WebKitGTK provider: `browser: { provider: webkitgtk(), instances: [{ browser: 'webkit' }] }`.
+ * Each provider (one per project) starts its own Xvfb with its first page and stops it on close.
  */
 export function webkitgtk(options: WebKitGtkOptions = {}): BrowserProviderOption<WebKitGtkOptions> {
-  return defineBrowserProvider({
-    name: 'webkitgtk',
-    supportedBrowser: ['webkit'],
-    options,
-    providerFactory: (project: TestProject) => new WebKitGtkProvider(project, options),
+  return directBrowserProvider('webkit', options, () => {
+    let xvfb: Promise<{ proc: ChildProcess; display: string }> | undefined;
+    return {
+      name: 'webkitgtk',
+      parallel: false,
+      async start(profile, url) {
+        xvfb ??= startXvfb();
+        const { display } = await xvfb;
+        return spawnMiniBrowser({
+          display,
+          profile,
+          url,
+          features: [...webkitFeatures, ...(options.features ?? [])],
+        });
+      },
+      async close() {
+        const x = await xvfb?.catch(() => undefined);
+        xvfb = undefined;
+        if (x) await stopGroup(x.proc);
+      },
+    };
   });
 }

@@ -8,7 +8,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, firefox } from 'playwright';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
-import { spawnMiniBrowser, startXvfb, stopGroup, webkitFeatures } from '../setup/webkitProvider.js';
+import { stopGroup } from '../setup/processGroup.js';
+import { spawnMiniBrowser, startXvfb, webkitFeatures } from '../setup/webkitProvider.js';
 
 /** The engines the harness drives. */
 export const ENGINES = ['chromium', 'firefox', 'webkit'] as const;

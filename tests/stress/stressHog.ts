@@ -3,7 +3,7 @@
 // outlives a harness that dies before it can stop it.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { aptInstall } from '../../scripts/chromium.mjs';
-import { stopGroup } from '../setup/webkitProvider.js';
+import { stopGroup } from '../setup/processGroup.js';
 
 /** Running hogs. */
 export interface Hog {
