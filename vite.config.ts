@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
+import { chromiumArgs as launchArgs } from './scripts/chromium.mjs';
 import { chromiumDirect, firefoxDirect } from './tests/setup/directProvider.ts';
 import { otherEnginesRequested } from './tests/setup/engines.ts';
 import { webkitgtk } from './tests/setup/webkitProvider.ts';
@@ -9,14 +10,9 @@ import { webkitgtk } from './tests/setup/webkitProvider.ts';
 // condition, so neither the tests nor the demo need a build step.
 const SOURCE = '@medfusion/source';
 
+/** Every launch's flags (scripts/chromium.mjs), and WebGPU on SwiftShader for the GPU tests. */
 const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-quic',
-  '--disable-dev-shm-usage',
+  ...launchArgs,
   '--enable-unsafe-webgpu',
   '--enable-features=Vulkan',
   '--use-webgpu-adapter=swiftshader',

@@ -9,6 +9,11 @@ export function chromiumPath() {
   return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 }
 
+/** The Firefox the tests start: FIREFOX_PATH, else Debian's firefox-esr. */
+export function firefoxPath() {
+  return process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+}
+
 /** Flags every launch uses: this machine has no network but the registries. */
 export const chromiumArgs = [
   '--no-sandbox',
@@ -53,8 +58,8 @@ export function ensureChromium() {
 }
 
 /**
- * Firefox for the *-firefox projects: Debian's firefox-esr, driven by Playwright over WebDriver
- * BiDi (no geckodriver, no Playwright browser download; see vite.config.ts).
+ * Firefox for the *-firefox projects (started with no driver, tests/setup/directProvider.ts) and
+ * the e2e and stress runs (Playwright over WebDriver BiDi, no geckodriver): Debian's firefox-esr.
  */
 export function ensureFirefox() {
   if (process.env.FIREFOX_PATH) {

@@ -6,6 +6,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, firefox } from 'playwright';
+import { chromiumPath, firefoxPath } from '../../scripts/chromium.mjs';
 import { freePort } from '../setup/freePort.js';
 
 /** Repository root. */
@@ -104,7 +105,7 @@ const CHROMIUM_ARGS = [
 /** Launch Chromium the way every browser test here does (a fresh, throwaway profile). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: CHROMIUM_ARGS,
   });
 }
@@ -114,7 +115,7 @@ export function launchPersistent(name: string): Promise<BrowserContext> {
   const profile = join(ARTIFACTS, name);
   rmSync(profile, { recursive: true, force: true });
   return chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     viewport: { width: 1280, height: 800 },
     args: CHROMIUM_ARGS,
   });
@@ -129,7 +130,7 @@ export function launchPersistentFirefox(name: string): Promise<BrowserContext> {
   rmSync(profile, { recursive: true, force: true });
   return firefox.launchPersistentContext(profile, {
     channel: 'moz-firefox',
-    executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
+    executablePath: firefoxPath(),
     viewport: { width: 1280, height: 800 },
   });
 }

@@ -7,7 +7,7 @@
 // Why not Playwright: a driven browser reports every network request of the page to the driver
 // (Vitest's module graph is thousands of them), and in Firefox the parent process's Remote Agent
 // (WebDriver BiDi) does that in JavaScript on its main thread. Measured, each project alone on
-// this 2-core VM (wall s / CPU s of the whole machine): web-firefox 244 / 324 through Playwright,
+// this 2-core VM, one run each (wall s / CPU s of the whole machine): web-firefox 244 / 324 through Playwright,
 // 102 / 127 started directly; web (Chromium) 110 / 151 and 94 / 125. The stores-firefox
 // parent's main thread spent 63 s of CPU where the page's own process spent 32 s, and held
 // 5–6 GB until the whole run ended (docs/browser-support.md). The suite needs no more of a driver
@@ -27,6 +27,7 @@ import type {
   BrowserProviderOption,
   TestProject,
 } from 'vitest/node';
+import { chromiumPath, firefoxPath } from '../../scripts/chromium.mjs';
 import { stopGroup } from './processGroup.js';
 
 /** A pref's value in user.js. */
@@ -229,8 +230,7 @@ export function firefoxDirect(
     parallel: true,
     start(profile, url) {
       writeFileSync(join(profile, 'user.js'), userJs({ ...quietPrefs, ...options.prefs }));
-      const bin = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
-      return spawnGroup(bin, ['--headless', '--no-remote', '--profile', profile, url]);
+      return spawnGroup(firefoxPath(), ['--headless', '--no-remote', '--profile', profile, url]);
     },
   }));
 }
@@ -246,7 +246,7 @@ export function chromiumDirect(
     name: 'chromium-direct',
     parallel: true,
     start: (profile, url) =>
-      spawnGroup(process.env.CHROMIUM_PATH || '/usr/bin/chromium', [
+      spawnGroup(chromiumPath(), [
         '--headless',
         `--user-data-dir=${profile}`,
         ...(options.args ?? []),

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, firefox } from 'playwright';
-import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
+import { chromiumArgs, chromiumPath, firefoxPath } from '../../scripts/chromium.mjs';
 import { stopGroup } from '../setup/processGroup.js';
 import { spawnMiniBrowser, startXvfb, webkitFeatures } from '../setup/webkitProvider.js';
 
@@ -75,7 +75,7 @@ export class Browsers {
         engine === 'firefox'
           ? await firefox.launchPersistentContext(profile, {
               channel: 'moz-firefox',
-              executablePath: process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
+              executablePath: firefoxPath(),
               firefoxUserPrefs: FIREFOX_PREFS,
             })
           : await chromium.launchPersistentContext(profile, {
@@ -103,7 +103,7 @@ export class Browsers {
         ([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`,
       );
       writeFileSync(join(profile, 'user.js'), `${prefs.join('\n')}\n`);
-      const bin = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+      const bin = firefoxPath();
       const proc = spawn(bin, ['--headless', '--no-remote', '--profile', profile, url], {
         detached: true,
         stdio: 'ignore',
