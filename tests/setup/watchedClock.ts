@@ -16,14 +16,12 @@ export interface WatchedTimer {
 /** A ManualClock that also tells which timers are pending, with their delays, and which fired. */
 export class WatchedClock extends ManualClock {
   private readonly armed = new Map<TimerHandle, WatchedTimer>();
-  private readonly firedHandles = new Set<TimerHandle>();
   private readonly firedInOrder: WatchedTimer[] = [];
 
   override setTimeout(fn: () => void, ms: number): TimerHandle {
     const timer: WatchedTimer = {
       handle: super.setTimeout(() => {
         this.armed.delete(timer.handle);
-        this.firedHandles.add(timer.handle);
         this.firedInOrder.push(timer);
         fn();
       }, ms),
@@ -46,7 +44,7 @@ export class WatchedClock extends ManualClock {
 
   /** Whether the timer `handle` has fired. */
   fired(handle: TimerHandle): boolean {
-    return this.firedHandles.has(handle);
+    return this.firedInOrder.some((t) => t.handle === handle);
   }
 
   /** The timers that fired, in the order they fired. */
