@@ -1,27 +1,26 @@
 // The checksum LmdbStore keeps beside each plain value is the CRC-32 its docs name (IEEE, zlib's
-// and PNG's), checked against Node's own zlib.crc32 on the record as LMDB holds it: stores
-// written before the store computed it with @node-rs/crc32 (zlib.crc32 then) read the same.
+// and PNG's), checked against Node's own zlib.crc32: the store's records carry it, and a record
+// written here with zlib.crc32 (as the store wrote them before it computed the CRC with
+// @node-rs/crc32) reads back; one whose sum is a bit off is a miss.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { LmdbStore } from '@medfusion/node';
-import { open } from 'lmdb';
 import { afterEach, expect, it } from 'vitest';
+import { openRawData } from './lmdbRaw';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Every record of the store's data database, raw, the store closed. */
-async function records(at: string): Promise<Map<string, Buffer>> {
-  const file = readdirSync(at).find((n) => /^data-\d+\.mdb$/.test(n))!;
-  const env = open({ path: join(at, file), maxDbs: 4, compression: false, readOnly: true });
-  const data = env.openDB<Uint8Array, string>({ name: 'data', encoding: 'binary' });
-  const out = new Map<string, Buffer>();
-  for (const { key, value } of data.getRange({})) out.set(key, Buffer.from(value));
-  await env.close();
-  return out;
+/** A plain record as the store's docs give it: flags 0, time, zlib's CRC-32, data (`sum` xor-ed). */
+function zlibRecord(value: Uint8Array, flipSum = 0): Buffer {
+  const rec = Buffer.alloc(12 + value.length);
+  rec.writeUInt32LE(Math.floor(Date.now() / 1000), 4);
+  rec.writeUInt32LE((crc32(value) ^ flipSum) >>> 0, 8);
+  rec.set(value, 12);
+  return rec;
 }
 
 it('keeps the zlib CRC-32 of each plain value in its record, for sizes 0 to 1 MiB', async () => {
@@ -33,7 +32,10 @@ it('keeps the zlib CRC-32 of each plain value in its record, for sizes 0 to 1 Mi
   for (const [k, v] of values) await store.put(k, v);
   await store.close();
 
-  const raw = await records(dir);
+  const { data, close } = openRawData(dir);
+  const raw = new Map<string, Buffer>();
+  for (const { key, value } of data.getRange({})) raw.set(key, Buffer.from(value));
+  await close();
   expect([...raw.keys()].sort()).toEqual([...values.keys()].sort());
   for (const [k, v] of values) {
     const rec = raw.get(k)!;
@@ -42,22 +44,19 @@ it('keeps the zlib CRC-32 of each plain value in its record, for sizes 0 to 1 Mi
   }
 });
 
-it('reads a value whose record carries the zlib CRC-32, and misses one whose sum is off by a bit', async () => {
+it('reads a record written with the zlib CRC-32, and misses one whose sum is off by a bit', async () => {
   dir = mkdtempSync(join(tmpdir(), 'medfusion-lmdb-crc-'));
   const value = randomBytes(150 * 1024);
   const store = new LmdbStore({ dir });
-  await store.put('ds@1/a', value);
+  await store.put('ds@1/a', value); // the store's files, and its key in its index
   await store.put('ds@1/b', value);
   await store.close();
 
-  // Rewrite b's sum one bit off (what a bad checksum implementation would have written).
-  const file = readdirSync(dir).find((n) => /^data-\d+\.mdb$/.test(n))!;
-  const env = open({ path: join(dir, file), maxDbs: 4, compression: false });
-  const data = env.openDB<Uint8Array, string>({ name: 'data', encoding: 'binary' });
-  const rec = Buffer.from(data.get('ds@1/b')!);
-  rec.writeUInt32LE((crc32(value) ^ 1) >>> 0, 8);
-  await data.put('ds@1/b', rec);
-  await env.close();
+  // Both records rewritten by this test, not by the store: a with zlib's sum, b one bit off.
+  const { data, close } = openRawData(dir);
+  await data.put('ds@1/a', zlibRecord(value));
+  await data.put('ds@1/b', zlibRecord(value, 1));
+  await close();
 
   const again = new LmdbStore({ dir });
   expect(Buffer.from((await again.get('ds@1/a'))!).equals(value)).toBe(true);

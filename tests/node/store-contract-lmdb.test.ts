@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LmdbStore } from '@medfusion/node';
-import { open } from 'lmdb';
 import { afterAll } from 'vitest';
 import { storeContract } from '../stores/contract';
 import {
@@ -15,6 +14,7 @@ import {
   type StoreFactory,
   sharedStoreOptions,
 } from '../stores/storeFactory';
+import { openRawData } from './lmdbRaw';
 
 const root = join(tmpdir(), `medfusion-lmdb-contract-${process.pid}`);
 const writer = fileURLToPath(new URL('./fixtures/lmdbCrashWriter.ts', import.meta.url));
@@ -30,13 +30,11 @@ function rawFiles(dir: string): Uint8Array[] {
 
 /** Flip a byte in the middle of `key`'s record, through LMDB itself (the store closed). */
 async function corrupt(dir: string, key: string): Promise<void> {
-  const file = readdirSync(dir).find((n) => /^data-\d+\.mdb$/.test(n))!;
-  const env = open({ path: join(dir, file), maxDbs: 4, compression: false });
-  const data = env.openDB<Uint8Array, string>({ name: 'data', encoding: 'binary' });
+  const { data, close } = openRawData(dir);
   const rec = Buffer.from(data.get(key)!);
   rec[rec.length >> 1]! ^= 0x40;
   await data.put(key, rec);
-  await env.close();
+  await close();
 }
 
 async function newKey(): Promise<CryptoKey> {
