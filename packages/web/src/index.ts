@@ -228,6 +228,7 @@ export {
   RequestTimeoutError,
   SignUrlError,
 } from './remote/RemoteError.js';
+export type { ByteSpan } from './remote/readBodyPieces.js';
 export type { UrlPolicy } from './remote/urlPolicy.js';
 export { UrlNotAllowedError } from './remote/urlPolicy.js';
 export { CsvImageDataset } from './sources/CsvImageDataset.js';
