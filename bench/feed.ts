@@ -71,8 +71,8 @@ const COPIES: Record<Tier, { n: number; path: string }> = {
     path: "sync-handle read into a fresh buffer in the store's worker (1), moved to the page, the sample codec's image a view of it, collate (2)",
   },
   'shards-decoded': {
-    n: 3,
-    path: "the response's chunks into one buffer (1, RangeReader); a sample cut from a merged read: its members sliced out (2; a sample read alone: views, no copy); .npy a view; collate (3, or 2 when read alone)",
+    n: 2,
+    path: "the response's chunks straight into the sample's own buffer (1, RangeReader.readPieces, alone or in a merged read), members and .npy views of it, collate (2); only a shard's first read, whole to check its sha256, is one buffer its samples' members are copied out of (3)",
   },
 
   'shards-jpeg': {

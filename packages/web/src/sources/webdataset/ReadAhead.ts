@@ -2,12 +2,16 @@ import type { EpochPlan, ShardLayout, TarSampleEntry } from '@medfusion/core';
 import { index as checkIndex, findInPlan } from '@medfusion/core/internal';
 import type { RangeReader } from '../../remote/RangeReader.js';
 import { deferred } from './deferred.js';
+import { fillSpans, windowCut } from './readAheadChunks.js';
 import type { ShardIndexLoader } from './ShardIndexLoader.js';
 import type { ShardTable } from './shardManifest.js';
 import {
   checkWholeShard,
+  coveredRanges,
   cutSample,
   groupByShard,
+  needsWholeBytes,
+  piecesInOrder,
   planShardReads,
   rangesOfShard,
   type ShardRanges,
@@ -146,7 +150,13 @@ export class ReadAhead {
       // Whole chunks of `lookahead` plan positions, so a chunk that matches a
       // shuffle window reads each of its shards' ranges once.
       const from = Math.max(this.scheduledUntil, pos);
-      const to = this.windowCut(plan, from, Math.min(plan.length, from + lookahead));
+      const to = windowCut(
+        plan,
+        this.layout,
+        lookahead,
+        from,
+        Math.min(plan.length, from + lookahead),
+      );
       const list: number[] = [];
       const positions: number[] = [];
       const seen = new Set<number>();
@@ -164,76 +174,11 @@ export class ReadAhead {
         const idx = plan.indexAt(p);
         if (!seen.has(idx) && !upcoming.has(idx)) upcoming.set(idx, p);
       }
-      this.fillSpans(list, positions, upcoming);
+      fillSpans(this.layout, list, positions, upcoming, (idx) => this.pending.has(idx));
       this.scheduledUntil = Math.max(this.scheduledUntil, to);
       this.schedule(list, positions, upcoming);
     }
     this.evict();
-  }
-
-  /**
-   * Where the chunk `[from, to)` should end: before its last positions when they
-   * are all in shards that no earlier position of the chunk reads (the start of
-   * the next shuffle window of a shard-aware order, or the next shard of a
-   * sequential one), so the next chunk starts there and reads that window's
-   * shards whole (with {@link fillSpans}) instead of a few scattered samples of
-   * each. The cut keeps at least half the chunk.
-   */
-  private windowCut(plan: EpochPlan, from: number, to: number): number {
-    const keep = from + Math.ceil(this.limits.lookahead / 2);
-    if (to - from < 2 || to >= plan.length) return to;
-    const first = new Map<number, number>();
-    for (let p = from; p < to; p++) {
-      const s = this.layout.shardOf(plan.indexAt(p));
-      if (!first.has(s)) first.set(s, p);
-    }
-    // The smallest q such that every position in [q, to) reads a shard first read at or after q.
-    let cut = to;
-    let minFirst = Number.POSITIVE_INFINITY;
-    for (let q = to - 1; q >= keep; q--) {
-      minFirst = Math.min(minFirst, first.get(this.layout.shardOf(plan.indexAt(q))) as number);
-      if (minFirst >= q) cut = q;
-    }
-    return cut;
-  }
-
-  /**
-   * Move into the chunk (`list`, `positions`) the `upcoming` samples that lie,
-   * in archive order, between the first and the last sample the chunk reads in
-   * their shard. A shard-aware shuffle reads a window's shards in random order,
-   * so a chunk's samples are scattered over each shard: read alone, the gaps
-   * between them split the merged reads into many, the samples in those gaps come
-   * back later as small reads of their own, and a chunk that reaches a few
-   * positions into the next window reads each of them alone. Read with the chunk,
-   * the gaps close and each shard of a window is read in about one request. The
-   * memory bound stays the plan horizon (`4 × lookahead` positions), as for
-   * bytes a merged read covers anyway; nothing past the chunk's span in a shard
-   * is added, so a sequential plan reads as before.
-   */
-  private fillSpans(list: number[], positions: number[], upcoming: Map<number, number>): void {
-    if (list.length === 0 || upcoming.size === 0) return;
-    const layout = this.layout;
-    const spans = new Map<number, { lo: number; hi: number }>();
-    for (const idx of list) {
-      const s = layout.shardOf(idx);
-      const local = layout.localIndex(idx);
-      const span = spans.get(s);
-      if (!span) spans.set(s, { lo: local, hi: local });
-      else {
-        if (local < span.lo) span.lo = local;
-        if (local > span.hi) span.hi = local;
-      }
-    }
-    for (const [idx, pos] of upcoming) {
-      if (this.pending.has(idx)) continue;
-      const span = spans.get(layout.shardOf(idx));
-      if (!span) continue;
-      const local = layout.localIndex(idx);
-      if (local < span.lo || local > span.hi) continue;
-      list.push(idx);
-      positions.push(pos);
-      upcoming.delete(idx);
-    }
   }
 
   private evict(): void {
@@ -295,75 +240,110 @@ export class ReadAhead {
       for (const idx of idxs) if (!withBytes.has(idx)) slots.get(idx)?.resolve(new Uint8Array(0));
     }
     if (sr.ranges.length === 0) return;
-    const checked = sr.shard.checkHeaders === true;
-    const first = this.layout.start(s);
     const jobs: Promise<void>[] = [];
     for (const m of planShardReads(sr, this.limits)) {
+      const read = needsWholeBytes(sr.shard, m)
+        ? this.readWhole(sr, m, slots, upcoming)
+        : this.readCut(sr, m, slots, upcoming);
       jobs.push(
-        this.readRange(sr.shard.reader, m.start, m.end)
-          .then(async (bytes) => {
-            if (m.whole) await checkWholeShard(sr.shard, sr.samples, bytes);
-            for (const part of m.parts) {
-              const slot = slots.get(part.index);
-              if (!slot) continue;
-              try {
-                const e = sr.samples[part.index - first] as TarSampleEntry;
-                // A whole read had every header checked by checkWholeShard already.
-                slot.resolve(cutSample(e, bytes, m.start, checked && !m.whole, sr.shard.url));
-              } catch (error) {
-                slot.reject(error);
-              }
-            }
-            if (upcoming && upcoming.size > 0) this.keepCovered(sr, m, bytes, upcoming);
-          })
-          .catch((error: unknown) => {
-            for (const part of m.parts) slots.get(part.index)?.reject(error);
-          }),
+        read.catch((error: unknown) => {
+          for (const part of m.parts) slots.get(part.index)?.reject(error);
+        }),
       );
     }
     await Promise.all(jobs);
   }
 
   /**
-   * A merged read also returned the bytes of samples between the wanted ones;
-   * keep those the plan needs soon (`upcoming`: index → plan position) instead
-   * of reading them again later.
+   * Read `m` (a shard to be checked whole) into one buffer, check it, then hand
+   * each wanted sample a view of it (`get` copies such samples' members out).
    */
-  private keepCovered(
+  private async readWhole(
     sr: ShardRanges,
-    m: { start: number; end: number },
-    bytes: Uint8Array,
-    upcoming: Map<number, number>,
-  ): void {
-    if (this.signal.aborted) return;
-    const samples = sr.samples;
-    const checked = sr.shard.checkHeaders === true;
+    m: ShardRead,
+    slots: Map<number, ReturnType<typeof deferred<Uint8Array>>>,
+    upcoming: Map<number, number> | undefined,
+  ): Promise<void> {
+    const bytes = await this.readRange(sr.shard.reader, m.start, m.end);
+    await checkWholeShard(sr.shard, sr.samples, bytes);
     const first = this.layout.start(sr.s);
-    // Samples are in archive order: binary search the first starting at or after m.start.
-    let lo = 0;
-    let hi = samples.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((samples[mid] as TarSampleEntry).start < m.start) lo = mid + 1;
-      else hi = mid;
+    for (const part of m.parts) {
+      const e = sr.samples[part.index - first] as TarSampleEntry;
+      // checkWholeShard checked every header already.
+      this.settle(slots.get(part.index), () => cutSample(e, bytes, m.start, false, sr.shard.url));
     }
-    for (let k = lo; k < samples.length; k++) {
-      const e = samples[k] as TarSampleEntry;
-      if (e.start >= m.end) break;
-      if (e.end > m.end || e.end <= e.start) continue;
-      const idx = first + k;
-      const pos = upcoming.get(idx);
-      if (pos === undefined || this.pending.has(idx)) continue;
-      let promise: Promise<Uint8Array>;
-      try {
-        // A checked sample whose headers lie before m.start is left to be read again.
-        promise = Promise.resolve(cutSample(e, bytes, m.start, checked, sr.shard.url));
-      } catch {
-        continue;
+    if (!upcoming || upcoming.size === 0 || this.signal.aborted) return;
+    const checked = sr.shard.checkHeaders === true;
+    for (const r of coveredRanges(sr, m, first, upcoming, (idx) => this.pending.has(idx))) {
+      const e = sr.samples[r.index - first] as TarSampleEntry;
+      this.keep(r.index, upcoming, () => cutSample(e, bytes, m.start, checked, sr.shard.url));
+    }
+  }
+
+  /**
+   * Read `m` in one request, each wanted sample (and each sample between them the
+   * plan wants soon) straight into a buffer of its own: one copy from the network,
+   * and no sample keeps the merged range alive. Headers are checked when the shard
+   * asks for it and the read is not of a verified whole shard.
+   */
+  private async readCut(
+    sr: ShardRanges,
+    m: ShardRead,
+    slots: Map<number, ReturnType<typeof deferred<Uint8Array>>>,
+    upcoming: Map<number, number> | undefined,
+  ): Promise<void> {
+    const first = this.layout.start(sr.s);
+    const covered =
+      upcoming && upcoming.size > 0
+        ? coveredRanges(sr, m, first, upcoming, (idx) => this.pending.has(idx))
+        : [];
+    const pieces = piecesInOrder(m.parts, covered);
+    const buffers = await sr.shard.reader.readPieces(m.start, m.end, pieces, {
+      signal: this.signal,
+    });
+    this.bytesRead += m.end - m.start;
+    const checked = sr.shard.checkHeaders === true;
+    for (const [k, r] of pieces.entries()) {
+      const e = sr.samples[r.index - first] as TarSampleEntry;
+      const bytes = buffers[k] as Uint8Array;
+      const slot = slots.get(r.index);
+      if (slot)
+        this.settle(slot, () => cutSample(e, bytes, r.start, checked && !m.whole, sr.shard.url));
+      else if (!this.signal.aborted && upcoming) {
+        this.keep(r.index, upcoming, () => cutSample(e, bytes, r.start, checked, sr.shard.url));
       }
-      this.pending.set(idx, { promise, pos });
-      this.pendingOrder.push({ index: idx, pos });
     }
+  }
+
+  /** Resolve `slot` with `cut()`, or reject it with what `cut` threw. */
+  private settle(
+    slot: ReturnType<typeof deferred<Uint8Array>> | undefined,
+    cut: () => Uint8Array,
+  ): void {
+    if (!slot) return;
+    try {
+      slot.resolve(cut());
+    } catch (error) {
+      slot.reject(error);
+    }
+  }
+
+  /**
+   * A merged read also returned the bytes of sample `index`, which the plan needs
+   * soon: keep them (unless it is pending by now, or its headers fail) instead of
+   * reading them again later.
+   */
+  private keep(index: number, upcoming: Map<number, number>, cut: () => Uint8Array): void {
+    const pos = upcoming.get(index);
+    if (pos === undefined || this.pending.has(index)) return;
+    let promise: Promise<Uint8Array>;
+    try {
+      promise = Promise.resolve(cut());
+    } catch {
+      return;
+    }
+    this.pending.set(index, { promise, pos });
+    this.pendingOrder.push({ index, pos });
   }
 
   private async readRange(

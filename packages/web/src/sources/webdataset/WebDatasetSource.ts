@@ -14,6 +14,7 @@ import {
   abortReason,
   index as checkIndex,
   raceAbort,
+  TAR_BLOCK,
   throwIfAborted,
   toEpochPlan,
 } from '@medfusion/core/internal';
@@ -67,9 +68,9 @@ async function countSamples(
 }
 
 /**
- * The payload of a sample's call to the transform pool: its bytes cut from the
- * (merged) read in one copy, the members views into it, that one buffer moved to
- * the worker. A function, as the pool calls it per attempt: the retry after a
+ * The payload of a sample's call to the transform pool: its bytes (their own
+ * buffer, or cut in one copy from a whole shard's read), the members views into
+ * it, that one buffer moved to the worker. A function, as the pool calls it per attempt: the retry after a
  * crash finds the buffer gone with the dead worker and fails the call instead.
  */
 function movePayload(
@@ -87,9 +88,20 @@ function movePayload(
       );
     }
     sent = true;
-    const own = bytes.slice();
+    const own = ownsBuffer(bytes) ? bytes : bytes.slice();
     return Comlink.transfer(assembleSample(entry, shard, own, true), [own.buffer]);
   };
+}
+
+/**
+ * Whether `bytes`, a sample's bytes from the read-ahead (which hands each out once),
+ * are all their buffer holds but at most one tar header (the first member's, read to
+ * check it): then the sample may keep views of it, or move it to a worker, without
+ * holding anyone else's bytes. Any view of a shared read holds at least the next
+ * sample's header besides.
+ */
+function ownsBuffer(bytes: Uint8Array): boolean {
+  return bytes.buffer.byteLength - bytes.byteLength <= TAR_BLOCK;
 }
 
 /**
@@ -217,10 +229,10 @@ export class WebDatasetSource<T = WebDatasetSample>
     if (executor) {
       out = await executor.run(index, opts?.signal, movePayload(index, entry, s, bytes), opts);
     } else {
-      // A read of this sample alone (the usual case at 224²): its members are views of
-      // that buffer, which nothing else holds (no copy per member); a merged read's are copies.
-      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-      const sample = assembleSample(entry, s, bytes, own);
+      // Bytes in a buffer of their own (a read of this sample alone, or its piece of a
+      // merged read): members are views of it, no copy. A view of a whole shard read to
+      // check it gets copies, so the shard's buffer is not kept alive by the sample.
+      const sample = assembleSample(entry, s, bytes, ownsBuffer(bytes));
       const transform = this.transform;
       out = transform ? await transform(sample, index) : (sample as unknown as T);
     }

@@ -192,3 +192,81 @@ export function cutSample(
   }
   return bytes.subarray(e.start - at, e.end - at);
 }
+
+/**
+ * Whether read `m` must be held as one buffer of the whole range: a whole read of a
+ * shard not yet verified against its sha256 or its headers ({@link checkWholeShard}).
+ * Any other read can be cut into a buffer per sample as it arrives.
+ */
+export function needsWholeBytes(shard: Shard, m: ShardRead): boolean {
+  return m.whole && !shard.verified && (shard.sha256 !== undefined || shard.checkHeaders === true);
+}
+
+/**
+ * The samples of `sr`'s shard a read of `[m.start, m.end)` covers whole (headers
+ * included when checked) that the plan wants soon (`upcoming`: index → plan
+ * position) and `skip` does not exclude, as ranges in archive order.
+ */
+export function coveredRanges(
+  sr: ShardRanges,
+  m: { start: number; end: number },
+  first: number,
+  upcoming: ReadonlyMap<number, number>,
+  skip: (index: number) => boolean,
+): SampleRange[] {
+  const samples = sr.samples;
+  const checked = sr.shard.checkHeaders === true;
+  // Samples are in archive order: binary search the first starting at or after m.start.
+  let lo = 0;
+  let hi = samples.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((samples[mid] as TarSampleEntry).start < m.start) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: SampleRange[] = [];
+  for (let k = lo; k < samples.length; k++) {
+    const e = samples[k] as TarSampleEntry;
+    if (e.start >= m.end) break;
+    if (e.end <= e.start) continue;
+    const start = readStart(e, checked);
+    const end = readEnd(e, checked);
+    // A checked sample whose headers lie outside the read is left to be read again.
+    if (start < m.start || end > m.end) continue;
+    const index = first + k;
+    if (!upcoming.has(index) || skip(index)) continue;
+    out.push({ index, url: sr.shard.url, start, end });
+  }
+  return out;
+}
+
+/**
+ * The pieces of one read: `wanted` (in any order: a whole shard's read keeps the
+ * plan's) and `covered` (ascending by start, none of `wanted`) as one list
+ * ascending by start, each sample once (a plan that repeats a sample wants it
+ * twice in one read).
+ */
+export function piecesInOrder(
+  parts: readonly SampleRange[],
+  covered: readonly SampleRange[],
+): SampleRange[] {
+  let wanted = parts;
+  for (let k = 1; k < parts.length; k++) {
+    if ((parts[k] as SampleRange).start < (parts[k - 1] as SampleRange).start) {
+      wanted = [...parts].sort((a, b) => a.start - b.start);
+      break;
+    }
+  }
+  const out: SampleRange[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < wanted.length || j < covered.length) {
+    const x = wanted[i];
+    const y = covered[j];
+    const next = y === undefined || (x !== undefined && x.start <= y.start) ? x : y;
+    if (next === x) i++;
+    else j++;
+    if (out.at(-1)?.index !== (next as SampleRange).index) out.push(next as SampleRange);
+  }
+  return out;
+}
