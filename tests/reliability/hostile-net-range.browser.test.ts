@@ -16,6 +16,12 @@ import { bounded, HANG_MS, hostileUrl, report } from './harness.js';
 
 const server = inject('sampleServer');
 const BIG = 64 << 20;
+/**
+ * Most a server may have written of BIG before the client hung up for "not downloaded":
+ * socket and network-service buffers (up to 10.5 MB seen on a loaded 2-core machine), not
+ * the object.
+ */
+const NOT_DOWNLOADED = BIG / 4;
 
 /**
  * What the server wrote of `path` once it saw the response end (the client hanging up): the
@@ -51,7 +57,7 @@ describe('a server that ignores Range', () => {
     expect(reader.requests).toBe(1);
     const sent = await bytesSent('/h/no-range/big.bin');
     // What the server got out before the client hung up: socket buffers, not the object.
-    expect(sent).toBeLessThan(BIG / 8);
+    expect(sent).toBeLessThan(NOT_DOWNLOADED);
     report(ctx.task, {
       scenario: 'hostile inputs',
       case: 'server ignoring Range (64 MiB object)',
@@ -86,5 +92,44 @@ describe('a server that ignores Range', () => {
     });
     const whole = new RangeReader({ url: hostileUrl('ok', 'shard.tar') });
     expect((await whole.read(512, 4608)).length).toBe(4096);
+  });
+});
+
+describe("a server that answers a longer range than asked (Vite's static server for bytes=0-0)", () => {
+  it('RangeReader takes the bytes asked for from its start and cancels the rest', async () => {
+    await fetch(`${server}/h-stats`, { method: 'DELETE' });
+    const truth = new Uint8Array(await (await fetch(hostileUrl('ok', 'shard.tar'))).arrayBuffer());
+    const reader = new RangeReader({ url: hostileUrl('to-end', 'shard.tar') });
+    expect(await reader.probe()).toMatchObject({ size: truth.length });
+    expect(await reader.read(0, 1)).toEqual(truth.subarray(0, 1));
+    expect(await reader.read(512, 4608)).toEqual(truth.subarray(512, 4608));
+    const [a, b] = await reader.readPieces(1024, 9728, [
+      { start: 1024, end: 2048 },
+      { start: 5120, end: 9728 },
+    ]);
+    expect(a).toEqual(truth.subarray(1024, 2048));
+    expect(b).toEqual(truth.subarray(5120, 9728));
+    // 64 MiB behind a one-byte read: the response is cut short once the byte is in (over
+    // loopback the server still gets 10-45 MB out before the cancel lands: not asserted)
+    const big = new RangeReader({ url: hostileUrl('to-end', 'big.bin'), clock: new ManualClock() });
+    await bounded('a 1-byte read of a to-end server', HANG_MS, () => big.read(0, 1));
+    expect(await bytesSent('/h/to-end/big.bin')).toBeLessThan(BIG);
+  });
+
+  it('WebDatasetSource reads every sample exactly through it', async () => {
+    const ok = await WebDatasetSource.open({
+      urls: [hostileUrl('ok', 'shard.tar')],
+      sidecar: () => hostileUrl('ok', 'shard.tar.idx.json'),
+    });
+    const source = await WebDatasetSource.open({
+      urls: [hostileUrl('to-end', 'shard.tar')],
+      sidecar: () => hostileUrl('ok', 'shard.tar.idx.json'),
+    });
+    expect(source.length).toBe(ok.length);
+    for (let i = 0; i < source.length; i++) {
+      expect((await source.get(i)).files).toEqual((await ok.get(i)).files);
+    }
+    source.close();
+    ok.close();
   });
 });

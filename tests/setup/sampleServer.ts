@@ -15,8 +15,9 @@
  * files of {@link hostileFiles} (single-range support, strong ETag, CORS headers exposed)
  * the way `<mode>` says: `ok` (well-behaved), `stall-headers` (never answers),
  * `stall-body` (headers, then no body), `stall-mid` (headers and half the body, then
- * nothing), `no-range` (ignores Range: 200 with the whole file), `spa` (a single-page-app
- * fallback: 200 with an HTML page for every path). `GET /h-stats` answers
+ * nothing), `no-range` (ignores Range: 200 with the whole file), `to-end` (answers a range
+ * with everything from its start to the file's end, as Vite's static server, sirv, does for
+ * `bytes=N-0`), `spa` (a single-page-app fallback: 200 with an HTML page for every path). `GET /h-stats` answers
  * `{ [path]: bytesWritten }` of the finished `/h/` responses; `DELETE /h-stats` clears it.
  * `GET /h-stalls` answers `{ [path]: count }` of the `/h/stall-*` responses that reached their
  * stall (request read, headers flushed, half the body written): a test of a timeout on an
@@ -200,7 +201,7 @@ function serveHostile(
   const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
   const ranged = m !== null && mode !== 'no-range';
   const start = ranged ? Number(m[1]) : 0;
-  const end = ranged ? Math.min(Number(m[2]) + 1, size) : size;
+  const end = ranged && mode !== 'to-end' ? Math.min(Number(m[2]) + 1, size) : size;
   const headers: Record<string, string | number> = {
     'Content-Type': 'application/octet-stream',
     'Content-Length': end - start,

@@ -279,9 +279,14 @@ export class RangeReader {
   ): Promise<Uint8Array[]> {
     const { res, release } = await this.send(`bytes=${start}-${end - 1}`, signal, speculation);
     try {
+      let bodyLength = end - start;
       if (res.status === 206) {
         const m = /^bytes (\d+)-(\d+)\//.exec(res.headers.get('Content-Range') ?? '');
-        if (!m || Number(m[1]) !== start || Number(m[2]) !== end - 1) {
+        // A longer range from `start` is taken (its rest cancelled): Vite's static
+        // server (sirv) answers `bytes=0-0` with the whole object.
+        if (m && Number(m[1]) === start && Number(m[2]) > end - 1) {
+          bodyLength = Number(m[2]) - start + 1;
+        } else if (!m || Number(m[1]) !== start || Number(m[2]) !== end - 1) {
           throw new RemoteReadError(
             'BAD_RESPONSE',
             this.url,
@@ -294,7 +299,7 @@ export class RangeReader {
         this.noRange = this.rangeIgnored(res, start, end);
         throw this.noRange;
       }
-      return await readBodyPieces(res, start, end, pieces, this.url);
+      return await readBodyPieces(res, start, end, pieces, this.url, bodyLength);
     } catch (error) {
       await res.body?.cancel().catch(() => {});
       throwIfAborted(signal);

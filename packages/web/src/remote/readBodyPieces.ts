@@ -10,11 +10,14 @@ export interface ByteSpan {
 }
 
 /**
- * The body of `res`, which must be exactly the object's bytes `[start, end)`,
- * copied straight into one buffer of its own per piece of `pieces` (ascending,
- * disjoint, within the range); bytes between pieces are read and dropped.
- * Never holds more than the pieces: one copy from the network's chunks, no
- * buffer of the whole range. A body longer or shorter than the range fails
+ * The object's bytes `[start, end)` from the body of `res`, copied straight into
+ * one buffer of its own per piece of `pieces` (ascending, disjoint, within the
+ * range); bytes between pieces are read and dropped. Never holds more than the
+ * pieces: one copy from the network's chunks, no buffer of the whole range. The
+ * body starts at `start` and announces `bodyLength` bytes (at least the range's):
+ * when it announced more (a server that answered a longer range than asked, as
+ * Vite's static server does for `bytes=0-0`), the rest is cancelled once the range
+ * is in. A body longer than announced or shorter than the range fails
  * (`BAD_RESPONSE` / `SHORT_READ`, naming `url`).
  */
 export async function readBodyPieces(
@@ -23,6 +26,7 @@ export async function readBodyPieces(
   end: number,
   pieces: readonly ByteSpan[],
   url: string,
+  bodyLength = end - start,
 ): Promise<Uint8Array[]> {
   const length = end - start;
   const out = pieces.map((p) => new Uint8Array(p.end - p.start));
@@ -30,19 +34,17 @@ export async function readBodyPieces(
   let k = 0; // the first piece not yet filled
   const reader = res.body?.getReader();
   if (reader) {
-    for (;;) {
+    while (n < length) {
       const r = await reader.read();
       if (r.done) break;
       const chunk = r.value;
-      if (n + chunk.length > length) {
+      if (n + chunk.length > bodyLength) {
         await reader.cancel().catch(() => {});
         throw new RemoteReadError(
           'BAD_RESPONSE',
           url,
-          `got more than the ${length} bytes asked for`,
-          {
-            retryable: false,
-          },
+          `got more than the ${bodyLength} bytes asked for`,
+          { retryable: false },
         );
       }
       const lo = start + n; // the chunk holds the object's bytes [lo, hi)
@@ -58,8 +60,27 @@ export async function readBodyPieces(
       }
       n += chunk.length;
     }
+    if (n >= length && bodyLength > length) {
+      await reader.cancel().catch(() => {});
+      return out;
+    }
+    if (n === length) {
+      // the body must end here: one more read to see it does (a longer body is refused)
+      const r = await reader.read();
+      if (!r.done) {
+        await reader.cancel().catch(() => {});
+        throw new RemoteReadError(
+          'BAD_RESPONSE',
+          url,
+          `got more than the ${length} bytes asked for`,
+          {
+            retryable: false,
+          },
+        );
+      }
+    }
   }
-  if (n !== length) {
+  if (n < length) {
     throw new RemoteReadError('SHORT_READ', url, `got ${n} of ${length} bytes`, {
       retryable: true,
     });
