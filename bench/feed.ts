@@ -32,6 +32,7 @@ import { chromium } from 'playwright';
 import { createServer, defaultClientConditions } from 'vite';
 import { arg, intArg, numArg } from './_args.js';
 import { chromiumLaunchOptions } from './_chromium.js';
+import { firstByteRange } from './_firstByte.js';
 import { median, round } from './_stats.js';
 import { printTable } from './_table.js';
 import { buildFeedData } from './feed/data.js';
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
     configFile: false,
     root: join(here, 'feed'),
     publicDir: dataDir,
+    plugins: [firstByteRange(dataDir)],
     logLevel: 'warn',
     resolve: { conditions: ['@medfusion/source', ...defaultClientConditions] },
     worker: { format: 'es' },
