@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FixtureImage } from '../../tests/dicom/fixtureImages.js';
-import { ensureDicomTools, transcode, writeExplicit } from '../../tests/setup/dicomFixtures.js';
+import { transcode, writeExplicit } from '../../tests/setup/dicomFixtures.js';
 import { members, packFolder } from './data.js';
 import type { Member } from './types.js';
 
@@ -82,13 +82,13 @@ function ctSlice(i: number, n: number): FixtureImage {
   };
 }
 
-/** Make (or, when `root` already holds them, reuse) the `dicom` tier's shards; its members. */
+/**
+ * Make (or, when `root` already holds them, reuse) the `dicom` tier's shards; its members.
+ * Needs DCMTK on PATH (`ensureDicomTools`).
+ */
 export function buildDicomFeedData(root: string, samples: number): Member[] {
   const dir = join(root, DIR);
   if (!existsSync(join(dir, 'manifest.json'))) {
-    if (!ensureDicomTools()) {
-      throw new Error('the dicom tier needs DCMTK (apt-get install dcmtk libgdcm-tools)');
-    }
     const src = join(root, 'src-dcm');
     rmSync(src, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
