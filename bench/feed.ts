@@ -13,7 +13,12 @@
 //                   the same members, 16 in flight
 //   shards-jpeg/png the JPEG/PNG files packed, decoded by the library's ImageDecoder in 2 workers
 //                   | the codec alone (createImageBitmap + getImageData) on the same images in 2 workers
-// Per row: samples/s, MB/s (uint8 image bytes delivered, 150,528 a sample), ofCeiling (warm ÷
+//   dicom           512x512 CT slices (16 bits allocated, 12 stored, JPEG Lossless SV1 by DCMTK)
+//                   packed as .dcm members, decoded by the library's DicomDecoder in 2 workers with
+//                   a 40/400 window, resized to 224x224 (bilinear), grey repeated to 3 channels
+//                   | the library's JPEG Lossless codec alone on the same frames in 2 workers
+// Per row: samples/s, MB/s (224x224x3 image bytes delivered at one byte a value, 150,528 a
+// sample, whether the row's samples arrive as uint8 or as floats), ofCeiling (warm ÷
 // ceiling), copies per sample (counted from the code path, see COPIES), JS heap bytes allocated
 // per sample (the heap's rises between batches summed, Chromium's --enable-precise-memory-info;
 // Chromium counts ArrayBuffer contents in it: a cold memory epoch shows the two pooled
@@ -24,17 +29,19 @@
 // --trace: a Chrome trace (V8's sampler on) of each tier's warm epoch in round 1, printed as
 // each thread's busiest functions (that round's figures then include the tracing's cost).
 // --quick: 256 samples, 2 rounds (a smoke run); --scale F: F × 512 samples (default 512 samples, 3 rounds).
-// DICOM (16-bit CT 512² -> 224²) is not a tier yet (see bench/results/feed.md).
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import { createServer, defaultClientConditions } from 'vite';
+import { ensureDicomTools } from '../tests/setup/dicomFixtures.js';
 import { arg, intArg, numArg } from './_args.js';
 import { chromiumLaunchOptions } from './_chromium.js';
+import { firstByteRange } from './_firstByte.js';
 import { median, round } from './_stats.js';
 import { printTable } from './_table.js';
 import { buildFeedData } from './feed/data.js';
+import { buildDicomFeedData } from './feed/dicomData.js';
 import { summarizeTrace, TRACE_CATEGORIES } from './feed/trace.js';
 import {
   type Pass,
@@ -55,8 +62,16 @@ const SAMPLES = intArg(
 );
 const ROUNDS = intArg('rounds', QUICK ? 2 : 3);
 const TRACE = process.argv.includes('--trace');
-const tiers = (arg('tiers') ?? TIERS.join(',')).split(',') as Tier[];
+const askedTiers = arg('tiers');
+const tiers = (askedTiers ?? TIERS.join(',')).split(',') as Tier[];
 for (const t of tiers) if (!TIERS.includes(t)) throw new RangeError(`--tiers: unknown tier ${t}`);
+// The dicom tier's slices are encoded by DCMTK: without it, a default run goes on without the tier.
+if (tiers.includes('dicom') && !ensureDicomTools()) {
+  const why = 'the dicom tier needs DCMTK (apt-get install dcmtk libgdcm-tools)';
+  if (askedTiers) throw new Error(why);
+  console.error(`${why}: skipped`);
+  tiers.splice(tiers.indexOf('dicom'), 1);
+}
 
 /**
  * Copies of a sample's bytes the library makes between the medium and the batch buffer (the
@@ -83,6 +98,10 @@ const COPIES: Record<Tier, { n: number; path: string }> = {
     n: 6,
     path: 'as shards-jpeg (at 224² the platform decodes PNGs too; fast-png only up to 128²)',
   },
+  dicom: {
+    n: 6,
+    path: 'range response (1), payload cut for the worker (2, moved), frame a view of it, codec into its reused buffer, rescale + window to float32 512² (3), resize to 224² (4), grey to 3 channels (5, moved back), collate (6)',
+  },
 };
 
 interface Row {
@@ -101,10 +120,13 @@ async function main(): Promise<void> {
   const shardTiers = tiers.some((t) => t.startsWith('shards-'));
   if (shardTiers) console.error(`shards of ${SAMPLES} images in ${dataDir} (made once, reused)`);
   const data = shardTiers ? await buildFeedData(dataDir, SAMPLES) : undefined;
+  if (tiers.includes('dicom')) console.error(`CT slices of ${SAMPLES} samples in ${dataDir}/dicom`);
+  const dicomMembers = tiers.includes('dicom') ? buildDicomFeedData(dataDir, SAMPLES) : [];
   const server = await createServer({
     configFile: false,
     root: join(here, 'feed'),
     publicDir: dataDir,
+    plugins: [firstByteRange(dataDir)],
     logLevel: 'warn',
     resolve: { conditions: ['@medfusion/source', ...defaultClientConditions] },
     worker: { format: 'es' },
@@ -155,9 +177,11 @@ async function main(): Promise<void> {
           manifestUrl: `/${tier}/manifest.json`,
           trace: TRACE && r === 0,
           members:
-            tier.startsWith('shards-') && data
-              ? data.members[tier as keyof typeof data.members]
-              : [],
+            tier === 'dicom'
+              ? dicomMembers
+              : tier.startsWith('shards-') && data
+                ? data.members[tier as keyof typeof data.members]
+                : [],
         };
         traced = tier;
         const res = (await page.evaluate((c) => window.runTier(c), cfg)) as TierResult;

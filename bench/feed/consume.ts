@@ -11,6 +11,9 @@ export const TO_FLOAT32 = {
   std: [0.229, 0.224, 0.225],
 };
 
+/** The same for images already in [0, 1] (the encoded tiers' decode workers deliver floats). */
+export const TO_FLOAT32_UNIT = { ...TO_FLOAT32, scale: 1 };
+
 /** The consumer's own buffer: one batch of float32 images. */
 const taken = new Float32Array(BATCH * SAMPLE_BYTES);
 
@@ -32,13 +35,12 @@ declare global {
 }
 
 /** A loader over `dataset` as a training loop at 224² would make it. */
-export function feedLoader<T extends Sample>(dataset: Dataset<T>, seed = 7): DataLoader<T, Batch> {
-  return new DataLoader<T, Batch>(dataset, {
-    batchSize: BATCH,
-    shuffle: true,
-    seed,
-    toFloat32: TO_FLOAT32,
-  });
+export function feedLoader<T extends Sample>(
+  dataset: Dataset<T>,
+  toFloat32 = TO_FLOAT32,
+  seed = 7,
+): DataLoader<T, Batch> {
+  return new DataLoader<T, Batch>(dataset, { batchSize: BATCH, shuffle: true, seed, toFloat32 });
 }
 
 /** One epoch of `loader`, each batch taken by the consumer. */

@@ -48,7 +48,7 @@ function pixels(i: number): Buffer {
 }
 
 /** The image members of the shards of `dir` (its manifest.json), in dataset order. */
-function members(dir: string, urlBase: string, ext: string): Member[] {
+export function members(dir: string, urlBase: string, ext: string): Member[] {
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
     shards: { url: string }[];
   };
@@ -111,14 +111,17 @@ async function makeFeedData(root: string, samples: number): Promise<void> {
       .toFile(join(root, 'src-jpg', label, `${key}.jpg`));
   }
   const pack = (src: string, out: string, extra: string[] = []) =>
-    execFileSync(
-      process.execPath,
-      [BIN, 'pack', join(root, src), '--out', join(root, out), '--folder-labels', ...extra],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
-    );
+    packFolder(join(root, src), join(root, out), extra);
   pack('src-png', 'shards-png');
   pack('src-jpg', 'shards-jpeg');
   pack('src-png', 'shards-decoded', ['--decode', '--size', `${SIDE}x${SIDE}`, '--channels', '3']);
   rmSync(join(root, 'src-png'), { recursive: true });
   rmSync(join(root, 'src-jpg'), { recursive: true });
+}
+
+/** `medfusion pack <src> --out <out> --folder-labels ...extra` (the built CLI, in this Node). */
+export function packFolder(src: string, out: string, extra: string[] = []): void {
+  execFileSync(process.execPath, [BIN, 'pack', src, '--out', out, '--folder-labels', ...extra], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }

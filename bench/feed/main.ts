@@ -8,7 +8,14 @@ import {
   OpfsStore,
   WebDatasetSource,
 } from '@medfusion/web';
-import { ceilingPass, consumeEpoch, feedLoader, permutation } from './consume.js';
+import {
+  ceilingPass,
+  consumeEpoch,
+  feedLoader,
+  permutation,
+  TO_FLOAT32,
+  TO_FLOAT32_UNIT,
+} from './consume.js';
 import {
   BATCH,
   type Member,
@@ -43,9 +50,15 @@ function synthetic(n: number): Image[] {
   return memorySamples;
 }
 
-/** Two library epochs of one pipeline: cold (fresh) then warm (its second epoch). */
-async function coldWarm(dataset: Dataset<Image>): Promise<{ cold: Pass; warm: Pass }> {
-  const loader = feedLoader(dataset);
+/**
+ * Two library epochs of one pipeline: cold (fresh) then warm (its second epoch); `toFloat32`
+ * as the samples need it (uint8 images: scaled by 1/255, floats in [0, 1]: not).
+ */
+async function coldWarm(
+  dataset: Dataset<Image>,
+  toFloat32 = TO_FLOAT32,
+): Promise<{ cold: Pass; warm: Pass }> {
+  const loader = feedLoader(dataset, toFloat32);
   const cold = await consumeEpoch(loader);
   const warm = await consumeEpoch(loader, tracing);
   return { cold, warm };
@@ -198,8 +211,11 @@ async function decodedTier(cfg: TierConfig): Promise<Omit<TierResult, 'tier'>> {
   return { cold, warm, ceiling, phases };
 }
 
-/** The codec alone on the tier's images in WORKERS workers (images fetched before the clock). */
-async function codecCeiling(members: readonly Member[]): Promise<Pass> {
+/**
+ * The codec alone on the tier's images in WORKERS workers made by `worker` (images fetched
+ * before the clock): they take `{ cmd: 'load', images }` then `{ cmd: 'run' }`.
+ */
+async function codecCeiling(members: readonly Member[], worker: () => Worker): Promise<Pass> {
   // 16 requests in flight, each member's length checked (a short body would not decode)
   const images: Uint8Array[] = new Array(members.length);
   let next = 0;
@@ -210,10 +226,7 @@ async function codecCeiling(members: readonly Member[]): Promise<Pass> {
     }
   };
   await Promise.all(Array.from({ length: 16 }, lane));
-  const workers = Array.from(
-    { length: WORKERS },
-    () => new Worker(new URL('./codec.worker.ts', import.meta.url), { type: 'module' }),
-  );
+  const workers = Array.from({ length: WORKERS }, worker);
   const ask = (w: Worker, msg: unknown) =>
     new Promise<void>((resolve, reject) => {
       w.onmessage = (e: MessageEvent<{ error?: string }>) =>
@@ -237,9 +250,22 @@ async function codecCeiling(members: readonly Member[]): Promise<Pass> {
   }
 }
 
+/** The decode workers and the codec ceiling's workers of the encoded tiers. */
+const ENCODED = {
+  images: {
+    decode: () => new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module' }),
+    codec: () => new Worker(new URL('./codec.worker.ts', import.meta.url), { type: 'module' }),
+  },
+  dicom: {
+    decode: () => new Worker(new URL('./dicom.worker.ts', import.meta.url), { type: 'module' }),
+    codec: () => new Worker(new URL('./dicomCodec.worker.ts', import.meta.url), { type: 'module' }),
+  },
+};
+
 async function encodedTier(cfg: TierConfig): Promise<Omit<TierResult, 'tier'>> {
+  const workers = cfg.tier === 'dicom' ? ENCODED.dicom : ENCODED.images;
   const executor = createWorkerExecutor<Image>({
-    worker: () => new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module' }),
+    worker: workers.decode,
     poolSize: WORKERS,
     concurrency: 16,
   });
@@ -247,11 +273,11 @@ async function encodedTier(cfg: TierConfig): Promise<Omit<TierResult, 'tier'>> {
     manifestUrl: cfg.manifestUrl,
     transformExecutor: executor,
   });
-  const { cold, warm } = await coldWarm(dataset);
+  const { cold, warm } = await coldWarm(dataset, TO_FLOAT32_UNIT);
   const phases = phasesOf(dataset, cfg.samples);
   dataset.close();
   await executor.close();
-  const ceiling = await codecCeiling(cfg.members);
+  const ceiling = await codecCeiling(cfg.members, workers.codec);
   return { cold, warm, ceiling, phases };
 }
 

@@ -1,7 +1,14 @@
 // What the driver (bench/feed.ts) and the page (bench/feed/main.ts) exchange.
 
 /** The tiers of `pnpm bench feed`. */
-export const TIERS = ['memory', 'opfs', 'shards-decoded', 'shards-jpeg', 'shards-png'] as const;
+export const TIERS = [
+  'memory',
+  'opfs',
+  'shards-decoded',
+  'shards-jpeg',
+  'shards-png',
+  'dicom',
+] as const;
 /** One tier. */
 export type Tier = (typeof TIERS)[number];
 
@@ -13,7 +20,7 @@ export const BATCH = 64;
 /** Decode workers of the encoded tiers (and of their codec ceiling): the machine's 2 cores. */
 export const WORKERS = 2;
 
-/** One byte range of a shard: a sample's `.npy`/`.png`/`.jpg` member. */
+/** One byte range of a shard: a sample's `.npy`/`.png`/`.jpg`/`.dcm` member. */
 export interface Member {
   /** Path under the page's origin, e.g. `/shards-png/shard-000000.tar`. */
   url: string;
@@ -26,9 +33,9 @@ export interface Member {
 export interface TierConfig {
   tier: Tier;
   samples: number;
-  /** For the shard tiers: `/<dir>/manifest.json`. */
+  /** For the shard tiers and dicom: `/<dir>/manifest.json`. */
   manifestUrl: string;
-  /** For the shard tiers: the image member of every sample, in dataset order. */
+  /** For the shard tiers and dicom: the image member of every sample, in dataset order. */
   members: Member[];
   /** Trace the warm epoch (the driver prints each thread's busiest functions). */
   trace: boolean;

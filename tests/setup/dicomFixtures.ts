@@ -106,7 +106,11 @@ export function writeExplicit(image: FixtureImage, study: string): Uint8Array {
   return part10File(dataset, '1.2.826.0.1.3680043.10.1104.1');
 }
 
-function transcode(variant: string, src: string, out: string): void {
+/**
+ * Transcode the Part 10 file `src` to `out` with DCMTK (GDCM for `j2k`): `variant` is a
+ * variant name of tests/dicom/fixtureImages.ts (`rle`, `jpeg-lossless-sv1`, `j2k`, ...).
+ */
+export function transcode(variant: string, src: string, out: string): void {
   const run = (bin: string, args: string[]) =>
     execFileSync(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   switch (variant) {
