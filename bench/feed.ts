@@ -37,7 +37,6 @@ import { createServer, defaultClientConditions } from 'vite';
 import { ensureDicomTools } from '../tests/setup/dicomFixtures.js';
 import { arg, intArg, numArg } from './_args.js';
 import { chromiumLaunchOptions } from './_chromium.js';
-import { firstByteRange } from './_firstByte.js';
 import { median, round } from './_stats.js';
 import { printTable } from './_table.js';
 import { buildFeedData } from './feed/data.js';
@@ -99,8 +98,8 @@ const COPIES: Record<Tier, { n: number; path: string }> = {
     path: 'as shards-jpeg (at 224² the platform decodes PNGs too; fast-png only up to 128²)',
   },
   dicom: {
-    n: 6,
-    path: 'range response (1), payload cut for the worker (2, moved), frame a view of it, codec into its reused buffer, rescale + window to float32 512² (3), resize to 224² (4), grey to 3 channels (5, moved back), collate (6)',
+    n: 5,
+    path: "range response straight into the sample's own buffer (1), moved to the worker whole, frame a view of it, codec into its reused buffer, rescale + window to float32 512² (2), resize to 224² (3), grey to 3 channels (4, moved back), collate (5)",
   },
 };
 
@@ -126,7 +125,6 @@ async function main(): Promise<void> {
     configFile: false,
     root: join(here, 'feed'),
     publicDir: dataDir,
-    plugins: [firstByteRange(dataDir)],
     logLevel: 'warn',
     resolve: { conditions: ['@medfusion/source', ...defaultClientConditions] },
     worker: { format: 'es' },
