@@ -198,7 +198,13 @@ export const WEB_CASES: OptionsCase[] = [
     call: 'new ImageDecoder(options)',
     types: ['ImageDecoderOptions'],
     run: (o) => new ImageDecoder(o as never),
-    options: { channels: 'number', width: 'number', height: 'number', maxPixels: 'number' },
+    options: {
+      channels: 'number',
+      width: 'number',
+      height: 'number',
+      maxPixels: 'number',
+      dtype: 'enum',
+    },
   },
   {
     call: 'ParquetSource.open(options)',

@@ -238,7 +238,7 @@ export type {
   CsvInvalidRow,
 } from './sources/csvImageOptions.js';
 export { CsvFormatError } from './sources/csvManifest.js';
-export type { DecodedImage } from './sources/DecodedImage.js';
+export type { DecodedImage, ImageDtype, ImagePixels } from './sources/DecodedImage.js';
 export type { ImageDecoderOptions } from './sources/decodeImage.js';
 export { ImageDecodeError, ImageDecoder } from './sources/decodeImage.js';
 export { ParquetSource } from './sources/ParquetSource.js';

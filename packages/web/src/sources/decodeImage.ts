@@ -3,15 +3,17 @@ import {
   badRange,
   badType,
   checkUntrustedSize,
+  oneOfValues,
   optionsBag,
   positiveInt,
   registerErrorClass,
 } from '@medfusion/core/internal';
-import type { DecodedImage } from './DecodedImage.js';
+import { convertPixels } from './convertPixels.js';
+import type { DecodedImage, ImageDtype } from './DecodedImage.js';
 import { decodePlainPng } from './decodePng.js';
 import { imageSize } from './imageSize.js';
-import { pixelsToFloat32 } from './pixelsToFloat32.js';
 import { isPng, pngTruncation } from './pngTruncation.js';
+import { WebCodecsReader } from './WebCodecsReader.js';
 
 /** Bytes of a Blob read to find its size: enough for a JPEG's metadata before its frame. */
 const HEAD_BYTES = 256 * 1024;
@@ -19,7 +21,7 @@ const HEAD_BYTES = 256 * 1024;
 const JS_PNG_MAX_PIXELS = 128 * 128;
 
 /** Options of {@link ImageDecoder}. */
-export interface ImageDecoderOptions {
+export interface ImageDecoderOptions<D extends ImageDtype = ImageDtype> {
   /**
    * Channels in the output: 1 (luminance, 0.299 R + 0.587 G + 0.114 B) or 3 (R, G, B), interleaved.
    * @default 1
@@ -37,6 +39,14 @@ export interface ImageDecoderOptions {
    * @default 67108864 (8192 × 8192)
    */
   maxPixels?: number;
+  /**
+   * Element type of the decoded pixels: `'float32'`, values in [0, 1], or `'uint8'`, the
+   * file's 8-bit values (0–255; luminance rounded), written in one pass into a `Uint8Array`
+   * the caller keeps. `'uint8'` moves a quarter of the bytes out of a worker; normalise once,
+   * in collate (`toFloat32: { scale: 1 / 255, mean, std }`) or on the GPU.
+   * @default 'float32'
+   */
+  dtype?: D;
 }
 
 /** An image's bytes could not be decoded (not an image, or a format the browser lacks). */
@@ -49,42 +59,59 @@ export class ImageDecodeError extends MedFusionError {
 registerErrorClass('ImageDecodeError', ImageDecodeError);
 
 /**
- * Decodes PNG/JPEG/WebP bytes with the platform (`createImageBitmap` and an
- * `OffscreenCanvas`), in a page or in a worker, into normalised Float32Array
- * pixels. Bytes (not a Blob) of an 8-bit grey or RGB PNG kept at its own size are
- * decoded in JavaScript on the calling thread instead (fast-png; same values, a
- * third of the CPU). Colours are read unconverted (`colorSpaceConversion: 'none'`) so the
- * values are the file's. One canvas is reused per decoder.
+ * Decodes PNG/JPEG/WebP bytes with the platform, in a page or in a worker, into
+ * pixels of `dtype` (normalised Float32Array pixels by default, or the file's uint8
+ * values). A JPEG or PNG kept at its own size is decoded with WebCodecs' `ImageDecoder`
+ * where the engine has it (Chromium), its frame read with `VideoFrame.copyTo` (a third to
+ * a quarter of the CPU of the canvas path); otherwise `createImageBitmap` and an
+ * `OffscreenCanvas` decode it (one canvas reused per decoder). Bytes (not a Blob) of an
+ * 8-bit grey or RGB PNG of at most 128 × 128 pixels kept at its own size are decoded in
+ * JavaScript on the calling thread instead (fast-png; same values, a third of the CPU).
+ * Colours are read unconverted (`colorSpaceConversion: 'none'`) so the values are the
+ * file's, and every path gives the same values (a JPEG's as libjpeg decodes it), except that
+ * WebKit's `createImageBitmap` applies a PNG's gAMA chunk regardless.
  *
  * @example
  * const decoder = new ImageDecoder({ channels: 1 });
  * const { data, width, height } = await decoder.decode(await (await fetch(url)).blob());
+ * // in a decode worker: uint8 out, normalised once in collate
+ * const rgb = new ImageDecoder({ channels: 3, dtype: 'uint8' }); // data: Uint8Array
  */
-export class ImageDecoder {
+export class ImageDecoder<D extends ImageDtype = 'float32'> {
   private readonly channels: 1 | 3;
+  private readonly dtype: D;
+  private readonly webCodecs = new WebCodecsReader();
   private readonly width: number | undefined;
   private readonly height: number | undefined;
   private readonly maxPixels: number;
   private canvas: OffscreenCanvas | undefined;
   private ctx: OffscreenCanvasRenderingContext2D | undefined;
 
-  constructor(options: ImageDecoderOptions = {}) {
-    const { channels = 1, width, height, maxPixels = 2 ** 26 } = optionsBag('options', options);
+  constructor(options: ImageDecoderOptions<D> = {}) {
+    const {
+      channels = 1,
+      width,
+      height,
+      maxPixels = 2 ** 26,
+      dtype = 'float32',
+    } = optionsBag('options', options);
     if (typeof channels !== 'number') throw badType('channels', '1 or 3', channels);
     if (channels !== 1 && channels !== 3) throw badRange('channels', '1 or 3', channels);
     this.channels = channels;
+    this.dtype = oneOfValues('dtype', dtype, ['float32', 'uint8'] as const) as D;
     this.width = width === undefined ? undefined : positiveInt('width', width);
     this.height = height === undefined ? undefined : positiveInt('height', height);
     this.maxPixels = positiveInt('maxPixels', maxPixels);
   }
 
   /**
-   * Decode `bytes` (a Blob or raw bytes) into normalised pixels. The image's size is
-   * checked against `maxPixels` from its header first, and it is decoded at the target
-   * size where the platform can (`createImageBitmap`'s resize options).
+   * Decode `bytes` (a Blob or raw bytes) into pixels of the decoder's `dtype`. The image's
+   * size is checked against `maxPixels` from its header first, and it is decoded at the
+   * target size where the platform can (`createImageBitmap`'s resize options). The pixels
+   * are a fresh array each call, the caller's to keep or transfer.
    * @param name - names the image in errors (e.g. its URL)
    */
-  async decode(bytes: Blob | ArrayBuffer | Uint8Array, name?: string): Promise<DecodedImage> {
+  async decode(bytes: Blob | ArrayBuffer | Uint8Array, name?: string): Promise<DecodedImage<D>> {
     const label = name ?? `of ${bytes instanceof Blob ? bytes.size : bytes.byteLength} bytes`;
     const head =
       bytes instanceof Blob
@@ -94,9 +121,11 @@ export class ImageDecoder {
           : new Uint8Array(bytes);
     const size = imageSize(head);
     if (size) this.checkPixels(label, size.width, size.height);
+    // a Blob's bytes once read whole (a PNG's, for the check below)
+    let whole: Uint8Array | undefined;
     if (isPng(head)) {
       // A cut-off PNG must fail here: some engines' createImageBitmap draws it blank.
-      const whole =
+      whole =
         bytes instanceof Blob && bytes.size > head.length
           ? new Uint8Array(await bytes.arrayBuffer())
           : head;
@@ -118,11 +147,21 @@ export class ImageDecoder {
       targetHeight === size.height
     ) {
       try {
-        const decoded = decodePlainPng(head, this.channels);
+        const decoded = decodePlainPng(head, this.channels, this.dtype);
         if (decoded) return decoded;
       } catch {
         // corrupt: the platform decoder below says so with its own error
       }
+    }
+    // At its own size: WebCodecs where the engine has it (undefined where it does not apply).
+    if (size && targetWidth === size.width && targetHeight === size.height) {
+      const decoded = await this.webCodecs.decode(
+        bytes instanceof Blob ? (whole ?? bytes) : head,
+        head,
+        this.channels,
+        this.dtype,
+      );
+      if (decoded) return decoded;
     }
     // Made only here: a Blob of the bytes is a copy the JavaScript path above does not need.
     const blob =
@@ -147,7 +186,7 @@ export class ImageDecoder {
       ctx.clearRect(0, 0, width, height);
       ctx.drawImage(bitmap, 0, 0, width, height);
       const rgba = ctx.getImageData(0, 0, width, height).data;
-      const data = pixelsToFloat32(rgba, 4, this.channels, width * height);
+      const data = convertPixels(this.dtype, rgba, 4, this.channels, width * height);
       return { data, width, height, channels: this.channels };
     } finally {
       bitmap.close();

@@ -1,6 +1,6 @@
 import { decode as decodePngFile } from 'fast-png';
-import type { DecodedImage } from './DecodedImage.js';
-import { pixelsToFloat32 } from './pixelsToFloat32.js';
+import { convertPixels } from './convertPixels.js';
+import type { DecodedImage, ImageDtype, ImagePixels } from './DecodedImage.js';
 import { isPng } from './pngTruncation.js';
 
 /** IHDR's fields after the signature (8), the chunk length (4) and type (4): width, height at 16. */
@@ -22,21 +22,30 @@ function plainPng(bytes: Uint8Array): boolean {
 
 /**
  * Decode a plain PNG (see {@link plainPng}) in JavaScript, on the calling thread, to
- * normalised pixels with `channels` channels (1 = luminance 0.299 R + 0.587 G + 0.114 B,
- * 3 = R, G, B). Undefined for anything else (the caller uses the platform decoder).
+ * pixels of `dtype` with `channels` channels (1 = luminance 0.299 R + 0.587 G + 0.114 B,
+ * 3 = R, G, B); uint8 pixels of the file's own channels are fast-png's array itself.
+ * Undefined for anything else (the caller uses the platform decoder).
  *
  * Why: the platform path (`createImageBitmap` + `OffscreenCanvas`) hands every image
  * to the browser process as a Blob and back, and decodes on another thread; for the
  * demo's 64 × 64 PNGs that is ~0.9 ms of CPU per image spread over four threads, against
  * ~0.3 ms here (`pnpm bench pipeline-decode`). Throws on a corrupt file.
  */
-export function decodePlainPng(bytes: Uint8Array, channels: 1 | 3): DecodedImage | undefined {
+export function decodePlainPng<D extends ImageDtype>(
+  bytes: Uint8Array,
+  channels: 1 | 3,
+  dtype: D,
+): DecodedImage<D> | undefined {
   if (!plainPng(bytes)) return undefined;
   const png = decodePngFile(bytes);
   // a tRNS chunk makes a colour transparent: the canvas would premultiply it away
   if (png.transparency !== undefined || png.depth !== 8) return undefined;
   const { width, height } = png;
   if (png.channels !== 1 && png.channels !== 3) return undefined;
-  const data = pixelsToFloat32(png.data, png.channels, channels, width * height);
+  const n = width * height;
+  const data =
+    dtype === 'uint8' && png.channels === channels && png.data instanceof Uint8Array
+      ? (png.data as ImagePixels<D>)
+      : convertPixels(dtype, png.data, png.channels, channels, n);
   return { data, width, height, channels };
 }
