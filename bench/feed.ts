@@ -12,7 +12,9 @@
 //                   127.0.0.1 (WebDatasetSource, .npy parsed on the page) | plain range fetches of
 //                   the same members, 16 in flight
 //   shards-jpeg/png the JPEG/PNG files packed, decoded by the library's ImageDecoder in 2 workers
-//                   | the codec alone (createImageBitmap + getImageData) on the same images in 2 workers
+//                   to uint8 (toFloat32 normalises once, in collate) | the codec alone on the same
+//                   images in 2 workers, by the library's platform path (WebCodecs' ImageDecoder
+//                   + VideoFrame.copyTo where it exists, else createImageBitmap + getImageData)
 //   dicom           512x512 CT slices (16 bits allocated, 12 stored, JPEG Lossless SV1 by DCMTK)
 //                   packed as .dcm members, decoded by the library's DicomDecoder in 2 workers with
 //                   a 40/400 window, resized to 224x224 (bilinear), grey repeated to 3 channels
@@ -90,12 +92,12 @@ const COPIES: Record<Tier, { n: number; path: string }> = {
   },
 
   'shards-jpeg': {
-    n: 6,
-    path: 'range response (1), payload cut for the worker (2, moved), Blob for createImageBitmap (3), codec, getImageData readback (4), float32 [0,1] (5, moved back), collate (6)',
+    n: 5,
+    path: "range response straight into the sample's own buffer (1), moved to the worker whole, WebCodecs' ImageDecoder copies the encoded bytes it is given (2), codec, VideoFrame.copyTo of the decoded frame (I420) into a pooled buffer (3), YCbCr -> RGB uint8 in one pass into the sample's own array (4, moved back), collate writes float32 (5). The canvas path made 6 here: Blob, bitmap drawn into the canvas, getImageData, float32",
   },
   'shards-png': {
-    n: 6,
-    path: 'as shards-jpeg (at 224² the platform decodes PNGs too; fast-png only up to 128²)',
+    n: 5,
+    path: 'as shards-jpeg, the frame (BGRX) copied out as it is (3), BGRX -> RGB uint8 (4) (at 224² the platform decodes PNGs; fast-png only up to 128²)',
   },
   dicom: {
     n: 5,

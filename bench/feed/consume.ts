@@ -11,7 +11,7 @@ export const TO_FLOAT32 = {
   std: [0.229, 0.224, 0.225],
 };
 
-/** The same for images already in [0, 1] (the encoded tiers' decode workers deliver floats). */
+/** The same for images already in [0, 1] (the dicom tier's decode workers deliver floats). */
 export const TO_FLOAT32_UNIT = { ...TO_FLOAT32, scale: 1 };
 
 /** The consumer's own buffer: one batch of float32 images. */

@@ -1,9 +1,10 @@
 // The decode workers of the shards-png and shards-jpeg tiers: the library's ImageDecoder on each
-// sample's image member (exposeTransform), 224x224x3 in [0, 1] (the tier's toFloat32 then
-// applies ImageNet's mean/std with scale 1).
+// sample's image member (exposeTransform), 224x224x3 uint8 as in the file (a quarter of
+// float32's bytes back to the page; the tier's toFloat32 then normalises once: scale 1/255,
+// ImageNet's mean/std).
 import { exposeTransform, ImageDecoder } from '@medfusion/web';
 
-const decoder = new ImageDecoder({ channels: 3 });
+const decoder = new ImageDecoder({ channels: 3, dtype: 'uint8' });
 const utf8 = new TextDecoder();
 
 exposeTransform(async (sample) => {

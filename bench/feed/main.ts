@@ -250,15 +250,20 @@ async function codecCeiling(members: readonly Member[], worker: () => Worker): P
   }
 }
 
-/** The decode workers and the codec ceiling's workers of the encoded tiers. */
+/**
+ * The decode workers and the codec ceiling's workers of the encoded tiers, and the `toFloat32`
+ * their samples need: the image workers return uint8 (scaled by 1/255), DICOM's floats in [0, 1].
+ */
 const ENCODED = {
   images: {
     decode: () => new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module' }),
     codec: () => new Worker(new URL('./codec.worker.ts', import.meta.url), { type: 'module' }),
+    toFloat32: TO_FLOAT32,
   },
   dicom: {
     decode: () => new Worker(new URL('./dicom.worker.ts', import.meta.url), { type: 'module' }),
     codec: () => new Worker(new URL('./dicomCodec.worker.ts', import.meta.url), { type: 'module' }),
+    toFloat32: TO_FLOAT32_UNIT,
   },
 };
 
@@ -273,7 +278,7 @@ async function encodedTier(cfg: TierConfig): Promise<Omit<TierResult, 'tier'>> {
     manifestUrl: cfg.manifestUrl,
     transformExecutor: executor,
   });
-  const { cold, warm } = await coldWarm(dataset, TO_FLOAT32_UNIT);
+  const { cold, warm } = await coldWarm(dataset, workers.toFloat32);
   const phases = phasesOf(dataset, cfg.samples);
   dataset.close();
   await executor.close();

@@ -9,7 +9,8 @@ export function newPixels<D extends ImageDtype>(dtype: D, length: number): Image
 
 /**
  * `n` 8-bit pixels of `from` samples as `to` channels of `dtype` ({@link pixelsToFloat32},
- * {@link pixelsToUint8}), into `out` from element `at` (a fresh array by default).
+ * {@link pixelsToUint8}), into `out` from element `at` (a fresh array by default); `bgr`:
+ * the source's samples are B, G, R(, X).
  */
 export function convertPixels<D extends ImageDtype>(
   dtype: D,
@@ -19,8 +20,9 @@ export function convertPixels<D extends ImageDtype>(
   n: number,
   out: ImagePixels<D> = newPixels(dtype, n * to),
   at = 0,
+  bgr = false,
 ): ImagePixels<D> {
-  if (dtype === 'uint8') pixelsToUint8(src, from, to, n, out as Uint8Array, at);
-  else pixelsToFloat32(src, from, to, n, out as Float32Array, at);
+  if (dtype === 'uint8') pixelsToUint8(src, from, to, n, out as Uint8Array, at, bgr);
+  else pixelsToFloat32(src, from, to, n, out as Float32Array, at, bgr);
   return out;
 }

@@ -2,7 +2,8 @@
  * `n` 8-bit pixels of `from` samples each (1 grey, 3 RGB, 4 RGBA; alpha is
  * ignored) as normalised floats with `to` channels: 1 = luminance
  * 0.299 R + 0.587 G + 0.114 B, 3 = R, G, B (grey repeated), written into `out`
- * from element `at` (a fresh array by default). Internal: the one float
+ * from element `at` (a fresh array by default); `bgr`: the source's samples are
+ * B, G, R(, X). Internal: the one float
  * conversion of the decoders; {@link pixelsToUint8} is its uint8 twin.
  */
 export function pixelsToFloat32(
@@ -12,7 +13,10 @@ export function pixelsToFloat32(
   n: number,
   out: Float32Array = new Float32Array(n * to),
   at = 0,
+  bgr = false,
 ): Float32Array {
+  const ri = bgr ? 2 : 0;
+  const bi = 2 - ri;
   if (from === 1) {
     if (to === 1) for (let p = 0; p < n; p++) out[at + p] = (src[p] as number) / 255;
     else {
@@ -26,16 +30,16 @@ export function pixelsToFloat32(
   } else if (to === 1) {
     for (let p = 0, q = 0; p < n; p++, q += from) {
       out[at + p] =
-        (0.299 * (src[q] as number) +
+        (0.299 * (src[q + ri] as number) +
           0.587 * (src[q + 1] as number) +
-          0.114 * (src[q + 2] as number)) /
+          0.114 * (src[q + bi] as number)) /
         255;
     }
   } else {
     for (let p = 0, q = 0, o = at; p < n; p++, q += from, o += 3) {
-      out[o] = (src[q] as number) / 255;
+      out[o] = (src[q + ri] as number) / 255;
       out[o + 1] = (src[q + 1] as number) / 255;
-      out[o + 2] = (src[q + 2] as number) / 255;
+      out[o + 2] = (src[q + bi] as number) / 255;
     }
   }
   return out;

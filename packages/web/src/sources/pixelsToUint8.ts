@@ -3,8 +3,8 @@
  * ignored) as 8-bit pixels with `to` channels, in one pass: 1 = luminance
  * round(0.299 R + 0.587 G + 0.114 B) (the weights and rounding of `medfusion pack
  * --decode --channels 1`), 3 = R, G, B (grey repeated). Written into `out` from
- * element `at` (a fresh array by default). Internal: the uint8 twin of
- * {@link pixelsToFloat32}.
+ * element `at` (a fresh array by default); `bgr`: the source's samples are B, G, R(, X).
+ * Internal: the uint8 twin of {@link pixelsToFloat32}.
  */
 export function pixelsToUint8(
   src: ArrayLike<number>,
@@ -13,7 +13,10 @@ export function pixelsToUint8(
   n: number,
   out: Uint8Array = new Uint8Array(n * to),
   at = 0,
+  bgr = false,
 ): Uint8Array {
+  const ri = bgr ? 2 : 0;
+  const bi = 2 - ri;
   if (from === 1) {
     if (to === 1) for (let p = 0; p < n; p++) out[at + p] = src[p] as number;
     else {
@@ -27,22 +30,22 @@ export function pixelsToUint8(
   } else if (to === 1) {
     for (let p = 0, q = 0; p < n; p++, q += from) {
       out[at + p] = Math.round(
-        0.299 * (src[q] as number) +
+        0.299 * (src[q + ri] as number) +
           0.587 * (src[q + 1] as number) +
-          0.114 * (src[q + 2] as number),
+          0.114 * (src[q + bi] as number),
       );
     }
   } else if (from === 3) {
     for (let p = 0, q = 0, o = at; p < n; p++, q += 3, o += 3) {
-      out[o] = src[q] as number;
+      out[o] = src[q + ri] as number;
       out[o + 1] = src[q + 1] as number;
-      out[o + 2] = src[q + 2] as number;
+      out[o + 2] = src[q + bi] as number;
     }
   } else {
     for (let p = 0, q = 0, o = at; p < n; p++, q += 4, o += 3) {
-      out[o] = src[q] as number;
+      out[o] = src[q + ri] as number;
       out[o + 1] = src[q + 1] as number;
-      out[o + 2] = src[q + 2] as number;
+      out[o + 2] = src[q + bi] as number;
     }
   }
   return out;
