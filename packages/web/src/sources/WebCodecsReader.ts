@@ -27,7 +27,7 @@ function decodes(type: string): Promise<boolean> {
  * `createImageBitmap` + canvas (the other path of the library's `ImageDecoder`) this skips the
  * `Blob` handed to the browser process and the canvas draw and readback: in `pnpm bench feed`
  * (224² RGB, Chromium 156, 2 workers) the codec alone went from ~1,200 to ~8,000 JPEGs and
- * from ~750 to ~2,000–3,300 PNGs a second.
+ * from ~800–950 to ~3,000 PNGs a second.
  *
  * The values are the file's, as on the canvas path: colours unconverted
  * (`colorSpaceConversion: 'none'`), a JPEG's YCbCr frame (`I420`, `I444`) converted here with
