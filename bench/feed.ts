@@ -1,4 +1,5 @@
-// `pnpm bench feed [--quick] [--scale F] [--samples N] [--rounds N] [--tiers a,b] [--trace]`
+// `pnpm bench feed [--quick] [--scale F] [--samples N] [--rounds N] [--tiers a,b] [--trace]
+//                  [--dtype float32|uint8]`
 //
 // Data-only throughput of a 224² training feed in Chromium (#47): a DataLoader, batch 64,
 // 224x224x3 uint8 -> float32 with ImageNet's mean/std (core's collate `toFloat32`), the consumer
@@ -63,6 +64,13 @@ const SAMPLES = intArg(
 );
 const ROUNDS = intArg('rounds', QUICK ? 2 : 3);
 const TRACE = process.argv.includes('--trace');
+// --dtype uint8: uint8 images are batched as uint8 (no toFloat32), the CPU side of the WebGPU
+// recipe (docs/dataloader.md), where the GPU normalises; DICOM's floats are normalised as ever.
+const askedDtype = arg('dtype') ?? 'float32';
+if (askedDtype !== 'float32' && askedDtype !== 'uint8') {
+  throw new RangeError(`--dtype must be float32 or uint8, got ${JSON.stringify(askedDtype)}`);
+}
+const DTYPE: TierConfig['dtype'] = askedDtype;
 const askedTiers = arg('tiers');
 const tiers = (askedTiers ?? TIERS.join(',')).split(',') as Tier[];
 for (const t of tiers) if (!TIERS.includes(t)) throw new RangeError(`--tiers: unknown tier ${t}`);
@@ -81,7 +89,10 @@ if (tiers.includes('dicom') && !ensureDicomTools()) {
  * buffer, structured clone, a conversion loop); views (subarray) and transfers are not copies.
  */
 const COPIES: Record<Tier, { n: number; path: string }> = {
-  memory: { n: 1, path: 'cached uint8 -> collate writes float32 into the pooled batch buffer' },
+  memory: {
+    n: 1,
+    path: 'cached uint8 -> collate writes the batch (float32, or uint8 with --dtype uint8) into the pooled batch buffer',
+  },
   opfs: {
     n: 2,
     path: "sync-handle read into a fresh buffer in the store's worker (1), moved to the page, the sample codec's image a view of it, collate (2)",
@@ -176,6 +187,7 @@ async function main(): Promise<void> {
           samples: SAMPLES,
           manifestUrl: `/${tier}/manifest.json`,
           trace: TRACE && r === 0,
+          dtype: DTYPE,
           members:
             tier === 'dicom'
               ? dicomMembers
@@ -256,7 +268,7 @@ function report(rows: Row[], seconds: number): void {
     }
   }
   console.log(
-    `\nfeed: ${SAMPLES} samples of 224x224x3 uint8 -> float32, batch 64, ${ROUNDS} rounds, medians [min–max]`,
+    `\nfeed: ${SAMPLES} samples of 224x224x3 uint8 -> ${DTYPE === 'uint8' ? 'uint8 batches (no toFloat32; dicom: float32)' : 'float32'}, batch 64, ${ROUNDS} rounds, medians [min–max]`,
   );
   printTable(
     [
@@ -292,6 +304,7 @@ function report(rows: Row[], seconds: number): void {
       bench: 'feed',
       samples: SAMPLES,
       rounds: ROUNDS,
+      dtype: DTYPE,
       seconds: round(seconds, 1),
       rows: json,
     }),

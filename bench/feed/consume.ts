@@ -1,5 +1,5 @@
 // The consumer of `pnpm bench feed`: takes every batch as a training loop would, by copying its
-// float32 image into one ArrayBuffer of its own (what a tf.tensor() or a GPU upload does), and
+// float32 (or, with --dtype uint8, uint8) image into one ArrayBuffer of its own (what a tf.tensor() or a GPU upload does), and
 // measures the wait in `next()` and the JS heap's rises between batches.
 import { type Batch, DataLoader, type Dataset, type Sample } from '@medfusion/core';
 import { BATCH, type CpuDelta, type Pass, SAMPLE_BYTES } from './types.js';
@@ -14,8 +14,9 @@ export const TO_FLOAT32 = {
 /** The same for images already in [0, 1] (the dicom tier's decode workers deliver floats). */
 export const TO_FLOAT32_UNIT = { ...TO_FLOAT32, scale: 1 };
 
-/** The consumer's own buffer: one batch of float32 images. */
+/** The consumer's own buffer: one batch of float32 images (or of uint8 images, in its first quarter). */
 const taken = new Float32Array(BATCH * SAMPLE_BYTES);
+const takenBytes = new Uint8Array(taken.buffer);
 
 interface MemoryInfo {
   usedJSHeapSize: number;
@@ -34,13 +35,21 @@ declare global {
   }
 }
 
-/** A loader over `dataset` as a training loop at 224² would make it. */
+/**
+ * A loader over `dataset` as a training loop at 224² would make it: batches normalised to
+ * float32 by `toFloat32`, or left as they come (uint8 for the GPU to normalise) without it.
+ */
 export function feedLoader<T extends Sample>(
   dataset: Dataset<T>,
-  toFloat32 = TO_FLOAT32,
+  toFloat32: typeof TO_FLOAT32 | undefined,
   seed = 7,
 ): DataLoader<T, Batch> {
-  return new DataLoader<T, Batch>(dataset, { batchSize: BATCH, shuffle: true, seed, toFloat32 });
+  return new DataLoader<T, Batch>(dataset, {
+    batchSize: BATCH,
+    shuffle: true,
+    seed,
+    ...(toFloat32 ? { toFloat32 } : {}),
+  });
 }
 
 /** One epoch of `loader`, each batch taken by the consumer. */
@@ -59,8 +68,9 @@ export async function consumeEpoch(loader: AsyncIterable<Batch>, trace = false):
     waitMs += performance.now() - asked;
     if (r.done) break;
     const image = r.value.image;
-    if (!image || !(image.data instanceof Float32Array)) throw new Error('no float32 image field');
-    taken.set(image.data);
+    if (image?.data instanceof Float32Array) taken.set(image.data);
+    else if (image?.data instanceof Uint8Array) takenBytes.set(image.data);
+    else throw new Error('no float32 or uint8 image field');
     samples += image.shape[0] ?? 0;
     const now = heapUsed();
     if (now > heap) heapRiseBytes += now - heap;

@@ -52,13 +52,16 @@ function synthetic(n: number): Image[] {
 
 /**
  * Two library epochs of one pipeline: cold (fresh) then warm (its second epoch); `toFloat32`
- * as the samples need it (uint8 images: scaled by 1/255, floats in [0, 1]: not).
+ * as the samples need it (uint8 images: scaled by 1/255, floats in [0, 1]: not). With the
+ * driver's `--dtype uint8`, uint8 images stay uint8 (no toFloat32: the CPU side of the WebGPU
+ * recipe, where the GPU normalises); floats (DICOM) are normalised as ever.
  */
 async function coldWarm(
   dataset: Dataset<Image>,
   toFloat32 = TO_FLOAT32,
 ): Promise<{ cold: Pass; warm: Pass }> {
-  const loader = feedLoader(dataset, toFloat32);
+  const keepBytes = batchDtype === 'uint8' && toFloat32 === TO_FLOAT32;
+  const loader = feedLoader(dataset, keepBytes ? undefined : toFloat32);
   const cold = await consumeEpoch(loader);
   const warm = await consumeEpoch(loader, tracing);
   return { cold, warm };
@@ -288,9 +291,12 @@ async function encodedTier(cfg: TierConfig): Promise<Omit<TierResult, 'tier'>> {
 
 /** Whether this round's warm epochs are traced (the driver's --trace, round 1). */
 let tracing = false;
+/** The batches' dtype this round (the driver's --dtype). */
+let batchDtype: TierConfig['dtype'] = 'float32';
 
 async function runTier(cfg: TierConfig): Promise<TierResult> {
   tracing = cfg.trace;
+  batchDtype = cfg.dtype;
   const run =
     cfg.tier === 'memory'
       ? memoryTier

@@ -39,6 +39,11 @@ export interface TierConfig {
   members: Member[];
   /** Trace the warm epoch (the driver prints each thread's busiest functions). */
   trace: boolean;
+  /**
+   * The batches' image dtype: 'float32' (collate's toFloat32, ImageNet's mean/std) or 'uint8'
+   * (uint8 images left as they are, for a GPU to normalise: the WebGPU recipe's CPU side).
+   */
+  dtype: 'float32' | 'uint8';
 }
 
 /** One measured pass over the data (an epoch of the library, or its ceiling). */
