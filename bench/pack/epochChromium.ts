@@ -46,15 +46,23 @@ export async function chromiumEpochs(
         let networkBytes = 0;
         let networkRequests = 0;
         let networkFailed = 0;
+        const pending = new Set<string>();
+        cdp.on('Network.requestWillBeSent', (e) => pending.add(e.requestId));
         cdp.on('Network.loadingFinished', (e) => {
+          pending.delete(e.requestId);
           networkBytes += e.encodedDataLength;
           networkRequests++;
         });
-        cdp.on('Network.loadingFailed', () => {
+        cdp.on('Network.loadingFailed', (e) => {
+          pending.delete(e.requestId);
           networkFailed++;
         });
         const cfg: EpochPageConfig = { manifestUrl, count, rank: 0, worldSize: 1 };
         const res = await callBenchPage<EpochPageConfig, EpochPageResult>(page, 'runEpoch', cfg);
+        // The protocol's events may trail the page's result: wait for every request's end.
+        for (let waited = 0; pending.size > 0 && waited < 5000; waited += 50)
+          await new Promise((r) => setTimeout(r, 50));
+        if (pending.size > 0) console.error(`  ${pending.size} requests never ended (not counted)`);
         const epoch = { ...res, networkBytes, networkRequests, networkFailed };
         epochs.push(epoch);
         onEpoch(epoch, r);
