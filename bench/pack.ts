@@ -1,5 +1,6 @@
 // `pnpm bench pack [--files 20000] [--rounds 5] [--archive-samples 1000000] [--archive-rounds 3]
 //    [--epoch 0] [--epoch-samples 2000] [--epoch-strategy both] [--epoch-data <dir>]
+//    [--epoch-chromium 0]
 //    [--only writers,archive,cold-epoch]`
 // `medfusion pack` against the writers a user would otherwise reach for, in one process,
 // rounds alternating (A B C, B C A, C A B, ...), the first round a warm-up (page cache):
@@ -14,7 +15,9 @@
 //   --archive-samples small PNGs; bench/pack/archive.ts says how each is measured.
 // - epoch-1M: one shuffled epoch of those samples, packed, over nginx, by 4 ranks in Node,
 //   against plain range reads of the same shards (bench/pack/epoch1m.ts); --epoch-data <dir>
-//   packs into <dir> once and reuses it (the 10^6 pack takes minutes).
+//   packs into <dir> once and reuses it (the 10^6 pack takes minutes). After the Node rounds,
+//   one epoch per round in Chromium, one rank of worldSize 1 (bench/pack/epochChromium.ts);
+//   --epoch-chromium 0 leaves it out.
 // - cold-epoch-decoded-vs-png: the demo's cold epoch from `--decode` shards against per-file PNG
 //   over HTTP, in Chromium, through the demo bench's page (bench/pack/epoch.ts says how);
 //   --epoch 0 leaves the row out.
@@ -43,6 +46,7 @@ const ROUNDS = intArg('rounds', 5);
 const ARCHIVE_SAMPLES = intArg('archive-samples', 1_000_000);
 const ARCHIVE_ROUNDS = intArg('archive-rounds', 3);
 const EPOCH = arg('epoch') !== '0';
+const EPOCH_CHROMIUM = arg('epoch-chromium') !== '0';
 const PARTS = ['writers', 'archive', 'epoch-1m', 'cold-epoch'] as const;
 const ONLY = arg('only')?.split(',');
 for (const p of ONLY ?? []) {
@@ -101,7 +105,7 @@ async function main(): Promise<void> {
         );
         rmSync(input, { recursive: true, force: true });
       }
-      rows.push(...(await epochRows(tmp, dataset, ARCHIVE_ROUNDS)));
+      rows.push(...(await epochRows(tmp, dataset, ARCHIVE_ROUNDS, EPOCH_CHROMIUM)));
     }
     if (EPOCH && wanted('cold-epoch')) rows.push(...(await runColdEpoch(tmp, BIN, ROUNDS)));
   } finally {
