@@ -102,7 +102,9 @@ export interface OpfsStoreOptions extends EncryptionOptions, RetentionOptions {
   webAssembly?: boolean;
   /**
    * Longest wait for one call to the store's worker; past it the call
-   * rejects with StoreError `STORE_TIMEOUT` (nothing waits forever).
+   * rejects with StoreError `STORE_TIMEOUT` (nothing waits forever). A `get`
+   * queued on the page behind the two read batches in flight is sent when one
+   * of them settles, and is bounded from then on.
    * @default 30000
    */
   callTimeoutMs?: number;
