@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
 /**
  * Launch options for Debian's Chromium in the browser benchmarks: the binary
  * from CHROMIUM_PATH (else /usr/bin/chromium; browsers are never downloaded)
@@ -18,4 +20,24 @@ export function chromiumLaunchOptions(extraArgs: readonly string[] = []): {
       ...extraArgs,
     ],
   };
+}
+
+/**
+ * The process id of the Chromium browser process running on the profile `userDataDir` (a
+ * persistent context, which Playwright gives no process for): the process whose command line
+ * names that profile and is not a child (`--type=`). Linux /proc; throws when none is found.
+ */
+export function browserPidOf(userDataDir: string): number {
+  const flag = `--user-data-dir=${userDataDir}`;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (args.includes(flag) && !args.some((a) => a.startsWith('--type='))) return Number(entry);
+  }
+  throw new Error(`no Chromium browser process on the profile ${userDataDir}`);
 }

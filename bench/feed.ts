@@ -32,6 +32,7 @@
 // --trace: a Chrome trace (V8's sampler on) of each tier's warm epoch in round 1, printed as
 // each thread's busiest functions (that round's figures then include the tracing's cost).
 // --quick: 256 samples, 2 rounds (a smoke run); --scale F: F × 512 samples (default 512 samples, 3 rounds).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +40,7 @@ import { chromium } from 'playwright';
 import { createServer, defaultClientConditions } from 'vite';
 import { ensureDicomTools } from '../tests/setup/dicomFixtures.js';
 import { arg, intArg, numArg } from './_args.js';
-import { chromiumLaunchOptions } from './_chromium.js';
+import { browserPidOf, chromiumLaunchOptions } from './_chromium.js';
 import { median, round } from './_stats.js';
 import { printTable } from './_table.js';
 import { buildFeedData } from './feed/data.js';
@@ -149,15 +150,20 @@ async function main(): Promise<void> {
   const address = server.httpServer?.address();
   if (!address || typeof address === 'string') throw new Error('no server address');
   const url = `http://127.0.0.1:${address.port}/`;
-  const browserServer = await chromium.launchServer(
+  // A persistent profile, as a user's browser has: in an off-the-record context (what
+  // newPage() on a launched browser gives) OPFS lives in the browser process's memory and
+  // every sync-handle read is a round trip there (the opfs row's ceiling was ~1,300/s there,
+  // 30,000+ on a profile's disk).
+  const profile = mkdtempSync(join(tmpdir(), 'medfusion-bench-feed-profile-'));
+  const context = await chromium.launchPersistentContext(
+    profile,
     chromiumLaunchOptions(['--enable-precise-memory-info']),
   );
-  const pid = browserServer.process().pid;
-  if (pid === undefined) throw new Error('no browser process id');
-  const browser = await chromium.connect(browserServer.wsEndpoint());
-  const cpu = new CpuMeter(pid);
+  const browser = context.browser();
+  if (!browser) throw new Error('no browser behind the persistent context');
+  const cpu = new CpuMeter(browserPidOf(profile));
   try {
-    const page = await browser.newPage();
+    const page = context.pages()[0] ?? (await context.newPage());
     let node = process.cpuUsage();
     await page.exposeFunction('feedCpu', () => {
       const d = process.cpuUsage(node);
@@ -213,8 +219,8 @@ async function main(): Promise<void> {
     }
     report([...rows.values()], (performance.now() - t0) / 1000);
   } finally {
-    await browser.close();
-    await browserServer.close();
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
     await server.close();
   }
 }
