@@ -45,10 +45,14 @@ export class WebCodecsReader {
   private readonly ycbcr = new YcbcrToRgb();
   private rgbRow = new Uint8Array(0);
 
-  /** `bytes` (whose first bytes are `head`) decoded to `channels` of `dtype`, or undefined. */
+  /**
+   * `bytes` (whose first bytes are `head`, whose header says `size`, checked by the caller)
+   * decoded to `channels` of `dtype`, or undefined (also for a frame of another size).
+   */
   async decode<D extends ImageDtype>(
     bytes: Uint8Array | Blob,
     head: Uint8Array,
+    size: { width: number; height: number },
     channels: 1 | 3,
     dtype: D,
   ): Promise<DecodedImage<D> | undefined> {
@@ -70,6 +74,9 @@ export class WebCodecsReader {
       const result = await decoder.decode();
       frame = result.image;
       if (!result.complete) return undefined;
+      // Never more pixels than the header said (and the caller checked against maxPixels).
+      if (frame.displayWidth !== size.width || frame.displayHeight !== size.height)
+        return undefined;
       return await this.read(frame, kind === 'jpg', channels, dtype);
     } catch {
       return undefined;

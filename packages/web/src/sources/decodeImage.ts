@@ -158,6 +158,7 @@ export class ImageDecoder<D extends ImageDtype = 'float32'> {
       const decoded = await this.webCodecs.decode(
         bytes instanceof Blob ? (whole ?? bytes) : head,
         head,
+        size,
         this.channels,
         this.dtype,
       );
