@@ -35,14 +35,8 @@ export function pixelsToUint8(
           0.114 * (src[q + bi] as number),
       );
     }
-  } else if (from === 3) {
-    for (let p = 0, q = 0, o = at; p < n; p++, q += 3, o += 3) {
-      out[o] = src[q + ri] as number;
-      out[o + 1] = src[q + 1] as number;
-      out[o + 2] = src[q + bi] as number;
-    }
   } else {
-    for (let p = 0, q = 0, o = at; p < n; p++, q += 4, o += 3) {
+    for (let p = 0, q = 0, o = at; p < n; p++, q += from, o += 3) {
       out[o] = src[q + ri] as number;
       out[o + 1] = src[q + 1] as number;
       out[o + 2] = src[q + bi] as number;

@@ -269,14 +269,13 @@ export class ReadAhead {
     const first = this.layout.start(sr.s);
     for (const part of m.parts) {
       const e = sr.samples[part.index - first] as TarSampleEntry;
-      // checkWholeShard checked every header already.
+      // checkWholeShard checked every header already (the covered samples' below too).
       this.settle(slots.get(part.index), () => cutSample(e, bytes, m.start, false, sr.shard.url));
     }
     if (!upcoming || upcoming.size === 0 || this.signal.aborted) return;
-    const checked = sr.shard.checkHeaders === true;
     for (const r of coveredRanges(sr, m, first, upcoming, (idx) => this.pending.has(idx))) {
       const e = sr.samples[r.index - first] as TarSampleEntry;
-      this.keep(r.index, upcoming, () => cutSample(e, bytes, m.start, checked, sr.shard.url));
+      this.keep(r.index, upcoming, () => cutSample(e, bytes, m.start, false, sr.shard.url));
     }
   }
 
