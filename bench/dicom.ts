@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright';
 import { ensureOrthanc, startOrthanc } from '../scripts/orthanc.mjs';
-import type { FixtureImage } from '../tests/dicom/fixtureImages.js';
+import { CT_12_BIT, type FixtureImage } from '../tests/dicom/fixtureImages.js';
 import { startRangeServer } from '../tests/fixtures-shards/rangeServer.js';
 import { startCorsProxy } from '../tests/setup/corsProxy.js';
 import {
@@ -46,17 +46,10 @@ const ONLY = arg('syntax')?.split(',');
 const EPOCH = arg('epoch') !== '0';
 
 const CT: FixtureImage = {
+  ...CT_12_BIT,
   name: 'ct',
   rows: SIZE,
   columns: SIZE,
-  frames: 1,
-  samplesPerPixel: 1,
-  bitsAllocated: 16,
-  bitsStored: 12,
-  signed: false,
-  photometric: 'MONOCHROME2',
-  rescaleSlope: 1,
-  rescaleIntercept: -1024,
   // a smooth body-like disc with noise: compresses like CT, not like a test pattern
   value: (_f, y, x) => {
     const r = Math.hypot(x - SIZE / 2, y - SIZE / 2) / (SIZE / 2);

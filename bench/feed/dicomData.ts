@@ -8,7 +8,7 @@
 // `medfusion pack` (a folder of DICOM files, `--folder-labels`), as a user packs a DICOM export.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FixtureImage } from '../../tests/dicom/fixtureImages.js';
+import { CT_12_BIT, type FixtureImage } from '../../tests/dicom/fixtureImages.js';
 import { transcode, writeExplicit } from '../../tests/setup/dicomFixtures.js';
 import { members, packFolder } from './data.js';
 import type { Member } from './types.js';
@@ -61,17 +61,10 @@ function hounsfield(i: number, n: number, y: number, x: number): number {
 /** Slice `i` of `n` as a fixture image for the DICOM tests' writer. */
 function ctSlice(i: number, n: number): FixtureImage {
   return {
+    ...CT_12_BIT,
     name: `s${String(i).padStart(6, '0')}`,
     rows: CT_SIDE,
     columns: CT_SIDE,
-    frames: 1,
-    samplesPerPixel: 1,
-    bitsAllocated: 16,
-    bitsStored: 12,
-    signed: false,
-    photometric: 'MONOCHROME2',
-    rescaleSlope: 1,
-    rescaleIntercept: -1024,
     windowCenter: 40,
     windowWidth: 400,
     value: (_f, y, x) => {

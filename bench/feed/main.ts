@@ -51,17 +51,17 @@ function synthetic(n: number): Image[] {
 }
 
 /**
- * Two library epochs of one pipeline: cold (fresh) then warm (its second epoch); `toFloat32`
- * as the samples need it (uint8 images: scaled by 1/255, floats in [0, 1]: not). With the
+ * Two library epochs of one pipeline: cold (fresh) then warm (its second epoch), normalised as
+ * the samples need: uint8 images scaled by 1/255, `floats` (in [0, 1], DICOM's) not. With the
  * driver's `--dtype uint8`, uint8 images stay uint8 (no toFloat32: the CPU side of the WebGPU
- * recipe, where the GPU normalises); floats (DICOM) are normalised as ever.
+ * recipe, where the GPU normalises); floats are normalised as ever.
  */
 async function coldWarm(
   dataset: Dataset<Image>,
-  toFloat32 = TO_FLOAT32,
+  floats = false,
 ): Promise<{ cold: Pass; warm: Pass }> {
-  const keepBytes = batchDtype === 'uint8' && toFloat32 === TO_FLOAT32;
-  const loader = feedLoader(dataset, keepBytes ? undefined : toFloat32);
+  const toFloat32 = floats ? TO_FLOAT32_UNIT : batchDtype === 'uint8' ? undefined : TO_FLOAT32;
+  const loader = feedLoader(dataset, toFloat32);
   const cold = await consumeEpoch(loader);
   const warm = await consumeEpoch(loader, tracing);
   return { cold, warm };
@@ -254,19 +254,19 @@ async function codecCeiling(members: readonly Member[], worker: () => Worker): P
 }
 
 /**
- * The decode workers and the codec ceiling's workers of the encoded tiers, and the `toFloat32`
- * their samples need: the image workers return uint8 (scaled by 1/255), DICOM's floats in [0, 1].
+ * The decode workers and the codec ceiling's workers of the encoded tiers, and whether their
+ * samples are floats: the image workers return uint8, DICOM's floats in [0, 1].
  */
 const ENCODED = {
   images: {
     decode: () => new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module' }),
     codec: () => new Worker(new URL('./codec.worker.ts', import.meta.url), { type: 'module' }),
-    toFloat32: TO_FLOAT32,
+    floats: false,
   },
   dicom: {
     decode: () => new Worker(new URL('./dicom.worker.ts', import.meta.url), { type: 'module' }),
     codec: () => new Worker(new URL('./dicomCodec.worker.ts', import.meta.url), { type: 'module' }),
-    toFloat32: TO_FLOAT32_UNIT,
+    floats: true,
   },
 };
 
@@ -281,7 +281,7 @@ async function encodedTier(cfg: TierConfig): Promise<Omit<TierResult, 'tier'>> {
     manifestUrl: cfg.manifestUrl,
     transformExecutor: executor,
   });
-  const { cold, warm } = await coldWarm(dataset, workers.toFloat32);
+  const { cold, warm } = await coldWarm(dataset, workers.floats);
   const phases = phasesOf(dataset, cfg.samples);
   dataset.close();
   await executor.close();

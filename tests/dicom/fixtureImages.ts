@@ -26,6 +26,21 @@ export interface FixtureImage {
   value(f: number, y: number, x: number, c: number): number;
 }
 
+/**
+ * How most CT is stored, one grey frame: 12 of 16 bits, unsigned, Rescale Intercept -1024
+ * (stored 0 is -1024 HU). Spread into an image with its name, size and values.
+ */
+export const CT_12_BIT = {
+  frames: 1,
+  samplesPerPixel: 1,
+  bitsAllocated: 16,
+  bitsStored: 12,
+  signed: false,
+  photometric: 'MONOCHROME2',
+  rescaleSlope: 1,
+  rescaleIntercept: -1024,
+} as const satisfies Partial<FixtureImage>;
+
 /** CT-like: 16-bit signed, Rescale Slope 2 / Intercept -10, a soft-tissue window. */
 export const CT16: FixtureImage = {
   name: 'ct16',
@@ -83,17 +98,11 @@ export const RGB8: FixtureImage = {
 
 /** Three frames, 16-bit unsigned with 12 bits stored. */
 export const MULTI: FixtureImage = {
+  ...CT_12_BIT,
   name: 'multi',
   rows: 32,
   columns: 32,
   frames: 3,
-  samplesPerPixel: 1,
-  bitsAllocated: 16,
-  bitsStored: 12,
-  signed: false,
-  photometric: 'MONOCHROME2',
-  rescaleSlope: 1,
-  rescaleIntercept: -1024,
   value: (f, y, x) => (f * 1000 + x * 40 + y * 3) % 4096,
 };
 
