@@ -1,4 +1,4 @@
-// The `medfusion` command: pack, inspect, verify (run by bin.ts).
+// The `medfusion` command: pack, list, merge, inspect, verify (run by bin.ts).
 // Each command's modules are imported when it runs: a pack never loads the
 // readers of inspect and verify, and start-up is part of every command's time.
 import { readFileSync } from 'node:fs';
@@ -26,7 +26,11 @@ const HELP = `medfusion: pack image data sets into WebDataset tar shards, inspec
       --size <WxH>               with --decode: resize to W x H (default: keep; all images one size)
       --channels <1|3>           with --decode: 1 = luminance, 3 = RGB (default 1)
       --part <i/n>               write only the i-th of n parts (1 <= i <= n); join them with merge
+      --listing <file>           folder: take the files and sizes from this listing (medfusion list)
+                                 instead of walking the folder
       --json                     progress and result as JSON lines on stdout
+  medfusion list <folder> --out <file> [--json]
+                                 list the folder's images and sizes once, for pack --listing
   medfusion merge <part dirs...> --out <dir> [--json]
                                  join the outputs of pack --part 1/n ... n/n into one data set
   medfusion inspect <dir|manifest|url> [--samples <n>] [--json]
@@ -77,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
         size: { type: 'string' },
         channels: { type: 'string', default: '1' },
         part: { type: 'string' },
+        listing: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
     });
@@ -97,6 +102,7 @@ async function main(argv: string[]): Promise<number> {
       options.samplesPerShard = parseInteger('--samples-per-shard', values['samples-per-shard'], 1);
     if (values.split !== undefined) options.splits = parseSplit(values.split);
     if (values.images !== undefined) options.images = values.images;
+    if (values.listing !== undefined) options.listing = values.listing;
     if (values.part !== undefined)
       options.part = (await import('./pack/parts.js')).parsePart(values.part);
     if (values.decode) {
@@ -131,6 +137,26 @@ async function main(argv: string[]): Promise<number> {
         `${how}: ${result.samples} samples in ${result.shards} shards, ${(result.bytes / 1e6).toFixed(1)} MB -> ${options.part ? options.out : `${options.out}/manifest.json`}${result.skipped ? ` (${result.skipped} files that are not PNG, JPEG or DICOM skipped)` : ''}\n`,
       );
     }
+    return 0;
+  }
+  if (command === 'list') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { out: { type: 'string', short: 'o' }, json: { type: 'boolean', default: false } },
+    });
+    if (positionals.length !== 1) throw new TypeError('list takes one input: a folder');
+    if (!values.out) throw new TypeError('list needs --out <file>');
+    const { list } = await import('./list.js');
+    const progress = createProgress(values.json);
+    const r = await list(positionals[0] as string, values.out, progress, controller.signal).finally(
+      () => progress.stop(),
+    );
+    if (values.json) process.stdout.write(`${JSON.stringify({ event: 'done', ...r })}\n`);
+    else
+      process.stdout.write(
+        `listed ${r.files} files, ${(r.bytes / 1e6).toFixed(1)} MB -> ${values.out}${r.skipped ? ` (${r.skipped} files that are not PNG, JPEG or DICOM left out)` : ''}\n`,
+      );
     return 0;
   }
   if (command === 'merge') {

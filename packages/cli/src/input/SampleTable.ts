@@ -10,6 +10,9 @@ export function kindCode(kind: ImageKind): number {
   return KIND_CODES.indexOf(kind);
 }
 
+/** Largest file packed: sizes are kept as 32-bit numbers (and a tar member past 8 GiB needs another header). */
+export const MAX_FILE_BYTES = 0xffffffff;
+
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 

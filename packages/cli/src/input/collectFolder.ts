@@ -65,6 +65,17 @@ export async function walkFiles(
 }
 
 /**
+ * The label a folder input gives the file at `rel` (relative, `/`-separated):
+ * with `folderLabels`, the first folder under the input it sits in (the
+ * ImageFolder layout `root/<label>/<file>`); none for a file directly in the
+ * input, or without `folderLabels`.
+ */
+export function folderLabel(rel: string, folderLabels: boolean): string | undefined {
+  const slash = rel.indexOf('/');
+  return folderLabels && slash > 0 ? rel.slice(0, slash) : undefined;
+}
+
+/**
  * The candidate samples of a folder: one per file (which files are images is
  * found when they are listed). With `folderLabels`, a file's label is the
  * name of the first folder under `root` it sits in (the ImageFolder layout
@@ -77,10 +88,7 @@ export async function collectFolder(
   const table = new SampleTable({ type: 'folder', root: resolve(root) });
   await walkFiles(
     root,
-    (rel) => {
-      const slash = rel.indexOf('/');
-      table.add(rel, options.folderLabels && slash > 0 ? rel.slice(0, slash) : undefined);
-    },
+    (rel) => table.add(rel, folderLabel(rel, options.folderLabels)),
     options.exclude,
   );
   table.seal();

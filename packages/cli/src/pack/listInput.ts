@@ -40,6 +40,10 @@ export interface ListNeeds {
  * for `--keep-tags` and `--split`, pixel sizes for `--decode` without `--size`.
  * A folder's files that are not images keep kind 0 and are left out; in a CSV
  * they are a `PACK_INPUT` PackError. The first failure in input order is thrown.
+ *
+ * With `listed` (sizes from a listing file, `--listing`), no file is `stat`ed:
+ * only the files that must be read are sent to the workers, and one whose size
+ * is not the listed one is a `PACK_INPUT` PackError naming it.
  */
 export async function listInput(
   pool: ScanPool,
@@ -48,6 +52,7 @@ export async function listInput(
   csv: boolean,
   progress: Progress,
   signal: AbortSignal,
+  listed = false,
 ): Promise<void> {
   const n = table.count;
   progress.phase('list', n);
@@ -58,23 +63,45 @@ export async function listInput(
   }
   const dicomHeaders = needs.keepTags.length > 0 || needs.split;
   const nameKinds = new Uint8Array(n);
-  type Sent = { from: number; read: Uint8Array; batch: Promise<ListBatch> };
+  // A batch: the files from `from` up to `to`, of which `sent` went to a worker
+  // (all of them, or with `listed` only those that must be read).
+  type Sent = {
+    from: number;
+    to: number;
+    sent: Uint32Array;
+    read: Uint8Array;
+    batch: Promise<ListBatch>;
+  };
   const send = (from: number): Sent => {
     const to = Math.min(n, from + LIST_BATCH);
     const paths: string[] = [];
+    const sent = new Uint32Array(to - from);
     const read = new Uint8Array(to - from);
     for (let i = from; i < to; i++) {
-      paths.push(table.path(i));
       const kind = kindOfName(table.rel(i));
       nameKinds[i] = kind ? kindCode(kind) : 0;
-      read[i - from] = !kind || sizes || (kind === 'dcm' && dicomHeaders) ? 1 : 0;
+      const must = !kind || sizes || (kind === 'dcm' && dicomHeaders);
+      if (listed && !must) continue;
+      sent[paths.length] = i;
+      read[paths.length] = must ? 1 : 0;
+      paths.push(table.path(i));
     }
-    const batch = pool.list(paths, read, needs.keepTags);
+    const batch =
+      paths.length > 0
+        ? pool.list(paths, read.subarray(0, paths.length), needs.keepTags)
+        : Promise.resolve({ results: [] });
     batch.catch(() => {}); // awaited below, in order
-    return { from, read, batch };
+    return { from, to, sent: sent.subarray(0, paths.length), read, batch };
   };
   const fold = (i: number, r: ListResult, read: boolean): PackError | undefined => {
     if (r.error !== undefined) return new PackError('PACK_INPUT', table.source(i), r.error);
+    if (listed && r.size !== table.size[i]) {
+      return new PackError(
+        'PACK_INPUT',
+        table.source(i),
+        `the file changed size since it was listed: ${table.size[i]} bytes in the listing, ${r.size} now`,
+      );
+    }
     table.size[i] = r.size as number;
     if (!read) {
       table.kind[i] = nameKinds[i] as number;
@@ -108,15 +135,19 @@ export async function listInput(
   };
   try {
     for (fill(); window.length > 0; fill()) {
-      const { from, read, batch } = window.shift() as Sent;
+      const { from, to, sent, read, batch } = window.shift() as Sent;
       const { results } = await batch;
+      let k = 0;
       let bytes = 0;
-      for (let k = 0; k < results.length; k++) {
-        const failure = fold(from + k, results[k] as ListResult, read[k] === 1);
-        if (failure) throw failure;
-        bytes += results[k]?.size ?? 0;
+      for (let i = from; i < to; i++) {
+        if (k < sent.length && sent[k] === i) {
+          const failure = fold(i, results[k] as ListResult, read[k] === 1);
+          if (failure) throw failure;
+          k++;
+        } else table.kind[i] = nameKinds[i] as number; // listed, the name tells its kind
+        bytes += table.size[i] as number;
       }
-      progress.tick(results.length, bytes);
+      progress.tick(to - from, bytes);
     }
   } catch (error) {
     signal.throwIfAborted(); // Ctrl-C closed the pool: report the stop, not the pool

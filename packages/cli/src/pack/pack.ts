@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ShardManifestColumn } from '@medfusion/core';
 import { collectFolder } from '../input/collectFolder.js';
+import { readListing } from '../input/readListing.js';
 import type { SampleTable } from '../input/SampleTable.js';
 import { PackError } from '../PackError.js';
 import type { Progress } from '../progress.js';
@@ -28,6 +29,12 @@ export interface PackOptions extends PackLayoutOptions {
   folderLabels: boolean;
   /** `--part i/n`: write only this part's shards (joined by `medfusion merge`). @default the whole pack */
   part?: PackPart;
+  /**
+   * Folder input: a listing file (`medfusion list`) naming the files and their
+   * sizes; the folder is then not walked and no file is `stat`ed (the parts of
+   * a pack share one listing). @default the folder is walked
+   */
+  listing?: string;
 }
 
 /** What a pack run did. */
@@ -161,11 +168,16 @@ async function packWith(
   let columns: ShardManifestColumn[] = [];
   let labelType: 'number' | 'class' | undefined;
   let labelColumn = options.labelColumn;
+  if (options.listing !== undefined && !info.isDirectory())
+    throw new TypeError(
+      `--listing lists a folder input; ${input} is a file (a CSV lists its own files)`,
+    );
   if (info.isDirectory()) {
-    table = await collectFolder(inputPath, {
-      folderLabels: options.folderLabels,
-      exclude: out,
-    });
+    const walk = { folderLabels: options.folderLabels, exclude: out };
+    table =
+      options.listing === undefined
+        ? await collectFolder(inputPath, walk)
+        : await readListing(options.listing, inputPath, walk, signal);
     if (options.folderLabels) {
       labelType = 'class';
       labelColumn = '(folder)';
@@ -186,6 +198,7 @@ async function packWith(
     !info.isDirectory(),
     progress,
     signal,
+    options.listing !== undefined,
   );
   let packed = 0;
   for (let i = 0; i < table.count; i++) if (table.kind[i] !== 0) packed++;

@@ -7,15 +7,13 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { checkImage } from '../input/checkImage.js';
+import { MAX_FILE_BYTES } from '../input/SampleTable.js';
 import { PackError } from '../PackError.js';
 import { assembleChunk } from './assembleChunk.js';
 import type { ListBatch, ListResult, PoolReply, PoolRequest } from './scanPool.js';
 
 /** The buffer a file is read into, grown as needed: no allocation per file. */
 let scratch: Buffer = Buffer.allocUnsafe(1 << 20);
-
-/** Largest file packed: sizes are kept as 32-bit numbers (and a tar member past 8 GiB needs another header). */
-const MAX_FILE = 0xffffffff;
 
 /** Read the whole file at `path` into `scratch` (grown as needed). Returns the file's length. */
 function readWhole(path: string): number {
@@ -40,7 +38,7 @@ function readWhole(path: string): number {
 function listOne(path: string, read: boolean, keepTags: readonly string[]): ListResult {
   try {
     const size = read ? readWhole(path) : statSync(path).size;
-    if (size > MAX_FILE)
+    if (size > MAX_FILE_BYTES)
       return { error: `is ${size} bytes; files of 4 GiB or more are not packed` };
     if (!read) return { size };
     const check = checkImage(scratch.subarray(0, size), keepTags);
