@@ -149,6 +149,11 @@ describe('medfusion list and pack --listing', () => {
       expect(run.stderr).toMatch(message);
       expect(run.stderr).toContain(listing);
     }
+    const latin1 = join(tempDir(), 'latin1.tsv');
+    writeFileSync(latin1, Buffer.from('340\tcat/caf\xe9.png\n', 'latin1'));
+    expect(pack(root, ['--listing', latin1], 1).run.stderr).toMatch(
+      /latin1\.tsv: is not UTF-8 text/,
+    );
     const missing = pack(root, ['--listing', join(tempDir(), 'none.tsv')], 1);
     expect(missing.run.stderr).toMatch(/none\.tsv: cannot read the listing \(ENOENT\)/);
   });

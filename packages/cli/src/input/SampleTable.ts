@@ -13,6 +13,17 @@ export function kindCode(kind: ImageKind): number {
 /** Largest file packed: sizes are kept as 32-bit numbers (and a tar member past 8 GiB needs another header). */
 export const MAX_FILE_BYTES = 0xffffffff;
 
+/** The image kind a file's name tells (`.png`, `.jpg`/`.jpeg`, `.dcm`), or undefined. */
+export function kindOfName(name: string): ImageKind | undefined {
+  const dot = name.lastIndexOf('.');
+  if (dot < 0 || dot < name.lastIndexOf('/')) return undefined;
+  const ext = name.slice(dot + 1).toLowerCase();
+  if (ext === 'png') return 'png';
+  if (ext === 'jpg' || ext === 'jpeg') return 'jpg';
+  if (ext === 'dcm') return 'dcm';
+  return undefined;
+}
+
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 

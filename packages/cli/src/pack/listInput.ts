@@ -1,5 +1,4 @@
-import type { ImageKind } from '../input/imageKind.js';
-import { kindCode, type SampleTable } from '../input/SampleTable.js';
+import { KIND_CODES, kindCode, kindOfName, type SampleTable } from '../input/SampleTable.js';
 import { PackError } from '../PackError.js';
 import type { Progress } from '../progress.js';
 import type { DecodeOptions } from './decodePixels.js';
@@ -10,17 +9,6 @@ const LIST_BATCH = 512;
 
 /** List messages queued per worker at once (bounds the paths held in flight). */
 const BATCHES_PER_WORKER = 4;
-
-/** The image kind a file's name tells (`.png`, `.jpg`/`.jpeg`, `.dcm`), or undefined. */
-export function kindOfName(name: string): ImageKind | undefined {
-  const dot = name.lastIndexOf('.');
-  if (dot < 0 || dot < name.lastIndexOf('/')) return undefined;
-  const ext = name.slice(dot + 1).toLowerCase();
-  if (ext === 'png') return 'png';
-  if (ext === 'jpg' || ext === 'jpeg') return 'jpg';
-  if (ext === 'dcm') return 'dcm';
-  return undefined;
-}
 
 /** What the plan needs to know of the files beyond their names and sizes. */
 export interface ListNeeds {
@@ -78,7 +66,8 @@ export async function listInput(
     const sent = new Uint32Array(to - from);
     const read = new Uint8Array(to - from);
     for (let i = from; i < to; i++) {
-      const kind = kindOfName(table.rel(i));
+      // A listing gave the kinds the names tell; else the name is made (and looked at) here.
+      const kind = listed ? KIND_CODES[table.kind[i] as number] : kindOfName(table.rel(i));
       nameKinds[i] = kind ? kindCode(kind) : 0;
       const must = !kind || sizes || (kind === 'dcm' && dicomHeaders);
       if (listed && !must) continue;
