@@ -6,7 +6,7 @@ import { assignSplits, type SplitSpec } from './assignSplits.js';
 import { checkKeys } from './checkKeys.js';
 import type { DecodeOptions } from './decodePixels.js';
 import { npySize } from './npy.js';
-import { seededRank, seededRank53, sortByRank } from './rank.js';
+import { hash53, seededRank, seededRank53, sortByRank } from './rank.js';
 
 /** How `medfusion pack` cuts and orders the data set (the arguments that change the bytes). */
 export interface PackLayoutOptions {
@@ -96,11 +96,13 @@ function checkDecodable(table: SampleTable, samples: Uint32Array): void {
 }
 
 /**
- * Plan the shards of a listed table from names and sizes alone: check keys are
- * unique, assign splits, order each split (input order, or seeded shuffle), and
- * cut shards by size or count. `classes` (label text → class index) makes `.cls`
- * hold the index. Samples of kind 0 (not images) are left out. Held per sample:
- * the order (4 bytes); a shuffle or split holds some more while it sorts.
+ * Plan the shards of a listed table from names and sizes alone: assign splits,
+ * order each split (input order, or seeded shuffle), cut shards by size or
+ * count, then check keys are unique (each key made once, for its members' names
+ * and its hash). `classes` (label text → class index) makes `.cls` hold the
+ * index. Samples of kind 0 (not images) are left out. Held per sample: the order
+ * (4 bytes) and the keys' hashes (8 bytes); a shuffle or split holds some more
+ * while it sorts.
  */
 export function planShards(
   table: SampleTable,
@@ -112,10 +114,8 @@ export function planShards(
   for (let i = 0; i < table.count; i++) if (table.kind[i] !== 0) packed++;
   const samples = new Uint32Array(packed);
   for (let i = 0, k = 0; i < table.count; i++) if (table.kind[i] !== 0) samples[k++] = i;
-  checkKeys(table, samples);
   if (options.decode) checkDecodable(table, samples);
-  const membersOf = (i: number): PlannedMember[] => {
-    const key = table.key(i);
+  const membersWith = (i: number, key: string): PlannedMember[] => {
     const kind = KIND_CODES[table.kind[i] as number] as string;
     const members: PlannedMember[] = [];
     const decode = options.decode;
@@ -142,6 +142,8 @@ export function planShards(
     }
     return members;
   };
+  const membersOf = (i: number): PlannedMember[] => membersWith(i, table.key(i));
+  const keyHashes = new Float64Array(packed); // checked once every key is made
   const splitOf = options.splits
     ? assignSplits(table, samples, options.splits, options.seed)
     : undefined;
@@ -175,7 +177,9 @@ export function planShards(
     let bytes = 0;
     for (let k = start; k < at; k++) {
       const i = order[k] as number;
-      const members = membersOf(i);
+      const key = table.key(i);
+      keyHashes[k] = hash53(key);
+      const members = membersWith(i, key);
       const size = tarBytes(members);
       const full =
         current &&
@@ -207,6 +211,7 @@ export function planShards(
       }
     }
   });
+  checkKeys(table, samples, keyHashes);
   hash.update(pending);
   return { table, order, shards, layout: hash.digest('hex'), membersOf };
 }
