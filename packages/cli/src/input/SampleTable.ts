@@ -13,14 +13,26 @@ export function kindCode(kind: ImageKind): number {
 /** Largest file packed: sizes are kept as 32-bit numbers (and a tar member past 8 GiB needs another header). */
 export const MAX_FILE_BYTES = 0xffffffff;
 
-/** The image kind a file's name tells (`.png`, `.jpg`/`.jpeg`, `.dcm`), or undefined. */
+/** `name`'s last characters are `ext` (lower case ASCII), in any case. */
+function endsWithFolded(name: string, ext: string): boolean {
+  const from = name.length - ext.length;
+  if (from < 0) return false;
+  for (let k = 0; k < ext.length; k++) {
+    const c = name.charCodeAt(from + k);
+    const e = ext.charCodeAt(k);
+    if (c !== e && !(e >= 0x61 && e <= 0x7a && c === e - 0x20)) return false;
+  }
+  return true;
+}
+
+/**
+ * The image kind a file's name tells (`.png`, `.jpg`/`.jpeg`, `.dcm`, in any
+ * case), or undefined. Compared character by character: a listing asks once a file.
+ */
 export function kindOfName(name: string): ImageKind | undefined {
-  const dot = name.lastIndexOf('.');
-  if (dot < 0 || dot < name.lastIndexOf('/')) return undefined;
-  const ext = name.slice(dot + 1).toLowerCase();
-  if (ext === 'png') return 'png';
-  if (ext === 'jpg' || ext === 'jpeg') return 'jpg';
-  if (ext === 'dcm') return 'dcm';
+  if (endsWithFolded(name, '.png')) return 'png';
+  if (endsWithFolded(name, '.jpg') || endsWithFolded(name, '.jpeg')) return 'jpg';
+  if (endsWithFolded(name, '.dcm')) return 'dcm';
   return undefined;
 }
 

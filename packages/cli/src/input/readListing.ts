@@ -22,27 +22,27 @@ export interface ListingOptions {
 }
 
 /**
- * A path relative to the input: not empty, no leading or trailing `/`, no empty,
- * `.` or `..` part, no NUL. One pass over the characters (a listing has a line a file).
+ * Whether `rel` is a path relative to the input (not empty, no leading or
+ * trailing `/`, no empty, `.` or `..` part, no NUL: 0 if not), and whether a
+ * part of it starts with `.` (2: hidden, which the walk of a folder skips; else
+ * 1). One pass over the characters: a listing has a line a file.
  */
-function relativePath(rel: string): boolean {
+function checkPath(rel: string): 0 | 1 | 2 {
+  let hidden = false;
   let start = 0; // where the current part starts
   for (let k = 0; k <= rel.length; k++) {
     const c = k < rel.length ? rel.charCodeAt(k) : 0x2f;
-    if (c === 0) return false;
+    if (c === 0) return 0;
     if (c !== 0x2f) continue;
     const n = k - start;
-    if (n === 0) return false;
-    if (n <= 2 && rel.charCodeAt(start) === 0x2e && (n === 1 || rel.charCodeAt(start + 1) === 0x2e))
-      return false;
+    if (n === 0) return 0;
+    if (rel.charCodeAt(start) === 0x2e) {
+      if (n === 1 || (n === 2 && rel.charCodeAt(start + 1) === 0x2e)) return 0;
+      hidden = true;
+    }
     start = k + 1;
   }
-  return true;
-}
-
-/** A path with a part starting with `.`: the walk of a folder input skips those. */
-function hidden(rel: string): boolean {
-  return rel.startsWith('.') || rel.includes('/.');
+  return hidden ? 2 : 1;
 }
 
 /**
@@ -78,39 +78,44 @@ export async function readListing(
   let line = 0;
   let previous = '';
   const bad = (why: string) => new PackError('PACK_INPUT', `${file} line ${line}`, why);
-  const take = (text: string) => {
+  /** Line `text[from, end)` (its newline left out). */
+  const take = (text: string, from: number, end: number) => {
     line++;
     if (line % LINES_PER_CHECK === 0) signal?.throwIfAborted();
-    if (text.endsWith('\r')) text = text.slice(0, -1); // a listing written on Windows
-    const tab = text.indexOf('\t');
-    const sizeText = tab > 0 ? text.slice(0, tab) : '';
-    if (!/^\d+$/.test(sizeText)) {
+    if (end > from && text.charCodeAt(end - 1) === 0x0d) end--; // a listing written on Windows
+    let size = 0;
+    let at = from;
+    for (; at < end; at++) {
+      const digit = text.charCodeAt(at) - 0x30;
+      if (digit < 0 || digit > 9) break;
+      size = size * 10 + digit;
+    }
+    if (at === from || at === end || text.charCodeAt(at) !== 0x09) {
       throw bad(
-        `expected "<size in bytes><TAB><path relative to the input>", got ${JSON.stringify(text.slice(0, 80))}`,
+        `expected "<size in bytes><TAB><path relative to the input>", got ${JSON.stringify(text.slice(from, Math.min(end, from + 80)))}`,
       );
     }
-    const rel = text.slice(tab + 1);
-    if (!relativePath(rel))
-      throw bad(`${JSON.stringify(rel)} is not a path relative to the input folder`);
-    const size = Number(sizeText);
+    const rel = text.slice(at + 1, end);
+    const path = checkPath(rel);
+    if (path === 0) throw bad(`${JSON.stringify(rel)} is not a path relative to the input folder`);
     if (size > MAX_FILE_BYTES)
-      throw bad(`${rel} is ${size} bytes; files of 4 GiB or more are not packed`);
+      throw bad(`${rel} is ${text.slice(from, at)} bytes; files of 4 GiB or more are not packed`);
     if (line > 1 && rel <= previous) {
       throw bad(
         `${rel} is not after ${previous}: a listing is sorted by path, each path once (as medfusion list writes it)`,
       );
     }
     previous = rel;
-    if (hidden(rel) || (skip !== undefined && rel.startsWith(skip))) return;
-    const at = table.count;
+    if (path === 2 || (skip !== undefined && rel.startsWith(skip))) return;
+    const k = table.count;
     table.add(rel, folderLabel(rel, options.folderLabels));
-    if (at % BLOCK === 0) {
+    if (k % BLOCK === 0) {
       sizes.push(new Uint32Array(BLOCK));
       kinds.push(new Uint8Array(BLOCK));
     }
-    (sizes[sizes.length - 1] as Uint32Array)[at % BLOCK] = size;
+    (sizes[sizes.length - 1] as Uint32Array)[k % BLOCK] = size;
     const kind = kindOfName(rel);
-    (kinds[kinds.length - 1] as Uint8Array)[at % BLOCK] = kind ? kindCode(kind) : 0;
+    (kinds[kinds.length - 1] as Uint8Array)[k % BLOCK] = kind ? kindCode(kind) : 0;
   };
   // Read in large pieces and cut lines by hand: a line a file, 10^6 lines and more.
   let handle: FileHandle;
@@ -129,13 +134,13 @@ export async function readListing(
       const text = rest + utf8.decode(buffer.subarray(0, bytesRead), { stream: bytesRead > 0 });
       let from = 0;
       for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
-        take(text.slice(from, nl));
+        take(text, from, nl);
         from = nl + 1;
       }
       rest = text.slice(from);
       if (bytesRead === 0) break;
     }
-    if (rest !== '') take(rest); // a last line without its newline
+    if (rest !== '') take(rest, 0, rest.length); // a last line without its newline
   } catch (error) {
     if (
       error instanceof TypeError &&
