@@ -115,7 +115,12 @@ export function planShards(
   const samples = new Uint32Array(packed);
   for (let i = 0, k = 0; i < table.count; i++) if (table.kind[i] !== 0) samples[k++] = i;
   if (options.decode) checkDecodable(table, samples);
-  const membersWith = (i: number, key: string): PlannedMember[] => {
+  // Per label (a few, or a few thousand), not per sample: the `.cls` body, its size, its layout text.
+  const labelTexts = table.labels.values;
+  const clsBodies = labelTexts.map((l) => (classes ? String(classes.get(l)) : l));
+  const clsSizes = clsBodies.map((b) => Buffer.byteLength(b));
+  const labelJson = labelTexts.map((l) => JSON.stringify(l));
+  const membersWith = (i: number, key: string, labelId = table.labelId(i)): PlannedMember[] => {
     const kind = KIND_CODES[table.kind[i] as number] as string;
     const members: PlannedMember[] = [];
     const decode = options.decode;
@@ -131,10 +136,9 @@ export function planShards(
     } else {
       members.push({ name: `${key}.${kind}`, size: table.size[i] as number });
     }
-    const label = table.label(i);
-    if (label !== undefined) {
-      const body = classes ? String(classes.get(label)) : label;
-      members.push({ name: `${key}.cls`, size: Buffer.byteLength(body), body });
+    if (labelId >= 0) {
+      const body = clsBodies[labelId] as string;
+      members.push({ name: `${key}.cls`, size: clsSizes[labelId] as number, body });
     }
     const fields = table.fields(i);
     if (fields !== '') {
@@ -179,7 +183,8 @@ export function planShards(
       const i = order[k] as number;
       const key = table.key(i);
       keyHashes[k] = hash53(key);
-      const members = membersWith(i, key);
+      const labelId = table.labelId(i);
+      const members = membersWith(i, key, labelId);
       const size = tarBytes(members);
       const full =
         current &&
@@ -203,8 +208,7 @@ export function planShards(
       bytes += size;
       // Member names are plain ustar names (no tab, no newline): one line per sample.
       for (const m of members) pending += `${m.name}\t${m.size}\t`;
-      const label = table.label(i);
-      pending += `${label === undefined ? '' : JSON.stringify(label)}\t${table.fields(i)}\n`;
+      pending += `${labelId < 0 ? '' : labelJson[labelId]}\t${table.fields(i)}\n`;
       if (pending.length > 1 << 16) {
         hash.update(pending);
         pending = '';
