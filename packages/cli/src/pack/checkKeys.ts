@@ -6,12 +6,14 @@ import { hash53 } from './rank.js';
 /**
  * Check no two of `samples` (table indices) share a key (two files would
  * become one sample): a `PACK_INPUT` PackError naming both files (core's rule,
- * the first repeat in input order). `hashes` holds {@link hash53} of every
- * sample's key, in any order (the plan fills it as it makes the keys, so each
- * key is made once); it is sorted here. The keys themselves are made again and
- * compared only when a hash is seen twice.
+ * the first repeat in input order). Held meanwhile: one 53-bit hash a sample;
+ * the keys themselves are compared only for the few hashes seen twice.
  */
-export function checkKeys(table: SampleTable, samples: Uint32Array, hashes: Float64Array): void {
+export function checkKeys(table: SampleTable, samples: Uint32Array): void {
+  const hashes = new Float64Array(samples.length);
+  samples.forEach((i, k) => {
+    hashes[k] = hash53(table.key(i));
+  });
   hashes.sort();
   const twice = new Set<number>();
   for (let k = 1; k < hashes.length; k++)

@@ -6,7 +6,7 @@ import { assignSplits, type SplitSpec } from './assignSplits.js';
 import { checkKeys } from './checkKeys.js';
 import type { DecodeOptions } from './decodePixels.js';
 import { npySize } from './npy.js';
-import { hash53, seededRank, seededRank53, sortByRank } from './rank.js';
+import { seededRank, seededRank53, sortByRank } from './rank.js';
 
 /** How `medfusion pack` cuts and orders the data set (the arguments that change the bytes). */
 export interface PackLayoutOptions {
@@ -96,13 +96,12 @@ function checkDecodable(table: SampleTable, samples: Uint32Array): void {
 }
 
 /**
- * Plan the shards of a listed table from names and sizes alone: assign splits,
- * order each split (input order, or seeded shuffle), cut shards by size or
- * count, then check keys are unique (each key made once, for its members' names
- * and its hash). `classes` (label text → class index) makes `.cls` hold the
- * index. Samples of kind 0 (not images) are left out. Held per sample: the order
- * (4 bytes) and the keys' hashes (8 bytes); a shuffle or split holds some more
- * while it sorts.
+ * Plan the shards of a listed table from names and sizes alone: check keys are
+ * unique, assign splits, order each split (input order, or seeded shuffle), and
+ * cut shards by size or count. `classes` (label text → class index) makes `.cls`
+ * hold the index. Samples of kind 0 (not images) are left out. Held per sample:
+ * the order (4 bytes; the key check holds 8 more before it is made); a shuffle
+ * or split holds some more while it sorts.
  */
 export function planShards(
   table: SampleTable,
@@ -114,6 +113,7 @@ export function planShards(
   for (let i = 0; i < table.count; i++) if (table.kind[i] !== 0) packed++;
   const samples = new Uint32Array(packed);
   for (let i = 0, k = 0; i < table.count; i++) if (table.kind[i] !== 0) samples[k++] = i;
+  checkKeys(table, samples);
   if (options.decode) checkDecodable(table, samples);
   // Per label (a few, or a few thousand), not per sample: the `.cls` body, its size, its layout text.
   const labelTexts = table.labels.values;
@@ -147,12 +147,12 @@ export function planShards(
     return members;
   };
   const membersOf = (i: number): PlannedMember[] => membersWith(i, table.key(i));
-  const keyHashes = new Float64Array(packed); // checked once every key is made
   const splitOf = options.splits
     ? assignSplits(table, samples, options.splits, options.seed)
     : undefined;
   const groups = options.splits ? options.splits.map((s) => s.name) : [undefined];
-  const order = new Uint32Array(packed);
+  // Without splits the order is the samples' array, ordered in place (4 bytes a sample less).
+  const order = splitOf ? new Uint32Array(packed) : samples;
   const shards: PlannedShard[] = [];
   const hash = createHash('sha256');
   hash.update(
@@ -168,7 +168,8 @@ export function planShards(
   let pending = ''; // layout text not hashed yet (hashed in 64 kB pieces)
   groups.forEach((split, splitIndex) => {
     const start = at;
-    for (const i of samples) if (!splitOf || splitOf[i] === splitIndex) order[at++] = i;
+    if (!splitOf) at = packed;
+    else for (const i of samples) if (splitOf[i] === splitIndex) order[at++] = i;
     const list = order.subarray(start, at);
     if (options.shuffle) {
       const ranks = new Float64Array(table.count);
@@ -182,7 +183,6 @@ export function planShards(
     for (let k = start; k < at; k++) {
       const i = order[k] as number;
       const key = table.key(i);
-      keyHashes[k] = hash53(key);
       const labelId = table.labelId(i);
       const members = membersWith(i, key, labelId);
       const size = tarBytes(members);
@@ -215,7 +215,6 @@ export function planShards(
       }
     }
   });
-  checkKeys(table, samples, keyHashes);
   hash.update(pending);
   return { table, order, shards, layout: hash.digest('hex'), membersOf };
 }
