@@ -31,6 +31,29 @@ export interface DicomDecodeOptions {
    */
   multiFrame?: 'volume' | 'frames';
   /**
+   * Resize each frame to this width in pixels (bilinear, pixel centres aligned: output column
+   * `x` reads input column `(x + 0.5) · W / width − 0.5`, clamped to the image, as
+   * `medfusion pack --decode --size` and browsers' image resizing do). The rescale and window
+   * are applied to the four neighbours before they are blended, in the same pass that writes
+   * the sample: no full-size intermediate for grey images.
+   * @default the image's own width
+   * @example 224
+   */
+  width?: number;
+  /**
+   * Resize each frame to this height in pixels (as `width`).
+   * @default the image's own height
+   * @example 224
+   */
+  height?: number;
+  /**
+   * Channels of the output: 3 repeats a grey image's value (R = G = B, for a network made for
+   * RGB) and keeps an RGB image's; 1 keeps grey and turns RGB into luminance
+   * (0.299 R + 0.587 G + 0.114 B, as `ImageDecoder`).
+   * @default Samples per Pixel (the image's own: 1 grey, 3 colour)
+   */
+  channels?: 1 | 3;
+  /**
    * Extra or replacement codecs by transfer syntax UID (see {@link DicomCodec}).
    * @default {} (the built-ins: RLE, JPEG Baseline, JPEG Lossless, JPEG-LS, JPEG 2000)
    */
@@ -45,6 +68,9 @@ export const DECODE_AND_HTTP_OPTIONS = [
   'window',
   'tags',
   'multiFrame',
+  'width',
+  'height',
+  'channels',
   'codecs',
   ...HTTP_OPTION_NAMES,
 ] as const;
