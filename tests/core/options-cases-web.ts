@@ -114,6 +114,9 @@ const DICOM_DECODE = {
   'window.width': 'number',
   tags: ['objects', ['PatientAge']],
   multiFrame: 'enum',
+  width: 'number',
+  height: 'number',
+  channels: 'number',
   codecs: 'object',
 } as const satisfies Record<string, OptionSpec>;
 const close = (r: unknown) => (r as { close?: () => unknown }).close?.();
