@@ -9,9 +9,10 @@ import {
   withDefault,
 } from '@medfusion/core/internal';
 import { channelsOption } from '../channelsOption.js';
+import type { ImageDtype, ImagePixels } from '../DecodedImage.js';
 import { BuiltInCodec, builtInCodecs, type DicomCodec } from './codecs.js';
 import { DicomError } from './DicomError.js';
-import type { DicomDecodeOptions, DicomImage } from './dicomOptions.js';
+import type { DicomDecodeOptions, DicomDecoderOptions, DicomImage } from './dicomOptions.js';
 import type { TagReader } from './dicomTags.js';
 import { FrameResizer } from './FrameResizer.js';
 import { type DicomImageInfo, frameLength } from './imageInfo.js';
@@ -62,7 +63,7 @@ function checkWindow(window: DicomDecodeOptions['window']): void {
  * // for a 224² RGB network: resized, grey repeated to 3 channels, in one pass
  * const ct = new DicomDecoder({ window: { center: 40, width: 400 }, width: 224, height: 224, channels: 3 });
  */
-export class DicomDecoder {
+export class DicomDecoder<D extends ImageDtype = 'float32'> {
   /** Names of the `tags` values, in order. */
   readonly tagNames: readonly string[];
   /** `multiFrame` as given (default `'volume'`). */
@@ -73,12 +74,14 @@ export class DicomDecoder {
   readonly height: number | undefined;
   /** `channels` as given (undefined: each image's Samples per Pixel). */
   readonly channels: 1 | 3 | undefined;
+  /** `dtype` as given (default `'float32'`). */
+  readonly dtype: D;
   private readonly fields: TagFields;
   private readonly resizer = new FrameResizer();
   private readonly options: DicomDecodeOptions;
   private readonly codecs: Readonly<Record<string, DicomCodec | BuiltInCodec>>;
 
-  constructor(options: DicomDecodeOptions = {}) {
+  constructor(options: DicomDecoderOptions<D> = {}) {
     optionsBag('options', options);
     checkWindow(options.window);
     const multiFrame = withDefault('multiFrame', options.multiFrame, 'volume', (n, v) =>
@@ -101,6 +104,9 @@ export class DicomDecoder {
     this.width = options.width === undefined ? undefined : positiveInt('width', options.width);
     this.height = options.height === undefined ? undefined : positiveInt('height', options.height);
     this.channels = options.channels === undefined ? undefined : channelsOption(options.channels);
+    this.dtype = withDefault('dtype', options.dtype, 'float32', (n, v) =>
+      oneOfValues(n, v, ['float32', 'uint8'] as const),
+    ) as D;
     this.options = options;
     this.multiFrame = multiFrame;
     this.fields = new TagFields(options.tags);
@@ -118,7 +124,7 @@ export class DicomDecoder {
   async decode(
     bytes: Uint8Array,
     context: DecodeContext & { frame?: number } = {},
-  ): Promise<DicomImage> {
+  ): Promise<DicomImage<D>> {
     const where = context.where ?? 'DICOM object';
     const file = parsePart10(bytes, where, context.index, await inflateNative(bytes));
     const count = file.info.numberOfFrames;
@@ -144,7 +150,7 @@ export class DicomDecoder {
     info: DicomImageInfo,
     tags: TagReader,
     context: DecodeContext = {},
-  ): Promise<DicomImage> {
+  ): Promise<DicomImage<D>> {
     const where = context.where ?? 'DICOM object';
     const native = isNativeSyntax(transferSyntax);
     const codec = native ? undefined : this.codecs[transferSyntax];
@@ -169,7 +175,11 @@ export class DicomDecoder {
       width: this.width ?? info.columns,
       channels: this.channels ?? (info.samplesPerPixel as 1 | 3),
     };
+    const uint8 = this.dtype === 'uint8';
+    if (uint8) this.checkUint8(info, where, context.index);
+    // uint8 is written by the resizer, at any size: one rounding per output value.
     const same =
+      !uint8 &&
       target.height === info.rows &&
       target.width === info.columns &&
       target.channels === info.samplesPerPixel;
@@ -178,7 +188,9 @@ export class DicomDecoder {
       checkDecodedSize({ ...asked, samplesPerPixel: target.channels }, frames.length, where);
     }
     const n = same ? frameLength(info) : target.height * target.width * target.channels;
-    const data = new Float32Array(n * frames.length);
+    const data = (
+      uint8 ? new Uint8Array(n * frames.length) : new Float32Array(n * frames.length)
+    ) as ImagePixels<D>;
     const pixel = {
       window: this.options.window,
       ybrToRgb: native || transferSyntax === TransferSyntax.RLELossless,
@@ -186,9 +198,18 @@ export class DicomDecoder {
     let offset = 0;
     // Built-in codecs hand over views of their own memory: written as floats before they are freed.
     const write = same
-      ? (samples: DicomSamples) => writeFrame(samples, info, pixel, data, offset, where)
+      ? (samples: DicomSamples) =>
+          writeFrame(samples, info, pixel, data as Float32Array, offset, where)
       : (samples: DicomSamples) =>
-          this.resizer.write(samples, info, pixel, target, data, offset, where);
+          this.resizer.write(
+            samples,
+            info,
+            pixel,
+            target,
+            data as Float32Array | Uint8Array,
+            offset,
+            where,
+          );
     for (let f = 0; f < frames.length; f++, offset += n) {
       const bytes = frames[f] as Uint8Array;
       try {
@@ -228,6 +249,19 @@ export class DicomDecoder {
     const { width, height, channels } = this;
     if (width === undefined && height === undefined && channels === undefined) return [];
     return [{ width: width ?? null, height: height ?? null, channels: channels ?? null }];
+  }
+
+  /** A grey image without a window or colour over 8 bits has values 0–255 cannot hold. */
+  private checkUint8(info: DicomImageInfo, where: string, index: number | undefined): void {
+    const grey = info.samplesPerPixel === 1;
+    if (grey ? this.options.window !== undefined : info.bitsAllocated === 8) return;
+    throw new DicomError(
+      'DICOM_UNSUPPORTED',
+      grey
+        ? `${where}: dtype 'uint8' needs a window for a grey image (its values are rescaled units)`
+        : `${where}: dtype 'uint8' takes 8-bit colour; this image has ${info.bitsAllocated} bits allocated`,
+      index === undefined ? undefined : { index },
+    );
   }
 
   private checkFrame(frame: number, count: number, where: string): number {

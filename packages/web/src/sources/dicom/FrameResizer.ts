@@ -33,13 +33,14 @@ export function sourceCoordinate(i: number, from: number, to: number): number {
  * rows it reads are rescaled and windowed into two rows of scratch (by the same loop as
  * full-size frames), then each output pixel is the bilinear blend of its four neighbours
  * (core's `sampleBilinear`), written once per channel. No full-size float frame is made.
- * Colour frames are written full size into a reused buffer first, then resized.
+ * Colour frames are written full size into a reused buffer first, then resized. A `Uint8Array`
+ * output (`dtype: 'uint8'`) takes each value rounded: a windowed grey value × 255, colour as is.
  */
 export class FrameResizer {
   private rows = new Float32Array(0);
   private frame = new Float32Array(0);
   private columns = new Float64Array(0);
-  private readonly rgb = new Float32Array(3);
+  private readonly px = new Float32Array(3);
 
   /** Write one frame's `samples` into `out` from `offset` at `target`'s size and channels. */
   write(
@@ -47,7 +48,7 @@ export class FrameResizer {
     info: DicomImageInfo,
     pixel: PixelOptions,
     target: FrameTarget,
-    out: Float32Array,
+    out: Float32Array | Uint8Array,
     offset: number,
     where: string,
   ): void {
@@ -66,16 +67,22 @@ export class FrameResizer {
     if (this.frame.length < n) this.frame = new Float32Array(n);
     const full = this.frame;
     writeFrame(samples, info, pixel, full, 0, where);
-    const rgb = this.rgb;
+    const px = this.px;
     for (let i = 0; i < oh; i++) {
       const sy = sourceCoordinate(i, h, oh);
       for (let j = 0, o = offset + i * ow * channels; j < ow; j++, o += channels) {
-        if (channels === 3) sampleBilinear(full, h, w, 3, xs[j] as number, sy, 0, out, o);
-        else {
-          sampleBilinear(full, h, w, 3, xs[j] as number, sy, 0, rgb, 0);
+        if (channels === 3 && out instanceof Float32Array) {
+          sampleBilinear(full, h, w, 3, xs[j] as number, sy, 0, out, o);
+          continue;
+        }
+        sampleBilinear(full, h, w, 3, xs[j] as number, sy, 0, px, 0);
+        if (channels === 3) {
+          for (let c = 0; c < 3; c++) out[o + c] = Math.round(px[c] as number);
+        } else {
           // ImageDecoder's luminance weights.
-          out[o] =
-            0.299 * (rgb[0] as number) + 0.587 * (rgb[1] as number) + 0.114 * (rgb[2] as number);
+          const luma =
+            0.299 * (px[0] as number) + 0.587 * (px[1] as number) + 0.114 * (px[2] as number);
+          out[o] = out instanceof Uint8Array ? Math.round(luma) : luma;
         }
       }
     }
@@ -86,12 +93,13 @@ export class FrameResizer {
     info: DicomImageInfo,
     pixel: PixelOptions,
     target: FrameTarget,
-    out: Float32Array,
+    out: Float32Array | Uint8Array,
     offset: number,
     where: string,
   ): void {
     const { rows: h, columns: w } = info;
     const { height: oh, width: ow, channels } = target;
+    const px = this.px;
     const mapping = greyMapping(info, pixel, where);
     if (this.rows.length < 2 * w) this.rows = new Float32Array(2 * w);
     const rows = this.rows;
@@ -118,12 +126,25 @@ export class FrameResizer {
       const held = y1 === y0 ? 1 : 2;
       const fy = sy - y0;
       let o = offset + i * ow * channels;
-      for (let j = 0; j < ow; j++, o += channels) {
-        sampleBilinear(rows, held, w, 1, xs[j] as number, fy, 0, out, o);
-        if (channels === 3) {
-          const v = out[o] as number;
-          out[o + 1] = v;
-          out[o + 2] = v;
+      if (out instanceof Float32Array) {
+        for (let j = 0; j < ow; j++, o += channels) {
+          sampleBilinear(rows, held, w, 1, xs[j] as number, fy, 0, out, o);
+          if (channels === 3) {
+            const v = out[o] as number;
+            out[o + 1] = v;
+            out[o + 2] = v;
+          }
+        }
+      } else {
+        // uint8: a windowed value in [0, 1] as round(value × 255), the float path's value first
+        for (let j = 0; j < ow; j++, o += channels) {
+          sampleBilinear(rows, held, w, 1, xs[j] as number, fy, 0, px, 0);
+          const u = Math.round((px[0] as number) * 255);
+          out[o] = u;
+          if (channels === 3) {
+            out[o + 1] = u;
+            out[o + 2] = u;
+          }
         }
       }
     }

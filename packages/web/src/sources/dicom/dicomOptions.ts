@@ -1,6 +1,7 @@
 import type { ShapedArray } from '@medfusion/core';
 import { HTTP_OPTION_NAMES, type HttpOptions } from '../../remote/RangeReader.js';
 import type { UrlPolicy } from '../../remote/urlPolicy.js';
+import type { ImageDtype, ImagePixels } from '../DecodedImage.js';
 import type { DicomCodec } from './codecs.js';
 import type { DicomTagName } from './dicomTags.js';
 import type { DicomTagSpec } from './tagFields.js';
@@ -75,10 +76,24 @@ export const DECODE_AND_HTTP_OPTIONS = [
   ...HTTP_OPTION_NAMES,
 ] as const;
 
+/** Options of `DicomDecoder`: the decode options, and the element type of its pixels. */
+export interface DicomDecoderOptions<D extends ImageDtype = 'float32'> extends DicomDecodeOptions {
+  /**
+   * Element type of the pixels: `'float32'`, or `'uint8'`: `round(value × 255)` of a windowed
+   * grey value (a grey image needs `window`), an 8-bit colour image's values as stored
+   * (luminance and resized values rounded). Written in the same pass, into a `Uint8Array` a
+   * quarter of the bytes; normalise once, in collate (`toFloat32: { scale: 1 / 255, mean, std }`)
+   * or on the GPU. A grey image without a window, or colour of more than 8 bits, fails with
+   * `DICOM_UNSUPPORTED`: their values do not fit in 0–255.
+   * @default 'float32'
+   */
+  dtype?: D;
+}
+
 /** One decoded image. */
-export interface DicomImage {
-  /** Pixels as floats, `[H, W, C]` (or `[frames, H, W, C]` for a volume), row-major. */
-  image: ShapedArray<Float32Array>;
+export interface DicomImage<D extends ImageDtype = 'float32'> {
+  /** Pixels as the decoder's `dtype`, `[H, W, C]` (or `[frames, H, W, C]` for a volume), row-major. */
+  image: ShapedArray<ImagePixels<D>>;
   /** Values of the `tags` option, in order. */
   tags: Float32Array;
   /** The Transfer Syntax UID the pixels were stored in. */
