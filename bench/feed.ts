@@ -275,7 +275,7 @@ function report(rows: Row[], seconds: number): void {
     }
   }
   console.log(
-    `\nfeed: ${SAMPLES} samples of 224x224x3 uint8 -> ${DTYPE === 'uint8' ? 'uint8 batches (no toFloat32; dicom: float32)' : 'float32'}, batch 64, ${ROUNDS} rounds, medians [min–max]`,
+    `\nfeed: ${SAMPLES} samples of 224x224x3 uint8 -> ${DTYPE === 'uint8' ? 'uint8 batches (no toFloat32; dicom: DicomDecoder dtype uint8)' : 'float32'}, batch 64, ${ROUNDS} rounds, medians [min–max]`,
   );
   printTable(
     [
