@@ -114,7 +114,7 @@ const COPIES: Record<Tier, { n: number; path: string }> = {
   },
   dicom: {
     n: 3,
-    path: "range response straight into the sample's own buffer (1), moved to the worker whole, frame a view of it, codec into its reused buffer, DicomDecoder's one pass: rescale + window of the two input rows each output row reads (into two reused rows, never a whole frame), bilinear to 224², grey written to 3 channels, into the sample's own float32 array (2, moved back), collate (3). Before DicomDecoder's width/height/channels: 5 (window into a 512² array, resize, grey to 3 each a pass)",
+    path: "range response straight into the sample's own buffer (1), moved to the worker whole, frame a view of it, codec into its reused buffer, DicomDecoder's one pass: rescale + window of the two input rows each output row reads (into two reused rows, never a whole frame), bilinear to 224², grey written to 3 channels, into the sample's own array (float32, or uint8 with --dtype uint8: DicomDecoder's dtype) (2, moved back), collate (3). Before DicomDecoder's width/height/channels: 5 (window into a 512² array, resize, grey to 3 each a pass)",
   },
 };
 
