@@ -18,7 +18,8 @@
 //                   + VideoFrame.copyTo where it exists, else createImageBitmap + getImageData)
 //   dicom           512x512 CT slices (16 bits allocated, 12 stored, JPEG Lossless SV1 by DCMTK)
 //                   packed as .dcm members, decoded by the library's DicomDecoder in 2 workers with
-//                   a 40/400 window, resized to 224x224 (bilinear), grey repeated to 3 channels
+//                   a 40/400 window, resized to 224x224 (bilinear) and grey repeated to 3
+//                   channels by the decoder's width/height/channels in the same pass
 //                   | the library's JPEG Lossless codec alone on the same frames in 2 workers
 // Per row: samples/s, MB/s (224x224x3 image bytes delivered at one byte a value, 150,528 a
 // sample, whether the row's samples arrive as uint8 or as floats), ofCeiling (warm ÷
@@ -112,8 +113,8 @@ const COPIES: Record<Tier, { n: number; path: string }> = {
     path: 'as shards-jpeg, the frame (BGRX) copied out as it is (3), BGRX -> RGB uint8 (4) (at 224² the platform decodes PNGs; fast-png only up to 128²)',
   },
   dicom: {
-    n: 5,
-    path: "range response straight into the sample's own buffer (1), moved to the worker whole, frame a view of it, codec into its reused buffer, rescale + window to float32 512² (2), resize to 224² (3), grey to 3 channels (4, moved back), collate (5)",
+    n: 3,
+    path: "range response straight into the sample's own buffer (1), moved to the worker whole, frame a view of it, codec into its reused buffer, DicomDecoder's one pass: rescale + window of the two input rows each output row reads (into two reused rows, never a whole frame), bilinear to 224², grey written to 3 channels, into the sample's own array (float32, or uint8 with --dtype uint8: DicomDecoder's dtype) (2, moved back), collate (3). Before DicomDecoder's width/height/channels: 5 (window into a 512² array, resize, grey to 3 each a pass)",
   },
 };
 
@@ -274,7 +275,7 @@ function report(rows: Row[], seconds: number): void {
     }
   }
   console.log(
-    `\nfeed: ${SAMPLES} samples of 224x224x3 uint8 -> ${DTYPE === 'uint8' ? 'uint8 batches (no toFloat32; dicom: float32)' : 'float32'}, batch 64, ${ROUNDS} rounds, medians [min–max]`,
+    `\nfeed: ${SAMPLES} samples of 224x224x3 uint8 -> ${DTYPE === 'uint8' ? 'uint8 batches (no toFloat32; dicom: DicomDecoder dtype uint8)' : 'float32'}, batch 64, ${ROUNDS} rounds, medians [min–max]`,
   );
   printTable(
     [

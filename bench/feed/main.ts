@@ -255,7 +255,8 @@ async function codecCeiling(members: readonly Member[], worker: () => Worker): P
 
 /**
  * The decode workers and the codec ceiling's workers of the encoded tiers, and whether their
- * samples are floats: the image workers return uint8, DICOM's floats in [0, 1].
+ * samples are floats: the image workers return uint8; DICOM's floats in [0, 1], or uint8
+ * (DicomDecoder's dtype) with the driver's --dtype uint8.
  */
 const ENCODED = {
   images: {
@@ -264,9 +265,15 @@ const ENCODED = {
     floats: false,
   },
   dicom: {
-    decode: () => new Worker(new URL('./dicom.worker.ts', import.meta.url), { type: 'module' }),
+    decode: () => {
+      const worker = new Worker(new URL('./dicom.worker.ts', import.meta.url), { type: 'module' });
+      worker.postMessage({ dicomDtype: batchDtype }); // before the pool's first call
+      return worker;
+    },
     codec: () => new Worker(new URL('./dicomCodec.worker.ts', import.meta.url), { type: 'module' }),
-    floats: true,
+    get floats() {
+      return batchDtype === 'float32';
+    },
   },
 };
 

@@ -114,6 +114,9 @@ const DICOM_DECODE = {
   'window.width': 'number',
   tags: ['objects', ['PatientAge']],
   multiFrame: 'enum',
+  width: 'number',
+  height: 'number',
+  channels: 'number',
   codecs: 'object',
 } as const satisfies Record<string, OptionSpec>;
 const close = (r: unknown) => (r as { close?: () => unknown }).close?.();
@@ -229,10 +232,10 @@ export const WEB_CASES: OptionsCase[] = [
   },
   {
     call: 'new DicomDecoder(options)',
-    types: ['DicomDecodeOptions'],
+    types: ['DicomDecoderOptions', 'DicomDecodeOptions'],
     run: (o) => new DicomDecoder(o as never),
     base: { window: { center: 40, width: 400 } },
-    options: DICOM_DECODE,
+    options: { ...DICOM_DECODE, dtype: 'enum' },
   },
   {
     call: 'DicomSource.open(options)',

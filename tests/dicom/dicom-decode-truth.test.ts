@@ -7,28 +7,11 @@
 import { DicomDecoder, DicomSource, DicomWebSource } from '@medfusion/web/dicom';
 import { describe, expect, inject, it } from 'vitest';
 import { imageNamed } from './expected.js';
-import type { FixtureFile, FixtureImage } from './fixtureImages.js';
+import type { FixtureFile } from './fixtureImages.js';
+import { toolTruth } from './toolTruth.js';
 
 const { files, filesUrl, dicomWeb } = inject('dicom');
 const compressed = files.filter((f) => f.truth !== null);
-
-/** DCMTK's samples for `f`, sign-extended at Bits Stored and rescaled with the file's rescale. */
-async function truthOf(f: FixtureFile, image: FixtureImage): Promise<Float64Array> {
-  const truth = f.truth as NonNullable<FixtureFile['truth']>;
-  const bytes = await (await fetch(`${filesUrl}${truth.raw}`)).arrayBuffer();
-  const raw =
-    image.bitsAllocated === 8
-      ? new Uint8Array(bytes)
-      : new Uint16Array(bytes, 0, bytes.byteLength >> 1);
-  const bits = image.bitsStored ?? image.bitsAllocated;
-  const out = new Float64Array(raw.length);
-  for (let i = 0; i < raw.length; i++) {
-    let v = (raw[i] as number) & (2 ** bits - 1);
-    if (image.signed && v >= 2 ** (bits - 1)) v -= 2 ** bits;
-    out[i] = image.samplesPerPixel === 1 ? v * truth.slope + truth.intercept : v;
-  }
-  return out;
-}
 
 /** Where `got` first differs from `want` by more than `tolerance`, or null. */
 function firstMismatch(
@@ -57,7 +40,7 @@ describe('decoded samples equal DCMTK/GDCM', () => {
   for (const f of compressed) {
     it(`${f.file} (${f.syntax}): DicomSource and DicomDecoder`, async () => {
       const image = imageNamed(f.image);
-      const want = await truthOf(f, image);
+      const want = await toolTruth(filesUrl, f, image);
       const source = await DicomSource.open({ urls: [`${filesUrl}${f.file}`] });
       const { image: got } = await source.get(0);
       source.close();
@@ -77,7 +60,7 @@ describe('decoded samples equal DCMTK/GDCM', () => {
     for (let i = 0; i < source.length; i++) {
       const f = compressed.find((x) => x.instance === source.instanceOf(i).instance);
       if (!f) continue;
-      const want = await truthOf(f, imageNamed(f.image));
+      const want = await toolTruth(filesUrl, f, imageNamed(f.image));
       const { image: got } = await source.get(i);
       expect(firstMismatch(got.data, want, toleranceOf(f)), f.file).toBeNull();
       checked++;

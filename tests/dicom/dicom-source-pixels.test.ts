@@ -2,17 +2,10 @@
 // multi-frame as volume or frames.
 import { DicomSource } from '@medfusion/web/dicom';
 import { describe, expect, inject, it } from 'vitest';
-import { imageNamed, maxDiff, rescaled } from './expected.js';
+import { imageNamed, maxDiff, rescaled, windowed } from './expected.js';
 
 const { filesUrl } = inject('dicom');
 const ct = imageNamed('ct16');
-
-/** DICOM PS3.3 C.11.2.1.2.1 linear window to [0, 1], written out independently. */
-function windowed(x: number, c: number, w: number): number {
-  if (x <= c - 0.5 - (w - 1) / 2) return 0;
-  if (x > c - 0.5 + (w - 1) / 2) return 1;
-  return (x - (c - 0.5)) / (w - 1) + 0.5;
-}
 
 describe('DicomSource: pixel pipeline', () => {
   it('applies Rescale Slope and Intercept to signed 16-bit values', async () => {

@@ -22,3 +22,10 @@ export function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs((a[i] as number) - (b[i] as number)));
   return m;
 }
+
+/** DICOM PS3.3 C.11.2.1.2.1 linear window to [0, 1], written out independently. */
+export function windowed(x: number, c: number, w: number): number {
+  if (x <= c - 0.5 - (w - 1) / 2) return 0;
+  if (x > c - 0.5 + (w - 1) / 2) return 1;
+  return (x - (c - 0.5)) / (w - 1) + 0.5;
+}

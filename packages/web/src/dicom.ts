@@ -10,6 +10,7 @@ export { DicomError } from './sources/dicom/DicomError.js';
 export { DicomSource } from './sources/dicom/DicomSource.js';
 export type {
   DicomDecodeOptions,
+  DicomDecoderOptions,
   DicomImage,
   DicomSample,
   DicomSourceOptions,

@@ -1,13 +1,12 @@
 import { MedFusionError } from '@medfusion/core';
 import {
-  badRange,
-  badType,
   checkUntrustedSize,
   oneOfValues,
   optionsBag,
   positiveInt,
   registerErrorClass,
 } from '@medfusion/core/internal';
+import { channelsOption } from './channelsOption.js';
 import { convertPixels } from './convertPixels.js';
 import type { DecodedImage, ImageDtype } from './DecodedImage.js';
 import { decodePlainPng } from './decodePng.js';
@@ -95,9 +94,7 @@ export class ImageDecoder<D extends ImageDtype = 'float32'> {
       maxPixels = 2 ** 26,
       dtype = 'float32',
     } = optionsBag('options', options);
-    if (typeof channels !== 'number') throw badType('channels', '1 or 3', channels);
-    if (channels !== 1 && channels !== 3) throw badRange('channels', '1 or 3', channels);
-    this.channels = channels;
+    this.channels = channelsOption(channels);
     this.dtype = oneOfValues('dtype', dtype, ['float32', 'uint8'] as const) as D;
     this.width = width === undefined ? undefined : positiveInt('width', width);
     this.height = height === undefined ? undefined : positiveInt('height', height);

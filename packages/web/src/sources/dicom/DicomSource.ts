@@ -143,6 +143,7 @@ export class DicomSource<T = DicomSample> implements Dataset<T>, ReportsLoadPhas
         options.window ?? null,
         decoder.tagNames,
         manifest.columns,
+        ...decoder.sampleShapeKey(),
       ]),
     )}#${total}`;
   }

@@ -1,6 +1,7 @@
 import type { ShapedArray } from '@medfusion/core';
 import { HTTP_OPTION_NAMES, type HttpOptions } from '../../remote/RangeReader.js';
 import type { UrlPolicy } from '../../remote/urlPolicy.js';
+import type { ImageDtype, ImagePixels } from '../DecodedImage.js';
 import type { DicomCodec } from './codecs.js';
 import type { DicomTagName } from './dicomTags.js';
 import type { DicomTagSpec } from './tagFields.js';
@@ -31,6 +32,29 @@ export interface DicomDecodeOptions {
    */
   multiFrame?: 'volume' | 'frames';
   /**
+   * Resize each frame to this width in pixels (bilinear, pixel centres aligned: output column
+   * `x` reads input column `(x + 0.5) · W / width − 0.5`, clamped to the image, as
+   * `medfusion pack --decode --size` and browsers' image resizing do). The rescale and window
+   * are applied to the four neighbours before they are blended, in the same pass that writes
+   * the sample: no full-size intermediate for grey images.
+   * @default the image's own width
+   * @example 224
+   */
+  width?: number;
+  /**
+   * Resize each frame to this height in pixels (as `width`).
+   * @default the image's own height
+   * @example 224
+   */
+  height?: number;
+  /**
+   * Channels of the output: 3 repeats a grey image's value (R = G = B, for a network made for
+   * RGB) and keeps an RGB image's; 1 keeps grey and turns RGB into luminance
+   * (0.299 R + 0.587 G + 0.114 B, as `ImageDecoder`).
+   * @default Samples per Pixel (the image's own: 1 grey, 3 colour)
+   */
+  channels?: 1 | 3;
+  /**
    * Extra or replacement codecs by transfer syntax UID (see {@link DicomCodec}).
    * @default {} (the built-ins: RLE, JPEG Baseline, JPEG Lossless, JPEG-LS, JPEG 2000)
    */
@@ -45,14 +69,31 @@ export const DECODE_AND_HTTP_OPTIONS = [
   'window',
   'tags',
   'multiFrame',
+  'width',
+  'height',
+  'channels',
   'codecs',
   ...HTTP_OPTION_NAMES,
 ] as const;
 
+/** Options of `DicomDecoder`: the decode options, and the element type of its pixels. */
+export interface DicomDecoderOptions<D extends ImageDtype = 'float32'> extends DicomDecodeOptions {
+  /**
+   * Element type of the pixels: `'float32'`, or `'uint8'`: `round(value × 255)` of a windowed
+   * grey value (a grey image needs `window`), an 8-bit colour image's values as stored
+   * (luminance and resized values rounded). Written in the same pass, into a `Uint8Array` a
+   * quarter of the bytes; normalise once, in collate (`toFloat32: { scale: 1 / 255, mean, std }`)
+   * or on the GPU. A grey image without a window, or colour of more than 8 bits, fails with
+   * `DICOM_UNSUPPORTED`: their values do not fit in 0–255.
+   * @default 'float32'
+   */
+  dtype?: D;
+}
+
 /** One decoded image. */
-export interface DicomImage {
-  /** Pixels as floats, `[H, W, C]` (or `[frames, H, W, C]` for a volume), row-major. */
-  image: ShapedArray<Float32Array>;
+export interface DicomImage<D extends ImageDtype = 'float32'> {
+  /** Pixels as the decoder's `dtype`, `[H, W, C]` (or `[frames, H, W, C]` for a volume), row-major. */
+  image: ShapedArray<ImagePixels<D>>;
   /** Values of the `tags` option, in order. */
   tags: Float32Array;
   /** The Transfer Syntax UID the pixels were stored in. */

@@ -32,15 +32,7 @@ export function writeFrame(
   offset: number,
   where: string,
 ): void {
-  const n = info.rows * info.columns * info.samplesPerPixel;
-  if (samples.length < n) {
-    throw new DicomError('DICOM_FORMAT', `${where}: frame holds ${samples.length} of ${n} samples`);
-  }
-  const signed = info.pixelRepresentation === 1;
-  const bits = info.bitsStored;
-  const shift = 32 - bits;
-  const mask = bits >= 32 ? 0xffffffff : 2 ** bits - 1;
-  const padded = bits < info.bitsAllocated;
+  const n = checkFrameSamples(samples, info, where);
   if (info.samplesPerPixel === 3) {
     const planar = info.planarConfiguration === 1 && options.ybrToRgb;
     const plane = info.rows * info.columns;
@@ -61,25 +53,93 @@ export function writeFrame(
     }
     return;
   }
+  writeGrey(samples, 0, n, greyMapping(info, options, where), out, offset);
+}
+
+/** The samples a frame of `info` holds; a `DICOM_FORMAT` error when `samples` has fewer. */
+export function checkFrameSamples(
+  samples: DicomSamples,
+  info: DicomImageInfo,
+  where: string,
+): number {
+  const n = info.rows * info.columns * info.samplesPerPixel;
+  if (samples.length < n) {
+    throw new DicomError('DICOM_FORMAT', `${where}: frame holds ${samples.length} of ${n} samples`);
+  }
+  return n;
+}
+
+/** How a grey frame's stored samples become floats: computed once per frame by {@link greyMapping}. */
+export interface GreyMapping {
+  readonly signed: boolean;
+  readonly shift: number;
+  readonly mask: number;
+  readonly padded: boolean;
+  readonly slope: number;
+  readonly intercept: number;
+  readonly invert: boolean;
+  /** Without a window, MONOCHROME1's mirror point (the rescaled range's ends summed). */
+  readonly flip: number;
+  readonly win: DicomWindow | undefined;
+  readonly winLow: number;
+  readonly winHigh: number;
+}
+
+/** The mapping of a grey frame's samples (masking, rescale, window, MONOCHROME1) for {@link writeGrey}. */
+export function greyMapping(
+  info: DicomImageInfo,
+  options: PixelOptions,
+  where: string,
+): GreyMapping {
+  const signed = info.pixelRepresentation === 1;
+  const bits = info.bitsStored;
+  const mask = bits >= 32 ? 0xffffffff : 2 ** bits - 1;
   const slope = info.rescaleSlope;
   const intercept = info.rescaleIntercept;
-  const invert = info.photometricInterpretation === 'MONOCHROME1';
   const win = resolveWindow(options.window, info, where);
   // The rescaled range of representable values, around which MONOCHROME1 inverts without a window.
   const lo = (signed ? -(2 ** (bits - 1)) : 0) * slope + intercept;
   const hi = (signed ? 2 ** (bits - 1) - 1 : mask) * slope + intercept;
-  const flip = Math.min(lo, hi) + Math.max(lo, hi);
-  const winLow = win ? win.center - 0.5 - (win.width - 1) / 2 : 0;
-  const winHigh = win ? win.center - 0.5 + (win.width - 1) / 2 : 0;
-  for (let k = 0; k < n; k++) {
+  return {
+    signed,
+    shift: 32 - bits,
+    mask,
+    padded: bits < info.bitsAllocated,
+    slope,
+    intercept,
+    invert: info.photometricInterpretation === 'MONOCHROME1',
+    flip: Math.min(lo, hi) + Math.max(lo, hi),
+    win,
+    winLow: win ? win.center - 0.5 - (win.width - 1) / 2 : 0,
+    winHigh: win ? win.center - 0.5 + (win.width - 1) / 2 : 0,
+  };
+}
+
+/**
+ * Write grey samples `[from, to)` of `samples` as floats into `out` from `offset` by `m`:
+ * the one loop that applies the rescale and window, whole frames ({@link writeFrame}) or
+ * rows (the resized path).
+ */
+export function writeGrey(
+  samples: DicomSamples,
+  from: number,
+  to: number,
+  m: GreyMapping,
+  out: Float32Array,
+  offset: number,
+): void {
+  const { signed, shift, mask, padded, slope, intercept, invert, flip, win, winLow, winHigh } = m;
+  const center = win ? win.center - 0.5 : 0;
+  const span = win ? win.width - 1 : 1;
+  for (let k = from, o = offset; k < to; k++, o++) {
     let v = samples[k] as number;
     if (padded) v = signed ? (v << shift) >> shift : v & mask;
     let f = v * slope + intercept;
     if (win) {
-      f = f <= winLow ? 0 : f > winHigh ? 1 : (f - (win.center - 0.5)) / (win.width - 1) + 0.5;
+      f = f <= winLow ? 0 : f > winHigh ? 1 : (f - center) / span + 0.5;
       if (invert) f = 1 - f;
     } else if (invert) f = flip - f;
-    out[offset + k] = f;
+    out[o] = f;
   }
 }
 

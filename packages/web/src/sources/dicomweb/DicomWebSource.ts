@@ -159,6 +159,7 @@ export class DicomWebSource<T = DicomSample> implements Dataset<T>, ReportsLoadP
           decoder.multiFrame,
           options.window ?? null,
           decoder.tagNames,
+          ...decoder.sampleShapeKey(),
         ]),
       )}`;
     const key = `${fingerprint}/dicomweb-instances`;
