@@ -44,6 +44,7 @@ export {
 export { type StoreCounters, storeCounters } from './persistence/storeCounters.js';
 export type { WriteBehindStats, WriteFn } from './persistence/writeBehindQueue.js';
 export { WriteBehindQueue } from './persistence/writeBehindQueue.js';
+export { CachedPlan } from './plan/CachedPlan.js';
 export { isEpochPlan, slicePlan, toEpochPlan } from './plan/EpochPlan.js';
 export { findInPlan } from './plan/findInPlan.js';
 export type { ResolvedErrorPolicy } from './reliability/errorPolicy.js';

@@ -1,5 +1,5 @@
 import type { EpochPlan, ShardLayout, TarSampleEntry } from '@medfusion/core';
-import { index as checkIndex, findInPlan } from '@medfusion/core/internal';
+import { CachedPlan, index as checkIndex, findInPlan } from '@medfusion/core/internal';
 import type { RangeReader } from '../../remote/RangeReader.js';
 import { deferred } from './deferred.js';
 import { fillSpans, windowCut } from './readAheadChunks.js';
@@ -88,7 +88,9 @@ export class ReadAhead {
 
   /** Follow a new plan (already validated) from its start. */
   setPlan(plan: EpochPlan): void {
-    this.plan = plan;
+    // Each position of the horizon (`cursor` to `cursor + 4 × lookahead`) is asked of the plan
+    // several times as chunks are shaped: remember twice that span (at most 2^18 positions, 4 MB).
+    this.plan = new CachedPlan(plan, Math.min(1 << 18, Math.max(64, 8 * this.limits.lookahead)));
     this.cursor = 0;
     this.scheduledUntil = 0;
   }
