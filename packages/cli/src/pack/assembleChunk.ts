@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { paddedSize, TAR_BLOCK, writeUstarHeader } from '@medfusion/core/internal';
+import { paddedSize, TAR_BLOCK, writeUstarHeader } from '@medfusion/core/internal/tar';
 import { checkImage } from '../input/checkImage.js';
 import type { ImageKind } from '../input/imageKind.js';
 import { PackError } from '../PackError.js';

@@ -2,8 +2,12 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodeTarIndex, type TarMember } from '@medfusion/core';
-import { checkUstarLayout, ustarLayout } from '@medfusion/core/internal';
+import {
+  checkUstarLayout,
+  encodeTarIndex,
+  type TarMember,
+  ustarLayout,
+} from '@medfusion/core/internal/tar';
 import type { ImageKind } from '../input/imageKind.js';
 import { KIND_CODES } from '../input/SampleTable.js';
 import { PackError } from '../PackError.js';
