@@ -34,7 +34,7 @@ const packages: Record<string, Layering> = {
       'loader',
       'diagnostics',
     ],
-    entries: ['index.ts', 'internal.ts'],
+    entries: ['index.ts', 'internal.ts', 'internalTar.ts'],
   },
   web: {
     order: ['(root)', 'remote', 'workers', 'storage', 'sources', 'packing', 'webgpu', 'tfjs'],

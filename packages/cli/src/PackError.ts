@@ -1,4 +1,4 @@
-import { MedFusionError } from '@medfusion/core';
+import { MedFusionError } from '@medfusion/core/internal/tar';
 
 /**
  * What `medfusion` reports about a data set: a bad input file or CSV row

@@ -3,7 +3,7 @@
 // readers of inspect and verify, and start-up is part of every command's time.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { MedFusionError } from '@medfusion/core';
+import { MedFusionError } from '@medfusion/core/internal/tar';
 import { parseImageSize, parseInteger, parseKeepTags, parseSize, parseSplit } from './args.js';
 import type { PackOptions } from './pack/pack.js';
 import { createProgress } from './progress.js';

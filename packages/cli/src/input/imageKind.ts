@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import { crc32 } from 'node:zlib';
-import { checkPng as checkPngWith } from '@medfusion/core/internal';
+import { checkPng as checkPngWith } from '@medfusion/core/internal/tar';
 import type DicomParser from 'dicom-parser';
 
-export type { ImageKind } from '@medfusion/core/internal';
-export { checkJpeg, sniffImage } from '@medfusion/core/internal';
+export type { ImageKind } from '@medfusion/core/internal/tar';
+export { checkJpeg, sniffImage } from '@medfusion/core/internal/tar';
 
 /** {@link checkPngWith} with zlib's CRC-32 (native, faster than the JavaScript one). */
 export function checkPng(bytes: Uint8Array): { width: number; height: number } {

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { paddedSize, TAR_BLOCK, writeUstarHeader } from '@medfusion/core/internal';
+import { paddedSize, TAR_BLOCK, writeUstarHeader } from '@medfusion/core/internal/tar';
 import { checkImage } from '../input/checkImage.js';
 import type { ImageKind } from '../input/imageKind.js';
 import { PackError } from '../PackError.js';
@@ -77,7 +77,12 @@ function checkRead(sample: ChunkSample, bytes: Uint8Array): void {
 /**
  * Read the file of `sample` straight into `out` at `at` (its planned place in
  * the tar) and check it is still the file that was listed (same size: no byte
- * more, none less) and the image the plan took it for.
+ * more, none less) and the image the plan took it for. When the member's
+ * padding has room, one byte more than the listed size is asked for in the same
+ * read (the padding is zeroed after): a read that stops at the listed size is
+ * at the file's end (a regular file's read is short only there), one that gets
+ * the extra byte found a file that grew. Otherwise a 1-byte read past the size
+ * must come back empty.
  */
 function readInto(sample: ChunkSample, out: Uint8Array, at: number): void {
   let fd: number;
@@ -86,15 +91,21 @@ function readInto(sample: ChunkSample, out: Uint8Array, at: number): void {
   } catch (error) {
     throw unreadable(sample.source, error);
   }
+  const { size } = sample;
+  const ask = paddedSize(size) > size ? size + 1 : size;
   let got = 0;
   let more = 0;
   try {
-    while (got < sample.size) {
-      const n = readSync(fd, out, at + got, sample.size - got, got);
+    while (got < ask) {
+      const n = readSync(fd, out, at + got, ask - got, got);
       if (n === 0) break;
       got += n;
+      if (got === size && ask > size) break; // short of the extra byte: the end
     }
-    if (got === sample.size) more = readSync(fd, probe, 0, 1, got);
+    if (got > size) {
+      more = 1;
+      got = size;
+    } else if (got === size && ask === size) more = readSync(fd, probe, 0, 1, got);
   } catch (error) {
     throw unreadable(sample.source, error);
   } finally {

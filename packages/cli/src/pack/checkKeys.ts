@@ -1,4 +1,4 @@
-import { checkUniqueKeys } from '@medfusion/core/internal';
+import { checkUniqueKeys } from '@medfusion/core/internal/tar';
 import type { SampleTable } from '../input/SampleTable.js';
 import { PackError } from '../PackError.js';
 import { hash53 } from './rank.js';

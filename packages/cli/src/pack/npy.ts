@@ -1,4 +1,4 @@
-import { decodeNpy } from '@medfusion/core';
+import { decodeNpy } from '@medfusion/core/internal/tar';
 
 /** The `.npy` dtypes the packer writes: uint8 (PNG/JPEG pixels), little-endian float32 (rescaled DICOM values). */
 export type NpyDtype = '|u1' | '<f4';

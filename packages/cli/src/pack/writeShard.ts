@@ -2,8 +2,12 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodeTarIndex, type TarMember } from '@medfusion/core';
-import { checkUstarLayout, ustarLayout } from '@medfusion/core/internal';
+import {
+  checkUstarLayout,
+  encodeTarIndex,
+  type TarMember,
+  ustarLayout,
+} from '@medfusion/core/internal/tar';
 import type { ImageKind } from '../input/imageKind.js';
 import { KIND_CODES } from '../input/SampleTable.js';
 import { PackError } from '../PackError.js';
@@ -16,6 +20,9 @@ const CHUNK_BYTES = 2 << 20;
 
 /** Chunks assembled or waiting at once (bounds the memory: about this many x CHUNK_BYTES). */
 const CHUNKS_IN_FLIGHT = 4;
+
+/** The two zero blocks that end a tar archive. */
+const END_OF_ARCHIVE = new Uint8Array(1024);
 
 /** Suffix of a file being written; renamed to its final name once complete. */
 export const TEMP_SUFFIX = '.partial';
@@ -93,23 +100,12 @@ export async function writeShard(
   signal: AbortSignal,
   onChunk: (samples: number, bytes: number) => void,
 ): Promise<WrittenShard> {
-  const members = [];
-  for (let k = shard.first; k < shard.first + shard.count; k++)
-    members.push(...plan.membersOf(plan.order[k] as number));
-  const { members: layout, size } = ustarLayout(members);
-  members.length = 0;
-  if (size !== shard.size) {
-    throw new PackError(
-      'PACK_OUTPUT',
-      shard.name,
-      `layout of ${size} bytes, the plan says ${shard.size}`,
-    );
-  }
+  const layout: TarMember[] = []; // filled as the chunks are cut, ahead of their writes
   const path = join(dir, shard.name);
   const { bytes, sha256 } = await streamTar(
     pool,
     `${path}${TEMP_SUFFIX}`,
-    cutChunks(shard, plan),
+    cutChunks(shard, plan, layout),
     shard,
     layout,
     signal,
@@ -121,18 +117,43 @@ export async function writeShard(
 }
 
 /**
+ * Append the ustar layout of `chunk`'s members (core's ustarLayout: plain names,
+ * offsets from the sizes) to `layout`, the chunk starting at byte `start` of the
+ * shard. Returns where the next chunk starts.
+ */
+function layOut(chunk: ChunkRequest, start: number, layout: TarMember[]): number {
+  const { members, size } = ustarLayout(chunk.samples.flatMap((s) => s.members));
+  for (const m of members) {
+    m.offset += start;
+    layout.push(m);
+  }
+  return start + size - END_OF_ARCHIVE.length;
+}
+
+/**
  * The shard's samples cut into chunks of at most {@link CHUNK_BYTES} (a larger
  * sample alone), made as they are asked for: a chunk's objects live only until
  * its reply (short-lived garbage, not a whole shard's worth kept for its write).
+ * Each sample's members are made once; their ustar layout is appended to
+ * `layout` as each chunk is cut (so the first chunks go to the workers at once,
+ * not after a pass over the whole shard), and the whole must come to the
+ * planned size of the shard, else a `PACK_OUTPUT` PackError (nothing of the
+ * shard is under its final name yet).
  */
-function* cutChunks(shard: PlannedShard, plan: PackPlan): Generator<ChunkRequest> {
+function* cutChunks(
+  shard: PlannedShard,
+  plan: PackPlan,
+  layout: TarMember[],
+): Generator<ChunkRequest> {
   const { table } = plan;
   let chunk: ChunkRequest = { samples: [], bytes: 0 };
+  let start = 0; // where the chunk starts in the shard
   for (let k = shard.first; k < shard.first + shard.count; k++) {
     const i = plan.order[k] as number;
     const members = plan.membersOf(i);
     const bytes = chunkBytes(members);
     if (chunk.samples.length > 0 && chunk.bytes + bytes > CHUNK_BYTES) {
+      start = layOut(chunk, start, layout);
       yield chunk;
       chunk = { samples: [], bytes: 0 };
     }
@@ -146,7 +167,17 @@ function* cutChunks(shard: PlannedShard, plan: PackPlan): Generator<ChunkRequest
     chunk.samples.push(c);
     chunk.bytes += bytes;
   }
-  if (chunk.samples.length > 0) yield chunk;
+  const last = chunk.samples.length > 0 ? chunk : undefined;
+  if (last) start = layOut(last, start, layout);
+  const size = start + END_OF_ARCHIVE.length;
+  if (size !== shard.size) {
+    throw new PackError(
+      'PACK_OUTPUT',
+      shard.name,
+      `layout of ${size} bytes, the plan says ${shard.size}`,
+    );
+  }
+  if (last) yield last;
 }
 
 /**
@@ -155,9 +186,6 @@ function* cutChunks(shard: PlannedShard, plan: PackPlan): Generator<ChunkRequest
  * malloc arena and released in the main thread's, kept the resident size growing).
  */
 const spares: ArrayBuffer[] = [];
-
-/** The two zero blocks that end a tar archive. */
-const END_OF_ARCHIVE = new Uint8Array(1024);
 
 /**
  * Write the chunks' tar bytes (assembled by the pool, {@link CHUNKS_IN_FLIGHT} at
