@@ -54,10 +54,10 @@ function checkPath(rel: string): 0 | 1 | 2 {
  * `collectFolder` would give, so a pack from the listing is the same pack.
  * Hidden paths and `exclude` are left out as the walk leaves them out. The
  * table's kinds are those the names tell (0 where a name does not: such a file
- * is read when listed). A line
- * that does not parse, a path that is not relative, a size of 4 GiB or more, or
- * a path not after the line before it is a `PACK_INPUT` PackError naming the
- * listing's line.
+ * is read when listed). A line that does not parse, a path that is not
+ * relative, a size of 4 GiB or more, a path not after the line before it, or
+ * text that is not UTF-8 is a `PACK_INPUT` PackError naming the listing (and
+ * its line).
  */
 export async function readListing(
   file: string,
