@@ -69,6 +69,11 @@ describe('medfusion list and pack --listing', () => {
       .join('\n');
     expect(readFileSync(listing, 'utf8')).toBe(`${expected}\n`);
     expect(existsSync(`${listing}.partial`)).toBe(false);
+    // --out naming a folder is refused, naming it (exit 1), and nothing is written there.
+    const folderOut = tempDir();
+    const refused = runCli(['list', root, '--out', folderOut]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${folderOut}: is a folder: --out names the listing file`);
   });
 
   it('parts packed from one listing merge into the bytes of a pack that walked the folder', () => {

@@ -38,6 +38,8 @@ export async function list(
   const info = await stat(root).catch(() => undefined);
   if (!info?.isDirectory())
     throw new PackError('PACK_INPUT', input, 'is not a folder (list takes a folder input)');
+  if ((await stat(out).catch(() => undefined))?.isDirectory())
+    throw new PackError('PACK_OUTPUT', out, 'is a folder: --out names the listing file to write');
   const temp = `${out}${TEMP_SUFFIX}`;
   const pool = new ScanPool();
   const abort = () => void pool.close();
