@@ -1,6 +1,7 @@
 // Issue 38: `npx medfusion` works from the packed tarball installed in a fresh folder
-// (npm, no workspace links): it packs a folder of images and verifies the result.
-import { mkdir, writeFile } from 'node:fs/promises';
+// (npm, no workspace links): it packs a folder of images and verifies the result, and packs the
+// same folder again from a listing (`medfusion list`, `pack --listing`) into the same data set.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encode } from 'fast-png';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -37,5 +38,26 @@ describe('the medfusion command, installed from its tarball', () => {
     expect(packed).toMatch(/packed: 3 samples in 1 shards/);
     const verified = await run(dir, 'npx', ['--no-install', 'medfusion', 'verify', 'shards']);
     expect(verified).toMatch(/ok: 1 shards, 3 samples verified/);
+  });
+
+  it('npx medfusion list, then pack --listing, gives the same data set', async () => {
+    const npx = (...args: string[]) => run(dir, 'npx', ['--no-install', 'medfusion', ...args]);
+    await npx('pack', 'images', '--out', 'walked', '--folder-labels');
+    expect(await npx('list', 'images', '--out', 'images.listing')).toMatch(/listed 3 files/);
+    const listed = await npx(
+      'pack',
+      'images',
+      '--listing',
+      'images.listing',
+      '--out',
+      'from-listing',
+      '--folder-labels',
+    );
+    expect(listed).toMatch(/packed: 3 samples in 1 shards/);
+    const manifest = async (d: string) =>
+      JSON.parse(await readFile(join(dir, d, 'manifest.json'), 'utf8'));
+    expect((await manifest('from-listing')).fingerprint).toBe(
+      (await manifest('walked')).fingerprint,
+    );
   });
 });
